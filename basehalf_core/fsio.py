@@ -83,7 +83,7 @@ def read_bytes(path: Path) -> bytes | None:
         return None
 
 
-def atomic_write(path: Path, data: bytes, *, expected: bytes | None | object = _MISSING) -> None:
+def atomic_write(path: Path, data: bytes, *, expected: object = _MISSING) -> None:
     """Write ``data`` to ``path`` atomically.
 
     Args:
