@@ -126,7 +126,7 @@ def read_note(data: bytes, owner: str) -> Store:
 
 def read_mirror(data: bytes | None, owner: str) -> Store:
     """Parse a ``.bh/mirror/<node>/upstream.yaml`` store (absent file = empty store)."""
-    store = Store(owner=owner, fenced=False)
+    store = Store(owner=owner, fenced=False, yaml_start=0, yaml_end=0)
     if data is None:
         return store
     try:
