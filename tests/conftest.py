@@ -1,0 +1,158 @@
+"""Shared fixtures: the corpus, and a real marimo server driven by Debian's chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# litellm must not reach for its online cost map in any test process.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+CORPUS = SHARED / "corpus"
+GRADING_DATA = SHARED / "grading"
+CHROMIUM = os.environ.get("BASEHALF_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def corpus(name: str) -> Path:
+    """A real document from ``../shared/corpus`` (read-only; copy it into tmp_path to change it)."""
+    path = CORPUS / name
+    if not path.exists():
+        pytest.fail(f"corpus file missing: {path} (tests need ../shared/corpus beside the repo)")
+    return path
+
+
+@pytest.fixture
+def corpus_file():
+    """Factory: ``corpus_file(name)`` → path of a corpus document."""
+    return corpus
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class MarimoServer:
+    """A ``marimo run workbench.py`` process on a loopback port."""
+
+    def __init__(self, folder: Path, open_file: str | None, env: dict[str, str], log: Path):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        args = [
+            sys.executable, "-m", "marimo", "run", str(ROOT / "workbench.py"),
+            "--headless", "--port", str(self.port), "--no-token", "--no-sandbox",
+            "--", "--folder", str(folder),
+        ]  # fmt: skip
+        if open_file:
+            args += ["--open", open_file]
+        self.log = log
+        self._log = open(log, "wb")  # noqa: SIM115 - lives as long as the server
+        self.proc = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT
+        )
+        self._wait()
+
+    def _wait(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"marimo exited early:\n{self.log.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/health", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"marimo did not start in {timeout}s:\n{self.log.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self._log.close()
+
+
+@pytest.fixture
+def marimo_app(tmp_path: Path) -> Iterator:
+    """Factory: ``marimo_app(folder, open=None, env=None) -> base_url`` of a running workbench."""
+    servers: list[MarimoServer] = []
+
+    def start(folder: Path, open: str | None = None, env: dict[str, str] | None = None) -> str:
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        full_env.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        server = MarimoServer(Path(folder), open, full_env, tmp_path / f"marimo-{len(servers)}.log")
+        servers.append(server)
+        return server.url
+
+    yield start
+    for s in servers:
+        s.stop()
+
+
+def _require_chromium() -> None:
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        pytest.fail(
+            f"{CHROMIUM} not found: browser tests need Debian's chromium (apt-get install chromium)"
+        )
+
+
+@pytest.fixture(scope="session")
+def _browser():
+    _require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def browser_page(_browser):
+    """A fresh Playwright page (own context) with a tall viewport; dialogs are recorded."""
+    context = _browser.new_context(viewport={"width": 1400, "height": 2400})
+    page = context.new_page()
+    page.dialogs = []  # type: ignore[attr-defined]
+
+    def on_dialog(dialog):
+        page.dialogs.append(dialog.message)  # type: ignore[attr-defined]
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.failed_requests = []  # type: ignore[attr-defined]
+    page.on("requestfailed", lambda r: page.failed_requests.append(r.url))  # type: ignore[attr-defined]
+    yield page
+    context.close()
+
+
+def wait_for_app(page, timeout: float = 60_000) -> None:
+    """Wait until marimo has run every cell (no cell still queued or running)."""
+    page.wait_for_selector("[data-testid='workbench-ready']", timeout=timeout)
+    page.wait_for_function(
+        '() => !document.querySelector(\'[data-status="running"], [data-status="queued"]\')',
+        timeout=timeout,
+    )
