@@ -1,0 +1,248 @@
+"""The one door to a language model: litellm, imported lazily, with clear named failures.
+
+The model string comes from the caller, else ``BASEHALF_MODEL``; the API base from the caller,
+else ``BASEHALF_API_BASE``. Keys are only ever read from the environment by litellm itself
+(``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY`` ...); this module never stores or prints one. An
+OpenAI-compatible server at an ``api_base`` often needs no key: a fixed placeholder (not a
+secret) is sent then, because the OpenAI client refuses to start without one.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+# litellm fetches its cost map from the internet on import unless told not to (DESIGN §6).
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+PLACEHOLDER_KEY = "basehalf-no-key"  # sent only to an api_base when no key variable is set
+
+_KEY_VARIABLES = {
+    "openai": "OPENAI_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "gemini": "GEMINI_API_KEY",
+    "mistral": "MISTRAL_API_KEY",
+    "groq": "GROQ_API_KEY",
+    "deepseek": "DEEPSEEK_API_KEY",
+    "openrouter": "OPENROUTER_API_KEY",
+    "together_ai": "TOGETHERAI_API_KEY",
+    "azure": "AZURE_API_KEY",
+    "cohere": "COHERE_API_KEY",
+    "xai": "XAI_API_KEY",
+}
+_KEYLESS = {"ollama", "ollama_chat", "lm_studio", "vllm", "hosted_vllm", "llamafile"}
+
+
+class ModelError(Exception):
+    """A model call failed; the message says what to do and never holds a key."""
+
+
+class NoModel(ModelError):
+    """No model is configured (neither passed in nor ``BASEHALF_MODEL``)."""
+
+    def __init__(self) -> None:
+        super().__init__("no model configured: set BASEHALF_MODEL (e.g. openai/gpt-4o-mini)")
+
+
+class ModelTimeout(ModelError):
+    """The model did not answer within the timeout."""
+
+
+class ModelAuthError(ModelError):
+    """The provider refused the credentials; the message names the variable to set."""
+
+
+class ModelRateLimited(ModelError):
+    """Still rate-limited after the bounded retries."""
+
+
+class ModelBadAnswer(ModelError):
+    """The model answered, but not in the shape asked for (after one repair attempt)."""
+
+
+class ModelUnavailable(ModelError):
+    """The model could not be reached or returned a server error."""
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """How to call one model.
+
+    Attributes:
+        model: litellm model string (``openai/gpt-4o-mini``, ``ollama/llama3`` ...).
+        api_base: an OpenAI-compatible base URL, or ``None`` for the provider's own.
+        timeout: seconds for one request.
+        retries: extra attempts after a rate limit or a transient server error.
+        backoff: first wait in seconds; doubled per retry, capped at 8 s.
+        json_schema: force (True/False) structured output; ``None`` asks litellm.
+    """
+
+    model: str
+    api_base: str | None = None
+    timeout: float = 60.0
+    retries: int = 3
+    backoff: float = 0.5
+    json_schema: bool | None = None
+
+    @property
+    def provider(self) -> str:
+        """The litellm provider prefix (``openai`` for ``openai/gpt-4o``)."""
+        return self.model.split("/", 1)[0] if "/" in self.model else "openai"
+
+
+def resolve(
+    model: str | None = None, api_base: str | None = None, **options: object
+) -> ModelConfig | None:
+    """The configured model, or ``None`` when there is none (the caller goes offline).
+
+    ``model="offline"`` also means no model.
+    """
+    name = (model or os.environ.get("BASEHALF_MODEL") or "").strip()
+    if not name or name == "offline":
+        return None
+    base = (api_base or os.environ.get("BASEHALF_API_BASE") or "").strip() or None
+    return ModelConfig(name, base, **options)  # type: ignore[arg-type]
+
+
+def key_variable(cfg: ModelConfig) -> str:
+    """The environment variable that holds the key for ``cfg``'s provider."""
+    return _KEY_VARIABLES.get(cfg.provider, f"{cfg.provider.upper()}_API_KEY")
+
+
+_litellm = None
+_import_lock = threading.Lock()
+
+
+def _lib():
+    """litellm, imported on first use (the import takes seconds)."""
+    global _litellm
+    if _litellm is None:
+        with _import_lock:
+            if _litellm is None:
+                import litellm
+
+                litellm.suppress_debug_info = True
+                litellm.drop_params = True
+                _litellm = litellm
+    return _litellm
+
+
+def supports_json_schema(cfg: ModelConfig) -> bool:
+    """Whether to send ``response_format`` as a JSON schema for this model."""
+    if cfg.json_schema is not None:
+        return cfg.json_schema
+    lib = _lib()
+    try:
+        return bool(lib.supports_response_schema(model=cfg.model))
+    except Exception:  # unknown models raise; a strict parse of plain text is the fallback
+        return False
+
+
+def _call_args(cfg: ModelConfig) -> dict:
+    args: dict = {"model": cfg.model, "timeout": cfg.timeout, "num_retries": 0}
+    if cfg.api_base:
+        args["api_base"] = cfg.api_base
+        if cfg.provider not in _KEYLESS and not os.environ.get(key_variable(cfg)):
+            args["api_key"] = PLACEHOLDER_KEY
+    return args
+
+
+def _scrub(text: str) -> str:
+    """Remove any key value from the environment that a provider echoed into an error."""
+    for name, value in os.environ.items():
+        if value and len(value) >= 8 and ("KEY" in name or "TOKEN" in name or "SECRET" in name):
+            text = text.replace(value, "***")
+    return text
+
+
+def _translate(cfg: ModelConfig, exc: Exception) -> ModelError:
+    lib = _lib()
+    where = f"{cfg.model}" + (f" at {cfg.api_base}" if cfg.api_base else "")
+    if isinstance(exc, lib.Timeout):
+        return ModelTimeout(f"{where}: no answer within {cfg.timeout:g} s")
+    if isinstance(exc, lib.AuthenticationError | lib.PermissionDeniedError):
+        # The provider's own message can quote part of the key: never pass it on.
+        return ModelAuthError(
+            f"{where}: the provider refused the credentials; set {key_variable(cfg)} "
+            "in the environment to a valid key"
+        )
+    if isinstance(exc, lib.RateLimitError):
+        return ModelRateLimited(f"{where}: rate-limited after {cfg.retries + 1} attempts")
+    status = getattr(exc, "status_code", None)
+    detail = _scrub(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)[:300]
+    return ModelUnavailable(f"{where}: {detail}" + (f" (HTTP {status})" if status else ""))
+
+
+def _retryable(exc: Exception) -> bool:
+    lib = _lib()
+    if isinstance(exc, lib.RateLimitError):
+        return True
+    status = getattr(exc, "status_code", None)
+    return isinstance(exc, lib.ServiceUnavailableError | lib.InternalServerError) or status in (
+        500,
+        502,
+        503,
+        504,
+    )
+
+
+def complete(
+    cfg: ModelConfig,
+    messages: list[dict],
+    *,
+    response_format: dict | None = None,
+    temperature: float = 0.0,
+) -> str:
+    """One chat completion; returns the answer text.
+
+    Rate limits and transient server errors are retried ``cfg.retries`` times with doubling
+    waits; everything else fails at once with a named :class:`ModelError`.
+    """
+    lib = _lib()
+    args = _call_args(cfg)
+    if response_format is not None:
+        args["response_format"] = response_format
+    wait = cfg.backoff
+    for attempt in range(cfg.retries + 1):
+        try:
+            resp = lib.completion(messages=messages, temperature=temperature, **args)
+            text = resp.choices[0].message.content
+            if text is None:
+                raise ModelBadAnswer(f"{cfg.model}: the answer has no text")
+            return text
+        except ModelError:
+            raise
+        except Exception as exc:
+            if attempt < cfg.retries and _retryable(exc):
+                time.sleep(min(wait, 8.0))
+                wait *= 2
+                continue
+            raise _translate(cfg, exc) from None
+    raise AssertionError("unreachable")
+
+
+def stream(cfg: ModelConfig, messages: list[dict], *, temperature: float = 0.0) -> Iterator[str]:
+    """Yield the answer as text deltas (what ``mo.ui.chat`` expects)."""
+    lib = _lib()
+    args = _call_args(cfg)
+    wait = cfg.backoff
+    sent = False
+    for attempt in range(cfg.retries + 1):
+        try:
+            chunks = lib.completion(messages=messages, temperature=temperature, stream=True, **args)
+            for chunk in chunks:
+                delta = chunk.choices[0].delta.content if chunk.choices else None
+                if delta:
+                    sent = True
+                    yield delta
+            return
+        except Exception as exc:
+            # Once text has gone out, a retry would repeat it: fail instead.
+            if not sent and attempt < cfg.retries and _retryable(exc):
+                time.sleep(min(wait, 8.0))
+                wait *= 2
+                continue
+            raise _translate(cfg, exc) from None

@@ -1,0 +1,184 @@
+"""A real loopback HTTP server speaking the OpenAI chat-completions API, for tests and bench.
+
+It records every request (body and headers) and answers from a script: a list of replies
+used in order (then the default handler). A reply is a dict with any of ``content`` (text),
+``status`` (HTTP status), ``error`` (message for a non-200), ``delay`` (seconds before
+answering), ``headers``; or a callable ``reply(request) -> dict``.
+
+Use the ``openai_server`` fixture (import it into a test module) or :func:`start` directly.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+Reply = dict | Callable[[dict], dict]
+
+
+@dataclass
+class Received:
+    """One request as the server saw it."""
+
+    path: str
+    headers: dict[str, str]
+    body: dict
+
+    @property
+    def text(self) -> str:
+        """All message contents joined: what the model was given to read."""
+        return "\n".join(str(m.get("content", "")) for m in self.body.get("messages", []))
+
+
+@dataclass
+class OpenAIServer:
+    """State shared with the handler threads."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    requests: list[Received] = field(default_factory=list)
+    script: list[Reply] = field(default_factory=list)
+    default: Reply = field(default_factory=lambda: {"content": "ok"})
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    httpd: ThreadingHTTPServer | None = None
+
+    @property
+    def base_url(self) -> str:
+        """The ``api_base`` to hand to litellm."""
+        return f"http://{self.host}:{self.port}/v1"
+
+    def next_reply(self, req: Received) -> dict:
+        with self.lock:
+            self.requests.append(req)
+            reply = self.script.pop(0) if self.script else self.default
+        return reply(req.body) if callable(reply) else dict(reply)
+
+    def stop(self) -> None:
+        if self.httpd:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+
+
+def _completion(body: dict, content: str) -> dict:
+    return {
+        "id": "chatcmpl-local",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": body.get("model", "local"),
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+
+
+def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args) -> None:  # keep test output clean
+            pass
+
+        def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:
+            self._send(200, {"object": "list", "data": [{"id": "local", "object": "model"}]})
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length) if length else b"{}"
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                body = {}
+            req = Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+            reply = server.next_reply(req)
+            if reply.get("delay"):
+                time.sleep(reply["delay"])
+            status = reply.get("status", 200)
+            if status != 200:
+                err = {"message": reply.get("error", "error"), "type": "error", "code": status}
+                self._send(status, {"error": err}, reply.get("headers"))
+                return
+            content = reply.get("content", "")
+            if body.get("stream"):
+                self._stream(body, content, reply.get("chunk", 4))
+            else:
+                self._send(200, _completion(body, content), reply.get("headers"))
+
+        def _stream(self, body: dict, content: str, size: int) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            pieces = [content[i : i + size] for i in range(0, len(content), size)] or [""]
+            for i, piece in enumerate(pieces):
+                chunk = {
+                    "id": "chatcmpl-local",
+                    "object": "chat.completion.chunk",
+                    "created": int(time.time()),
+                    "model": body.get("model", "local"),
+                    "choices": [
+                        {
+                            "index": 0,
+                            "delta": ({"role": "assistant"} if i == 0 else {})
+                            | {"content": piece},
+                            "finish_reason": None,
+                        }
+                    ],
+                }
+                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                self.wfile.flush()
+            end = {
+                "id": "chatcmpl-local",
+                "object": "chat.completion.chunk",
+                "created": int(time.time()),
+                "model": body.get("model", "local"),
+                "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+            }
+            self.wfile.write(f"data: {json.dumps(end)}\n\ndata: [DONE]\n\n".encode())
+            self.wfile.flush()
+            self.close_connection = True
+
+    return Handler
+
+
+def start(default: Reply | None = None) -> OpenAIServer:
+    """Start a server on a free loopback port in a daemon thread."""
+    server = OpenAIServer()
+    if default is not None:
+        server.default = default
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(server))
+    httpd.daemon_threads = True
+    server.httpd = httpd
+    server.port = httpd.server_address[1]
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture
+def openai_server() -> Iterator[OpenAIServer]:
+    """A running local OpenAI-compatible server, stopped after the test."""
+    server = start()
+    try:
+        yield server
+    finally:
+        server.stop()
