@@ -87,7 +87,9 @@ def _edit_entries(ws: Workspace, node: str, plan: Callable[[up.Store], str | Non
 def _entry_for(ws: Workspace, target: str, owner: str, *, must_exist: bool = True) -> str:
     path, reason = check_entry(target, owner)
     if path is None:
-        raise OperationRefused(owner, f"cannot list {target!r} upstream: {reason}")
+        raise OperationRefused(
+            target, f"cannot be listed upstream of {owner or 'a new note'}: {reason}"
+        )
     real = ws.resolve(path)
     if must_exist and real is None:
         raise OperationRefused(target, "no such file in the folder")
@@ -214,7 +216,9 @@ def grow(
     raise OperationRefused(base, "no free name after 999 tries")
 
 
-def _rewrite_everywhere(ws: Workspace, rename: Callable[[str], str | None], report: Report) -> None:
+def _rewrite_everywhere(
+    ws: Workspace, rename: Callable[[str], str | None], report: Report, old: str
+) -> None:
     """Replace, in every store, each entry that ``rename`` maps to a new path."""
     for node in sorted(ws.nodes):
         store = ws.nodes[node].store
@@ -222,7 +226,7 @@ def _rewrite_everywhere(ws: Workspace, rename: Callable[[str], str | None], repo
         pairs += [(e.raw, rename(nfc(e.raw))) for e in store.entries if e.path is None]
         pairs = [(a, b) for a, b in pairs if b is not None]
         if store.unreadable:
-            if _mentions(ws, node, rename):
+            if _mentions(ws, node, old):
                 report.skipped.append({"path": node, "reason": store.unreadable})
             continue
         if not pairs:
@@ -237,12 +241,12 @@ def _rewrite_everywhere(ws: Workspace, rename: Callable[[str], str | None], repo
             report.skipped.append({"path": node, "reason": exc.reason})
 
 
-def _mentions(ws: Workspace, node: str, rename: Callable[[str], str | None]) -> bool:
+def _mentions(ws: Workspace, node: str, old: str) -> bool:
+    """Whether an unreadable store seems to name ``old`` (so the report can say it was skipped)."""
     try:
-        text = ws.read_text(node)
+        return old in ws.read_text(node)
     except OSError:
         return False
-    return any(rename(tok) for tok in text.replace('"', " ").replace("'", " ").split())
 
 
 def move(ws: Workspace, old: str, new: str) -> Report:
@@ -281,7 +285,7 @@ def move(ws: Workspace, old: str, new: str) -> Report:
         return None
 
     report = Report()
-    _rewrite_everywhere(ws, rename, report)
+    _rewrite_everywhere(ws, rename, report, key)
     return report
 
 
@@ -310,7 +314,7 @@ def relink(ws: Workspace, old: str, new: str) -> Report:
         return target if path == key else None
 
     report = Report()
-    _rewrite_everywhere(ws, rename, report)
+    _rewrite_everywhere(ws, rename, report, key)
     return report
 
 
