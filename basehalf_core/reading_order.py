@@ -1,0 +1,199 @@
+"""Reading order of a page's text blocks, and which blocks are not part of the running text.
+
+A learner's drag from the foot of the left column to the top of the right one must read like
+the sentence on the page, without the footnote, running footer or margin stamp that sits
+between the two in file order. This module only sees boxes (in displayed page space, points),
+text directions and font sizes, so it is pure Python and testable without a PDF.
+
+Roles: ``body`` (running text, read column by column), ``header`` / ``footer`` (running heads,
+page numbers, conference lines), ``footnote`` (small print at the foot of a column) and
+``margin`` (text at an angle to the page's text, such as arXiv's vertical stamp).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+# Page bands (fractions of the displayed height) where running heads and footers live.
+HEADER_BAND = 0.09
+FOOTER_BAND = 0.90
+# A footnote is set clearly smaller than the running text.
+FOOTNOTE_SIZE_RATIO = 0.85
+FOOTNOTE_MARKERS = "*∗†‡§¶#0123456789⁰¹²³⁴⁵⁶⁷⁸⁹"
+
+
+@dataclass
+class Block:
+    """One text block as the reading-order pass sees it.
+
+    Attributes:
+        id: the caller's key for the block.
+        bbox: (x0, y0, x1, y1) in displayed page space, points, y down.
+        direction: the text direction in displayed space, e.g. (1, 0) for left to right.
+        size: the block's typical font size in points.
+        chars: how many characters it holds (weights the page's dominant direction and size).
+        lines: how many lines it has.
+        first_char: its first non-space character ("" if none), to spot footnote markers.
+    """
+
+    id: object
+    bbox: tuple[float, float, float, float]
+    direction: tuple[float, float]
+    size: float
+    chars: int
+    lines: int
+    first_char: str = ""
+
+
+def _dir_key(direction: tuple[float, float]) -> tuple[int, int]:
+    return (round(direction[0]), round(direction[1]))
+
+
+def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
+    """Decide each block's role; see the module docstring for the roles."""
+    if not blocks:
+        return {}
+    dirs: Counter = Counter()
+    for b in blocks:
+        dirs[_dir_key(b.direction)] += b.chars
+    dominant = dirs.most_common(1)[0][0]
+    roles: dict[object, str] = {}
+    for b in blocks:
+        roles[b.id] = "body" if _dir_key(b.direction) == dominant else "margin"
+    if dominant != (1, 0):
+        # Vertical or right-to-left page flow: keep file order, flag only the odd directions.
+        return roles
+    sizes: Counter = Counter()
+    for b in blocks:
+        if roles[b.id] == "body":
+            sizes[round(b.size * 2) / 2] += b.chars
+    body_size = sizes.most_common(1)[0][0] if sizes else 0.0
+    for b in blocks:
+        if roles[b.id] != "body":
+            continue
+        _x0, y0, _x1, y1 = b.bbox
+        if b.lines <= 2 and y1 <= HEADER_BAND * page_height:
+            roles[b.id] = "header"
+        elif b.lines <= 2 and y0 >= FOOTER_BAND * page_height:
+            roles[b.id] = "footer"
+    # Footnotes: small print in the lower half, starting with a marker (or continuing one),
+    # with no running text below it in its column.
+    candidates = sorted(
+        (b for b in blocks if roles[b.id] == "body" and b.size <= FOOTNOTE_SIZE_RATIO * body_size),
+        key=lambda b: b.bbox[1],
+    )
+    footnotes: list[Block] = []
+    for b in candidates:
+        if b.bbox[1] < 0.5 * page_height:
+            continue
+        marked = b.first_char in FOOTNOTE_MARKERS
+        continues = any(_x_overlap(b, f) and f.bbox[1] < b.bbox[1] for f in footnotes)
+        if not (marked or continues):
+            continue
+        below = [
+            o
+            for o in blocks
+            if roles[o.id] == "body"
+            and o is not b
+            and o.bbox[1] > b.bbox[1]
+            and _x_overlap(o, b)
+            and o.size > FOOTNOTE_SIZE_RATIO * body_size
+        ]
+        if not below:
+            footnotes.append(b)
+    for b in footnotes:
+        roles[b.id] = "footnote"
+    return roles
+
+
+def _x_overlap(a: Block, b: Block) -> bool:
+    return min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
+
+
+def _gaps(intervals: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
+    """Empty stretches between merged intervals that are at least ``min_gap`` wide."""
+    out = []
+    ordered = sorted(intervals)
+    end = ordered[0][1]
+    for lo, hi in ordered[1:]:
+        if lo - end >= min_gap:
+            out.append((end, lo))
+        end = max(end, hi)
+    return out
+
+
+def xy_cut(blocks: list[Block], min_col_gap: float) -> list[Block]:
+    """Order blocks by recursive XY-cut, preferring a column split when one exists.
+
+    Columns win over rows: two columns whose paragraphs happen to end at the same height
+    must still be read left column first. A page region that neither splits is read top to
+    bottom, then left to right.
+    """
+    if len(blocks) <= 1:
+        return list(blocks)
+    # Shrink by a hair so boxes that merely touch still leave a gap.
+    eps = 0.5
+    cols = _gaps([(b.bbox[0] + eps, b.bbox[2] - eps) for b in blocks], min_col_gap)
+    if cols:
+        # Cut at the widest gutter; recurse on each side.
+        lo, hi = max(cols, key=lambda g: g[1] - g[0])
+        cut = (lo + hi) / 2
+        left = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 < cut]
+        right = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 >= cut]
+        return xy_cut(left, min_col_gap) + xy_cut(right, min_col_gap)
+    rows = _gaps([(b.bbox[1] + eps, b.bbox[3] - eps) for b in blocks], 0.0)
+    if rows:
+        cut_points = [(lo + hi) / 2 for lo, hi in rows]
+        bands: list[list[Block]] = [[] for _ in range(len(cut_points) + 1)]
+        for b in blocks:
+            mid = (b.bbox[1] + b.bbox[3]) / 2
+            bands[sum(1 for c in cut_points if mid >= c)].append(b)
+        out: list[Block] = []
+        for band in bands:
+            if len(band) == len(blocks):  # cannot make progress; avoid looping
+                return sorted(band, key=lambda b: (b.bbox[1], b.bbox[0]))
+            out.extend(xy_cut(band, min_col_gap))
+        return out
+    return sorted(blocks, key=lambda b: (b.bbox[1], b.bbox[0]))
+
+
+def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, str]]:
+    """Blocks in reading order with their roles.
+
+    Order: headers, then the running text column by column with each footnote placed right
+    after the column it sits under, then footers, then margin text. Putting marginalia
+    outside the body's stretch keeps a drag across a column break from sweeping them in.
+
+    Args:
+        blocks: the page's text blocks in file order.
+        page_height: displayed page height in points.
+
+    Returns:
+        ``(block id, role)`` pairs in reading order; every block appears exactly once.
+    """
+    roles = assign_roles(blocks, page_height)
+    if not blocks:
+        return []
+    by_role: dict[str, list[Block]] = {r: [] for r in ("header", "body", "footnote", "footer")}
+    margin = []
+    for b in blocks:
+        (margin if roles[b.id] == "margin" else by_role[roles[b.id]]).append(b)
+    dominant_lr = any(_dir_key(b.direction) == (1, 0) for b in by_role["body"])
+    if dominant_lr:
+        sizes = sorted(b.size for b in by_role["body"]) or [10.0]
+        gap = max(4.0, 0.6 * sizes[len(sizes) // 2])
+        body = xy_cut(by_role["body"], gap)
+    else:
+        body = by_role["body"]
+    ordered = list(body)
+    for note in sorted(by_role["footnote"], key=lambda b: b.bbox[1]):
+        at = len(ordered)
+        for k, b in enumerate(ordered):
+            if roles[b.id] == "body" and _x_overlap(b, note) and b.bbox[1] < note.bbox[1]:
+                at = k + 1
+        ordered.insert(at, note)
+    header = sorted(by_role["header"], key=lambda b: (b.bbox[1], b.bbox[0]))
+    footer = sorted(by_role["footer"], key=lambda b: (b.bbox[1], b.bbox[0]))
+    seq = header + ordered + footer + margin
+    return [(b.id, roles[b.id]) for b in seq]
