@@ -21,7 +21,9 @@ def run(*args, ok=True):
 def folder(tmp_path):
     (tmp_path / "paper.pdf").write_bytes(b"%PDF-1.4 stand-in")
     (tmp_path / "01-claim.md").write_text("---\nupstream:\n  - paper.pdf\n---\n# Claim\n")
-    (tmp_path / "02-pain.md").write_text("---\nupstream: [01-claim.md, gone.md, /etc/passwd]\n---\n")
+    (tmp_path / "02-pain.md").write_text(
+        "---\nupstream: [01-claim.md, gone.md, /etc/passwd]\n---\n"
+    )
     (tmp_path / "06-q.md").write_text("---\nupstream: [02-pain.md]\nkind: practice\n---\n")
     return tmp_path
 

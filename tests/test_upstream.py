@@ -1,8 +1,7 @@
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import pytest
 
 from basehalf_core import upstream as up
 
@@ -203,7 +202,7 @@ def _outside_upstream(text: str) -> str:
         a = up._line_start(t, store.key_start)
         b = up._line_end(t, max(store.value_end - 1, store.key_start))
         t = t[:a] + t[b:]
-    head, sep, rest = t.partition("---")
+    rest = t.partition("---")[2]
     inner_end = rest.find("---", 1)
     if rest[:inner_end].strip() == "":
         after = rest[inner_end + 3 :]
