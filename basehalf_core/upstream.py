@@ -311,6 +311,11 @@ def _line_end(text: str, i: int) -> int:
     return m.end() if m else len(text)
 
 
+def _item_line_end(text: str, entry: Entry) -> int:
+    # A nested item's end mark can sit at the start of the next line; step back into its own.
+    return _line_end(text, max(entry.end - 1, entry.start))
+
+
 def _indent_of(text: str, i: int) -> str:
     start = _line_start(text, i)
     m = re.match(r"[ \t]*", text[start:])
@@ -346,7 +351,7 @@ def add(store: Store, target: str) -> str | None:
     if store.shape == "block":
         last = store.entries[-1]
         indent = _indent_of(text, last.start)
-        at = _line_end(text, last.end)
+        at = _item_line_end(text, last)
         lead = "" if text[at - 1 : at] in ("\n", "\r") else nl
         return text[:at] + f"{lead}{indent}- {item}{nl}" + text[at:]
     if store.shape == "flow":
@@ -381,7 +386,7 @@ def remove(store: Store, target: str) -> str | None:
     text = store.text
     if store.shape == "block":
         return _apply(
-            text, [(_line_start(text, e.start), _line_end(text, e.end), "") for e in hits]
+            text, [(_line_start(text, e.start), _item_line_end(text, e), "") for e in hits]
         )
     if store.shape == "flow":
         open_at = store.value_start
@@ -425,7 +430,7 @@ def replace(store: Store, old: str, new: str) -> str | None:
         )
         return text[: store.value_start] + "[" + inner + "]" + text[store.value_end :]
     edits = [(hits[0].start, hits[0].end, item)]
-    edits += [(_line_start(text, e.start), _line_end(text, e.end), "") for e in hits[1:]]
+    edits += [(_line_start(text, e.start), _item_line_end(text, e), "") for e in hits[1:]]
     return _apply(text, edits)
 
 
