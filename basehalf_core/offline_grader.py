@@ -542,7 +542,9 @@ def _default_model() -> Model:
     return _MODEL
 
 
-_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]?")
+# A sentence may wrap across lines, but a blank line, a heading, a list item or a quote line
+# starts a new one.
+_SENTENCE = re.compile(r"(?:[^.!?。！？\n]|\n(?!\s*\n|\s*[-*>#]|\s*\d+[.)]))+[.!?。！？]?")
 
 
 def sentences(text: str, *, min_words: int = 3, limit: int = 400) -> list[str]:

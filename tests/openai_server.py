@@ -139,8 +139,7 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                     "choices": [
                         {
                             "index": 0,
-                            "delta": ({"role": "assistant"} if i == 0 else {})
-                            | {"content": piece},
+                            "delta": ({"role": "assistant"} if i == 0 else {}) | {"content": piece},
                             "finish_reason": None,
                         }
                     ],
