@@ -591,20 +591,14 @@ def line_rects(words: list[Word]) -> list[list[float]]:
 
 
 def _make_runs(words: list[Word], vocabulary) -> list[Run]:
-    runs: list[Run] = []
-    group: list[Word] = []
-
-    def flush() -> None:
-        if group:
-            text, spans = _join(group, vocabulary)
-            runs.append(Run(group[0].role, text, [w.index for w in group], spans))
-
+    """One run of all body words (marginalia between them skipped), one per marginal block."""
+    groups: dict[tuple, list[Word]] = {}
     for w in words:
-        if group and _run_key(group[-1]) != _run_key(w):
-            flush()
-            group = []
-        group.append(w)
-    flush()
+        groups.setdefault(_run_key(w), []).append(w)
+    runs = []
+    for group in groups.values():
+        text, spans = _join(group, vocabulary)
+        runs.append(Run(group[0].role, text, [w.index for w in group], spans))
     return runs
 
 
