@@ -18,7 +18,7 @@ from .upstream import StoreUnreadable
 from .workspace import UnknownNode, Workspace
 
 # Rooms that add their own subcommands through ``add_commands(subparsers)``.
-COMMAND_MODULES: tuple[str, ...] = ("basehalf_core.cli_documents",)
+COMMAND_MODULES: tuple[str, ...] = ("basehalf_core.cli_documents", "basehalf_core.cli_grading")
 
 
 class CommandFailed(Exception):
