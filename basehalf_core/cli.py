@@ -18,7 +18,11 @@ from .upstream import StoreUnreadable
 from .workspace import UnknownNode, Workspace
 
 # Rooms that add their own subcommands through ``add_commands(subparsers)``.
-COMMAND_MODULES: tuple[str, ...] = ("basehalf_core.cli_documents", "basehalf_core.cli_grading")
+COMMAND_MODULES: tuple[str, ...] = (
+    "basehalf_core.cli_documents",
+    "basehalf_core.cli_grading",
+    "basehalf_core.cli_sessions",
+)
 
 
 class CommandFailed(Exception):
