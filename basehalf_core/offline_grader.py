@@ -258,7 +258,7 @@ def stem(word: str) -> str:
     """A light suffix stripper (plural, -ing, -ed, -ly, -ation) good enough for short answers."""
     w = word.lower().replace("'", "")
     if w in _IRREGULAR:
-        return _IRREGULAR[w]
+        return _drop_e(_IRREGULAR[w])
     if len(w) <= 3 or _CJK.search(w):
         return w
     for suffix, repl in (
@@ -292,8 +292,13 @@ def stem(word: str) -> str:
                 base = base[:-1]
             if suffix in ("es",) and not w.endswith(("ches", "shes", "xes", "sses", "zes")):
                 base = w[:-1]
-            return base
-    return w
+            return _drop_e(base)
+    return _drop_e(w)
+
+
+def _drop_e(w: str) -> str:
+    # decrease / decreased / decreasing all meet at "decreas".
+    return w[:-1] if len(w) > 4 and w.endswith("e") else w
 
 
 def tokens(text: str) -> list[str]:
@@ -442,6 +447,21 @@ class Model:
     means: list[float]
     scales: list[float]
     weights: list[list[float]]  # one row per label: bias first, then one weight per feature
+    # An answer that flips the reference's polarity (a negation or an antonym) while covering
+    # at least this share of it is contradictory; None turns the rule off. Fitted, like the rest.
+    flip_recall: float | None = None
+
+    def predict(self, values: Sequence[float]) -> str:
+        """The most probable 3-way label, after the polarity rule."""
+        probs = self.probabilities(values)
+        label = LABELS[max(range(len(LABELS)), key=probs.__getitem__)]
+        if (
+            self.flip_recall is not None
+            and values[FEATURES.index("polarity_flip")]
+            and values[0] >= self.flip_recall
+        ):
+            return "contradictory"
+        return label
 
     def probabilities(self, values: Sequence[float]) -> list[float]:
         """Softmax probabilities over :data:`LABELS`."""
@@ -498,7 +518,15 @@ def fit(
                 row[0] -= lr * g
                 for j in range(d):
                     row[j + 1] -= lr * (g * x[j] + l2 * row[j + 1])
-    return Model(means, scales, w)
+    model = Model(means, scales, w)
+    best = -1.0
+    for t in (None, 0.5, 0.6, 0.7, 0.8, 0.9):
+        model.flip_recall = t
+        f1 = scores(labels, [model.predict(s) for s in samples])["macro_f1"]
+        if f1 > best + 1e-9:
+            best, chosen = f1, t
+    model.flip_recall = chosen
+    return model
 
 
 @dataclass(frozen=True)
@@ -529,7 +557,7 @@ def shipped_model() -> Model:
     """The model fitted on all training data (see :mod:`basehalf_core.offline_grader_params`)."""
     from basehalf_core import offline_grader_params as p
 
-    return Model(list(p.MEANS), list(p.SCALES), [list(r) for r in p.WEIGHTS])
+    return Model(list(p.MEANS), list(p.SCALES), [list(r) for r in p.WEIGHTS], p.FLIP_RECALL)
 
 
 _MODEL: Model | None = None
@@ -597,8 +625,9 @@ def grade(
     if not answer.strip():
         return OfflineGrade("Wrong", "incorrect", "Offline grader: the answer is empty.", "", {})
     m = match(question, answer, refs)
-    probs = (model or _default_model()).probabilities(m.values)
-    label3 = LABELS[max(range(len(LABELS)), key=probs.__getitem__)]
+    chosen = model or _default_model()
+    probs = chosen.probabilities(m.values)
+    label3 = chosen.predict(m.values)
     verdict = verdict_for(label3, m)
     return OfflineGrade(
         verdict,
@@ -653,8 +682,7 @@ def group_folds(rows: Sequence[dict], k: int = 5, seed: int = 7) -> list[list[in
 
 def predict3(model: Model, values: Sequence[float]) -> str:
     """The most probable 3-way label."""
-    probs = model.probabilities(values)
-    return LABELS[max(range(len(LABELS)), key=probs.__getitem__)]
+    return model.predict(values)
 
 
 def scores(gold: Sequence[str], pred: Sequence[str]) -> dict[str, float]:

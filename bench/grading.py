@@ -78,6 +78,7 @@ def write_params() -> None:
         f"TRAINED_ON = {len(rows)}\n"
         f"MEANS = {fmt(model.means)}\n"
         f"SCALES = {fmt(model.scales)}\n"
+        f"FLIP_RECALL = {model.flip_recall!r}\n"
         "WEIGHTS = (\n" + "".join(f"    {fmt(row)},\n" for row in model.weights) + ")\n"
     )
     PARAMS.write_text(text, encoding="utf-8")

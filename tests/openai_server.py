@@ -11,6 +11,7 @@ Use the ``openai_server`` fixture (import it into a test module) or :func:`start
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -181,3 +182,48 @@ def openai_server() -> Iterator[OpenAIServer]:
         yield server
     finally:
         server.stop()
+
+
+_BLOCK = re.compile(r"<<<(\w+)([^\n]*)>>>\n(.*?)\n<<<END \1>>>", re.DOTALL)
+
+
+def blocks(text: str) -> list[tuple[str, str, str]]:
+    """(kind, header attributes, body) of each delimited block in a prompt."""
+    return [(m.group(1), m.group(2), m.group(3)) for m in _BLOCK.finditer(text)]
+
+
+def grading_reply(verdict: str | dict[int, str] = "Correct", evidence: str | None = None) -> Reply:
+    """A reply that grades what the request holds, like a well-behaved model would.
+
+    It reads the ANSWER blocks of the last user message, gives each ``verdict`` (one for all,
+    or per question number) and quotes as evidence the first sentence of the first NOTE,
+    PASSAGE or KEY block it was sent (or ``evidence`` verbatim when given).
+    """
+
+    def reply(body: dict) -> dict:
+        user = next(m for m in body.get("messages", []) if m.get("role") == "user")["content"]
+        found = blocks(user)
+        numbers = [
+            int(re.search(r'number="(\d+)"', h).group(1)) for k, h, _ in found if k == "ANSWER"
+        ]
+        source = next((b for k, _, b in found if k in ("NOTE", "PASSAGE", "KEY")), "")
+        quote = evidence if evidence is not None else re.split(r"(?<=[.!?])\s", source.strip())[0]
+        grades = [
+            {
+                "number": n,
+                "verdict": verdict if isinstance(verdict, str) else verdict.get(n, "Partial"),
+                "reason": "The answer matches the notes.",
+                "evidence": quote[:120],
+            }
+            for n in numbers
+        ]
+        return {"content": json.dumps({"grades": grades})}
+
+    return reply
+
+
+@pytest.fixture
+def no_model_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No model configured from the environment: the offline path unless a test sets one."""
+    for name in ("BASEHALF_MODEL", "BASEHALF_API_BASE", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
