@@ -1,0 +1,476 @@
+// The reader's browser half: page image, a transparent text layer laid exactly over it,
+// highlights, search hits, and the learner's drag selection reported back as word indices.
+// Text from the document only ever goes in through textContent: nothing is parsed as HTML.
+
+const ZOOM_STEP = 1.25;
+const DRAG_THRESHOLD = 3; // px of movement before a press becomes a drag
+
+function bytesOf(value) {
+  if (!value) return null;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (typeof value === "string") {
+    const raw = atob(value);
+    const out = new Uint8Array(raw.length);
+    for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+    return out;
+  }
+  return null;
+}
+
+function make(tag, cls, attrs = {}) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "testid") node.dataset.testid = v;
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  return node;
+}
+
+let measureCtx = null;
+function textWidth(text, px) {
+  if (!measureCtx) measureCtx = document.createElement("canvas").getContext("2d");
+  measureCtx.font = `${px}px sans-serif`;
+  return measureCtx.measureText(text).width;
+}
+
+function render({ model, el }) {
+  const root = make("div", "bh-reader", { tabindex: "0", testid: "reader" });
+  const bar = make("div", "bh-reader-bar");
+  const prev = make("button", "", { type: "button", testid: "prev-page", title: "Previous page (←)", text: "‹" });
+  const next = make("button", "", { type: "button", testid: "next-page", title: "Next page (→)", text: "›" });
+  const goto = make("input", "bh-goto", { type: "number", min: "1", testid: "page-input", "aria-label": "Go to page" });
+  const label = make("span", "bh-page-label", { testid: "page-number" });
+  const zoomOut = make("button", "", { type: "button", testid: "zoom-out", title: "Zoom out", text: "−" });
+  const zoomLabel = make("span", "bh-zoom-label", { testid: "zoom-label" });
+  const zoomIn = make("button", "", { type: "button", testid: "zoom-in", title: "Zoom in", text: "+" });
+  const fit = make("button", "", { type: "button", testid: "fit-width", title: "Fit width", text: "Fit width" });
+  const search = make("input", "bh-search", { type: "search", placeholder: "Search", testid: "reader-search", "aria-label": "Search the document" });
+  const hitPrev = make("button", "", { type: "button", testid: "hit-prev", title: "Previous match", text: "▲" });
+  const hitNext = make("button", "", { type: "button", testid: "hit-next", title: "Next match", text: "▼" });
+  const hitLabel = make("span", "bh-hit-label", { testid: "hit-label" });
+  bar.append(prev, goto, label, next, zoomOut, zoomLabel, zoomIn, fit, search, hitPrev, hitNext, hitLabel);
+
+  const lock = make("form", "bh-password", { testid: "password-form" });
+  const secret = make("input", "", { type: "password", testid: "reader-password", "aria-label": "Password", placeholder: "Password", autocomplete: "off" });
+  const unlock = make("button", "", { type: "submit", testid: "reader-unlock", text: "Open" });
+  lock.append(secret, unlock);
+
+  const message = make("div", "bh-reader-message", { testid: "reader-message", role: "status" });
+  const viewport = make("div", "bh-viewport");
+  const pageBox = make("div", "bh-page", { testid: "page" });
+  const img = make("img", "bh-page-image", { testid: "page-image", alt: "", draggable: "false" });
+  const marks = make("div", "bh-marks");
+  const layer = make("div", "bh-text", { testid: "text-layer" });
+  pageBox.append(img, marks, layer);
+  viewport.append(pageBox);
+  root.append(bar, lock, message, viewport);
+  el.append(root);
+
+  let url = null;
+  let spans = [];
+  let shownPage = -1;
+  let hitCursor = -1;
+
+  const pageCount = () => model.get("page_count");
+  const turnTo = (p) => {
+    const n = pageCount();
+    if (!n) return;
+    const target = Math.min(Math.max(p, 0), n - 1);
+    if (target === model.get("page")) return;
+    model.set("page", target);
+    model.save_changes();
+    paintBar();
+  };
+
+  // -- toolbar ------------------------------------------------------------------------------
+  function paintBar() {
+    const n = pageCount();
+    const p = model.get("page");
+    label.textContent = n ? `${p + 1} / ${n}` : "–";
+    label.dataset.page = n ? String(p + 1) : "";
+    if (document.activeElement !== goto && root.getRootNode().activeElement !== goto) goto.value = n ? String(p + 1) : "";
+    goto.max = String(n || 1);
+    prev.disabled = !n || p <= 0;
+    next.disabled = !n || p >= n - 1;
+    zoomLabel.textContent = model.get("fit") ? "fit" : `${Math.round(model.get("zoom") * 100)}%`;
+    fit.classList.toggle("bh-on", model.get("fit"));
+    const hits = model.get("hits");
+    const total = hits.reduce((s, h) => s + (h.count || 1), 0);
+    hitLabel.textContent = model.get("query") ? (hits.length ? `${total} in ${hits.length} page(s)` : "no match") : "";
+    hitPrev.disabled = hitNext.disabled = hits.length === 0;
+    lock.hidden = !model.get("needs_password");
+    message.textContent = model.get("message");
+    message.hidden = !model.get("message");
+  }
+
+  prev.addEventListener("click", () => turnTo(model.get("page") - 1));
+  next.addEventListener("click", () => turnTo(model.get("page") + 1));
+  goto.addEventListener("change", () => {
+    const v = parseInt(goto.value, 10);
+    if (Number.isFinite(v)) turnTo(v - 1);
+  });
+  const setZoom = (z) => {
+    model.set("fit", false);
+    model.set("zoom", Math.min(Math.max(z, 0.25), 6));
+    model.save_changes();
+  };
+  zoomIn.addEventListener("click", () => setZoom(model.get("zoom") * ZOOM_STEP));
+  zoomOut.addEventListener("click", () => setZoom(model.get("zoom") / ZOOM_STEP));
+  fit.addEventListener("click", () => {
+    model.set("fit", !model.get("fit"));
+    model.save_changes();
+    layout();
+  });
+  const jumpHit = (step) => {
+    const hits = model.get("hits");
+    if (!hits.length) return;
+    const p = model.get("page");
+    let k = hits.findIndex((h) => h.page === p);
+    if (k < 0) k = step > 0 ? hits.findIndex((h) => h.page > p) : hits.length - 1 - [...hits].reverse().findIndex((h) => h.page < p);
+    else k += step;
+    if (k < 0 || k >= hits.length || Number.isNaN(k)) k = (k + hits.length) % hits.length || 0;
+    hitCursor = k;
+    turnTo(hits[k].page);
+  };
+  search.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    if (search.value === model.get("query")) jumpHit(e.shiftKey ? -1 : 1);
+    else {
+      model.set("query", search.value);
+      model.save_changes();
+    }
+  });
+  hitPrev.addEventListener("click", () => jumpHit(-1));
+  hitNext.addEventListener("click", () => jumpHit(1));
+  lock.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (!secret.value) return;
+    model.set("password", secret.value);
+    model.save_changes();
+    secret.value = "";
+  });
+  root.addEventListener("keydown", (e) => {
+    const tag = (e.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "textarea") return;
+    const keys = { ArrowLeft: -1, PageUp: -1, ArrowRight: 1, PageDown: 1 };
+    if (e.key in keys) {
+      e.preventDefault();
+      turnTo(model.get("page") + keys[e.key]);
+    } else if (e.key === "Home") {
+      e.preventDefault();
+      turnTo(0);
+    } else if (e.key === "End") {
+      e.preventDefault();
+      turnTo(pageCount() - 1);
+    }
+  });
+
+  // -- page ---------------------------------------------------------------------------------
+  function layout() {
+    const [pw, ph] = model.get("page_size");
+    if (!pw || !ph) return;
+    pageBox.style.aspectRatio = `${pw} / ${ph}`;
+    if (model.get("fit")) {
+      pageBox.style.width = "100%";
+      // Render at the resolution the page is shown at (with some slack, to avoid re-renders).
+      const want = (pageBox.clientWidth * (window.devicePixelRatio || 1)) / pw;
+      const zoom = model.get("zoom");
+      if (want > 0 && Math.abs(want / zoom - 1) > 0.3) {
+        model.set("zoom", Math.round(want * 4) / 4);
+        model.save_changes();
+      }
+    } else {
+      pageBox.style.width = `${pw * model.get("zoom")}px`;
+    }
+    paintBar();
+  }
+
+  function buildTextLayer() {
+    const [pw, ph] = model.get("page_size");
+    layer.replaceChildren();
+    spans = [];
+    const words = model.get("words");
+    const frag = document.createDocumentFragment();
+    words.forEach((w, i) => {
+      const [x0, y0, x1, y1, text] = w;
+      const span = document.createElement("span");
+      span.textContent = text;
+      span.dataset.i = String(i);
+      const wf = x1 - x0;
+      const hf = y1 - y0;
+      span.style.left = `${x0 * 100}%`;
+      span.style.top = `${y0 * 100}%`;
+      const vertical = hf * ph > 1.5 * wf * pw && text.length > 1;
+      if (vertical) {
+        span.classList.add("bh-vertical");
+        span.style.fontSize = `${wf * 100}cqw`;
+        const natural = textWidth(text, wf * pw);
+        if (natural > 0) span.style.transform = `scaleY(${(hf * ph) / natural})`;
+      } else {
+        span.style.fontSize = `${hf * 100}cqh`;
+        const natural = textWidth(text, hf * ph);
+        if (natural > 0) span.style.transform = `scaleX(${(wf * pw) / natural})`;
+      }
+      frag.append(span);
+      spans.push(span);
+    });
+    layer.append(frag);
+    layer.classList.toggle("bh-no-text", words.length === 0);
+  }
+
+  function box(cls, b, extra = {}) {
+    const d = make("div", cls, extra);
+    d.style.left = `${b[0] * 100}%`;
+    d.style.top = `${b[1] * 100}%`;
+    d.style.width = `${(b[2] - b[0]) * 100}%`;
+    d.style.height = `${(b[3] - b[1]) * 100}%`;
+    return d;
+  }
+
+  function paintMarks() {
+    marks.replaceChildren();
+    const p = shownPage;
+    for (const h of model.get("highlights")) {
+      if (h.page !== p) continue;
+      for (const b of h.boxes) {
+        const d = box(`bh-highlight bh-${h.status || "exact"}`, b, { testid: "highlight", title: h.label });
+        d.dataset.id = h.id;
+        marks.append(d);
+      }
+    }
+    for (const h of model.get("hits")) {
+      if (h.page !== p) continue;
+      for (const b of h.boxes) marks.append(box("bh-hit", b, { testid: "search-hit" }));
+    }
+    const sel = model.get("selection");
+    if (sel && sel.page === p) {
+      for (const b of model.get("marked")) marks.append(box("bh-marked", b, { testid: "marked" }));
+    }
+  }
+
+  function paintPage() {
+    const bytes = bytesOf(model.get("image"));
+    const imagePage = model.get("image_page");
+    if (!bytes || imagePage < 0) {
+      img.removeAttribute("src");
+      layer.replaceChildren();
+      spans = [];
+      shownPage = -1;
+      pageBox.hidden = true;
+      return;
+    }
+    pageBox.hidden = false;
+    const fresh = URL.createObjectURL(new Blob([bytes], { type: "image/png" }));
+    img.src = fresh;
+    img.dataset.page = String(imagePage + 1);
+    if (url) URL.revokeObjectURL(url);
+    url = fresh;
+    shownPage = imagePage;
+    layout();
+    buildTextLayer();
+    paintMarks();
+  }
+
+  // Traits sent together (image, words, page_size) arrive as separate change events: paint once.
+  let pending = false;
+  const schedule = () => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      paintPage();
+    });
+  };
+
+  // -- selection ----------------------------------------------------------------------------
+  const shadow = () => {
+    const r = el.getRootNode();
+    return r instanceof ShadowRoot ? r : null;
+  };
+  const docSelection = () => {
+    const s = shadow();
+    return (s && typeof s.getSelection === "function" && s.getSelection()) || document.getSelection();
+  };
+
+  function spanIndex(node, offset, atEnd) {
+    if (!node) return -1;
+    let target = node.nodeType === Node.TEXT_NODE ? node.parentElement : node;
+    if (target === layer) {
+      const child = layer.childNodes[atEnd ? offset - 1 : offset];
+      target = child || null;
+    }
+    const span = target && target.closest ? target.closest("[data-i]") : null;
+    if (!span || !layer.contains(span)) return -1;
+    const i = parseInt(span.dataset.i, 10);
+    // A range ending at offset 0 of a span does not cover that span.
+    if (atEnd && node.nodeType === Node.TEXT_NODE && offset === 0 && i > 0) return i - 1;
+    return i;
+  }
+
+  // The selection's range inside marimo's shadow DOM (DESIGN §6: getComposedRanges in Chromium).
+  function currentRange() {
+    const sel = document.getSelection();
+    if (!sel || sel.rangeCount === 0) return null;
+    const s = shadow();
+    if (s && typeof sel.getComposedRanges === "function") {
+      let ranges = [];
+      try {
+        ranges = sel.getComposedRanges({ shadowRoots: [s] });
+      } catch {
+        ranges = sel.getComposedRanges(s);
+      }
+      if (ranges.length) return ranges[0];
+    }
+    const inner = docSelection();
+    return inner && inner.rangeCount ? inner.getRangeAt(0) : null;
+  }
+
+  function report(start, end, text) {
+    const lo = Math.min(start, end);
+    const hi = Math.max(start, end);
+    const covered = [];
+    for (let i = lo; i <= hi; i++) covered.push(i);
+    model.set("selection", { page: shownPage, start, end, covered, text });
+    model.save_changes();
+  }
+
+  function reportNativeSelection() {
+    const range = currentRange();
+    if (!range || range.collapsed) return false;
+    const a = spanIndex(range.startContainer, range.startOffset, false);
+    const b = spanIndex(range.endContainer, range.endOffset, true);
+    if (a < 0 || b < 0 || b < a) return false;
+    const sel = model.get("selection");
+    if (sel && sel.page === shownPage && sel.start === a && sel.end === b) return true;
+    report(a, b, String(docSelection() || ""));
+    return true;
+  }
+
+  // The word under a point, or the nearest one when the pointer is between lines or columns.
+  function wordAt(clientX, clientY) {
+    const r = layer.getBoundingClientRect();
+    if (!r.width || !spans.length) return -1;
+    const fx = (clientX - r.left) / r.width;
+    const fy = (clientY - r.top) / r.height;
+    const words = model.get("words");
+    let best = -1;
+    let bestD = Infinity;
+    for (let i = 0; i < words.length; i++) {
+      const [x0, y0, x1, y1] = words[i];
+      const dx = fx < x0 ? x0 - fx : fx > x1 ? fx - x1 : 0;
+      const dy = (fy < y0 ? y0 - fy : fy > y1 ? fy - y1 : 0) * (r.height / r.width);
+      // Rows matter more than columns: a point beside a line belongs to that line.
+      const d = dx + 3 * dy;
+      if (d < bestD) {
+        bestD = d;
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  function showRange(a, b) {
+    const lo = spans[Math.min(a, b)];
+    const hi = spans[Math.max(a, b)];
+    if (!lo || !hi) return;
+    const sel = docSelection();
+    try {
+      sel.setBaseAndExtent(lo.firstChild || lo, 0, hi.firstChild || hi, (hi.firstChild || hi).length || 0);
+    } catch {
+      // A browser that refuses a selection inside a shadow root still gets the marked boxes.
+    }
+  }
+
+  let drag = null;
+  layer.addEventListener("mousedown", (e) => {
+    if (e.button !== 0) return;
+    root.focus({ preventScroll: true });
+    if (e.detail > 1) return; // double/triple click: the browser's own word/line selection
+    e.preventDefault();
+    drag = { x: e.clientX, y: e.clientY, anchor: wordAt(e.clientX, e.clientY), focus: -1, moved: false };
+  });
+  const onMove = (e) => {
+    if (!drag) return;
+    if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < DRAG_THRESHOLD) return;
+    drag.moved = true;
+    const f = wordAt(e.clientX, e.clientY);
+    if (f >= 0 && f !== drag.focus && drag.anchor >= 0) {
+      drag.focus = f;
+      showRange(drag.anchor, f);
+    }
+  };
+  const onUp = (e) => {
+    if (!drag) return;
+    const d = drag;
+    drag = null;
+    if (!d.moved) {
+      clickAt(e.clientX, e.clientY);
+      return;
+    }
+    if (d.anchor < 0 || d.focus < 0) return;
+    const a = Math.min(d.anchor, d.focus);
+    const b = Math.max(d.anchor, d.focus);
+    report(a, b, spans.slice(a, b + 1).map((s) => s.textContent).join(" "));
+  };
+  window.addEventListener("mousemove", onMove);
+  window.addEventListener("mouseup", onUp);
+  // Keyboard or double-click selections: read the native range back into word indices.
+  layer.addEventListener("dblclick", () => setTimeout(reportNativeSelection, 0));
+  root.addEventListener("keyup", (e) => {
+    if (e.shiftKey) reportNativeSelection();
+  });
+
+  function clickAt(clientX, clientY) {
+    const r = layer.getBoundingClientRect();
+    const fx = (clientX - r.left) / r.width;
+    const fy = (clientY - r.top) / r.height;
+    for (const h of model.get("highlights")) {
+      if (h.page !== shownPage) continue;
+      if (h.boxes.some((b) => fx >= b[0] && fx <= b[2] && fy >= b[1] && fy <= b[3])) {
+        const n = (model.get("clicked").n || 0) + 1;
+        model.set("clicked", { id: h.id, page: h.page, n });
+        model.save_changes();
+        return;
+      }
+    }
+    const sel = docSelection();
+    if (sel) sel.removeAllRanges();
+    if (Object.keys(model.get("selection") || {}).length) {
+      model.set("selection", {});
+      model.save_changes();
+    }
+  }
+
+  // -- wiring -------------------------------------------------------------------------------
+  for (const name of ["image", "image_page", "words"]) model.on(`change:${name}`, schedule);
+  model.on("change:page_size", layout);
+  model.on("change:zoom", layout);
+  model.on("change:fit", layout);
+  for (const name of ["highlights", "hits", "marked", "selection"]) model.on(`change:${name}`, paintMarks);
+  // Once Python has the passage, show exactly its words (marginalia left out), not the raw drag.
+  model.on("change:marked", () => {
+    if (model.get("marked").length && !drag) docSelection()?.removeAllRanges();
+  });
+  for (const name of ["page", "page_count", "message", "needs_password", "query", "hits"]) {
+    model.on(`change:${name}`, paintBar);
+  }
+  const resize = new ResizeObserver(() => {
+    if (model.get("fit")) layout();
+  });
+  resize.observe(viewport);
+  paintBar();
+  paintPage();
+
+  return () => {
+    resize.disconnect();
+    window.removeEventListener("mousemove", onMove);
+    window.removeEventListener("mouseup", onUp);
+    if (url) URL.revokeObjectURL(url);
+  };
+}
+
+export default { render };
