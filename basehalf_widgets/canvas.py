@@ -1,0 +1,141 @@
+"""The canvas: every node of the study folder as a card, upstream links as arrows.
+
+The browser side is vis-network, loaded from the installed pyvis package (no CDN, works
+offline) and wrapped into this widget's ES module. Python computes the cards
+(:mod:`basehalf_core.network`) and their positions (:mod:`basehalf_core.layout`); physics
+stays off. Traits:
+
+- ``nodes``, ``edges``, ``options``: what to draw (vis-network item dicts; text only).
+- ``positions``: cards the learner dragged, ``{id: [x, y]}``; saved to ``.bh/canvas.json``.
+- ``selected``: the path of the clicked card ("" for none); a ghost selects its holder.
+- ``status``: a problem with ``.bh/canvas.json`` worth showing ("" when fine).
+
+:meth:`Canvas.sync` recomputes the cards from the workspace and assigns only the traits that
+changed; the browser diffs them into its DataSets, so nothing re-renders, no card jumps and
+the camera stays where the learner left it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anywidget
+import pyvis
+import traitlets
+
+from basehalf_core import network
+from basehalf_core.canvas_state import CanvasStore
+from basehalf_core.fsio import WriteRefused
+from basehalf_core.layout import Point, extend
+from basehalf_core.workspace import Workspace
+
+_STATIC = Path(__file__).parent / "static"
+_VIS = Path(pyvis.__file__).parent / "lib" / "vis-9.1.2"
+
+
+def _esm() -> str:
+    """vis-network's UMD bundle, evaluated as CommonJS inside our module, then canvas.js.
+
+    With ``module`` / ``exports`` in scope the bundle fills ``exports`` instead of setting a
+    global, so two canvases (or another vis user on the page) never clash.
+    """
+    vis = (_VIS / "vis-network.min.js").read_text(encoding="utf-8")
+    own = (_STATIC / "canvas.js").read_text(encoding="utf-8")
+    return (
+        "const vis = (() => {\n"
+        "const module = { exports: {} };\n"
+        "const exports = module.exports;\n"
+        f"{vis}\n"
+        "return module.exports;\n"
+        "})();\n"
+        f"{own}"
+    )
+
+
+def _css() -> str:
+    vis = (_VIS / "vis-network.css").read_text(encoding="utf-8")
+    return vis + "\n" + (_STATIC / "canvas.css").read_text(encoding="utf-8")
+
+
+class Canvas(anywidget.AnyWidget):
+    """The study folder's cards. Build it with :meth:`for_workspace`, refresh with :meth:`sync`."""
+
+    _esm = _esm()
+    _css = _css()
+
+    nodes = traitlets.List(traitlets.Dict()).tag(sync=True)
+    edges = traitlets.List(traitlets.Dict()).tag(sync=True)
+    options = traitlets.Dict().tag(sync=True)
+    positions = traitlets.Dict().tag(sync=True)
+    selected = traitlets.Unicode("").tag(sync=True)
+    status = traitlets.Unicode("").tag(sync=True)
+    height = traitlets.Unicode("640px").tag(sync=True)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._store: CanvasStore | None = None
+        self._xy: dict[str, Point] = {}
+        self.observe(self._on_positions, names=["positions"])
+
+    @classmethod
+    def for_workspace(cls, ws: Workspace, *, height: str = "640px") -> Canvas:
+        """A canvas of ``ws``: saved positions from ``.bh/canvas.json``, the rest laid out."""
+        canvas = cls(height=height)
+        canvas._store = CanvasStore(ws.root)
+        pins = canvas._store.load()
+        canvas.status = canvas._store.problem
+        canvas._xy = dict(pins)
+        net = network.build(ws, canvas._xy)
+        canvas._remember(net.nodes)
+        # Set positions before the observer can mistake them for a drag to save.
+        canvas.set_trait("positions", {k: [x, y] for k, (x, y) in pins.items()})
+        canvas.set_trait("options", net.options)
+        canvas.set_trait("edges", net.edges)
+        canvas.set_trait("nodes", net.nodes)
+        return canvas
+
+    def sync(self, ws: Workspace) -> None:
+        """Redraw from ``ws``: cards already shown stay put; new ones appear by their upstream.
+
+        Only traits whose content changed are assigned, so an unchanged folder costs one
+        comparison and sends nothing to the browser.
+        """
+        if self._store is None or self._store.root != ws.root:
+            self._store = CanvasStore(ws.root)
+        order = network.shown_nodes(ws)
+        scanned = network.scan_issues(ws)
+        real = {p: self._xy[p] for p in order if p in self._xy}
+        new = [p for p in order if p not in real]
+        real.update(extend(ws, real, new))
+        ghosts = {k: v for k, v in self._xy.items() if network.is_ghost(k)}
+        net = network.build(ws, {**real, **ghosts}, order=order, scanned=scanned)
+        self._remember(net.nodes)
+        with self.hold_sync():
+            if net.nodes != self.nodes:
+                self.nodes = net.nodes
+            if net.edges != self.edges:
+                self.edges = net.edges
+
+    def _remember(self, nodes: list[dict]) -> None:
+        self._xy = {n["id"]: (float(n["x"]), float(n["y"])) for n in nodes}
+
+    def _on_positions(self, change: dict) -> None:
+        """A drag in the browser: keep the new spots in memory and in ``.bh/canvas.json``."""
+        old, new = change["old"] or {}, change["new"] or {}
+        moved: dict[str, Point] = {}
+        for key, value in new.items():
+            if old.get(key) != value and isinstance(value, list | tuple) and len(value) == 2:
+                try:
+                    moved[key] = (float(value[0]), float(value[1]))
+                except (TypeError, ValueError):
+                    continue
+        if not moved:
+            return
+        self._xy.update(moved)
+        if self._store is None:
+            return
+        try:
+            self._store.update(moved)
+            self.status = ""
+        except WriteRefused as exc:
+            self.status = f"card positions not saved: {exc}"
