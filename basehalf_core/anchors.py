@@ -223,9 +223,7 @@ def _text_under_rects(doc: Document, i: int, rects) -> tuple[str, list[int]] | N
     ]
     if not idx:
         return None
-    body = [k for k in idx if words[k].role == "body"]
-    if body:
-        idx = [k for k in idx if words[k].role == "body" or k < body[0] or k > body[-1]]
+    idx = [k for k in idx if words[k].role == "body"] or idx
     return join_words([words[k] for k in idx], doc.vocabulary), idx
 
 

@@ -296,6 +296,8 @@ class Document:
             w, h = page.rect.width, page.rect.height
             cap = math.sqrt(MAX_RENDER_PIXELS / max(w * h, 1e-6))
             used = min(float(zoom), cap)
+            while math.ceil(w * used) * math.ceil(h * used) > MAX_RENDER_PIXELS:
+                used *= 0.999  # pixel sizes round up
             pix = page.get_pixmap(matrix=pymupdf.Matrix(used, used), alpha=False)
             return Rendered(pix.tobytes("png"), used, pix.width, pix.height)
 
@@ -345,8 +347,8 @@ class Document:
     def select_between(self, i: int, start: int, end: int) -> list[int]:
         """Word indices from ``start`` to ``end`` (either order) as read, without marginalia.
 
-        A footnote, running footer or margin stamp that lies between two body words is left
-        out; a selection made wholly inside a footnote keeps it.
+        A footnote, running footer or margin stamp swept up with running text is left out;
+        a selection made wholly inside a footnote keeps it.
         """
         words = self.words(i)
         for k in (start, end):
@@ -510,11 +512,13 @@ def _trim_right(text: str, cut: bool) -> str:
 
 
 def _drop_inner_marginalia(words: list[Word], chosen: list[int]) -> list[int]:
+    """A selection that holds running text keeps only running text.
+
+    A drag (or a rectangle) across a column break, a footnote or a margin stamp is about
+    the sentence; a selection made wholly inside a footnote or a stamp keeps it.
+    """
     body = [k for k in chosen if words[k].role == "body"]
-    if not body:
-        return chosen
-    lo, hi = body[0], body[-1]
-    return [k for k in chosen if words[k].role == "body" or k < lo or k > hi]
+    return body or chosen
 
 
 def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
@@ -564,11 +568,11 @@ def _join(words: list[Word], vocabulary) -> tuple[str, list[tuple[int, int]]]:
         nxt = words[k + 1] if k + 1 < len(words) else None
         line_end = nxt is not None and (nxt.block, nxt.line) != (w.block, w.line)
         glue_next = False
-        if line_end and raw.endswith(HYPHENS):
-            tail = normalise(nxt.text)
-            if raw.endswith("\u00ad") or hyphen_joins(raw, tail, vocabulary):
+        if line_end and raw.endswith(HYPHENS) and raw[-2:-1].isalnum():
+            # Either way the word goes on: no space after a line-end hyphen.
+            glue_next = True
+            if raw.endswith("\u00ad") or hyphen_joins(raw, normalise(nxt.text), vocabulary):
                 raw = raw.rstrip("".join(HYPHENS))
-                glue_next = True
         raw = raw.replace("\u00ad", "")
         out.append(raw)
         spans.append((pos, pos + len(raw)))

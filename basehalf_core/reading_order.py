@@ -144,17 +144,13 @@ def xy_cut(blocks: list[Block], min_col_gap: float) -> list[Block]:
         return xy_cut(left, min_col_gap) + xy_cut(right, min_col_gap)
     rows = _gaps([(b.bbox[1] + eps, b.bbox[3] - eps) for b in blocks], 0.0)
     if rows:
-        cut_points = [(lo + hi) / 2 for lo, hi in rows]
-        bands: list[list[Block]] = [[] for _ in range(len(cut_points) + 1)]
-        for b in blocks:
-            mid = (b.bbox[1] + b.bbox[3]) / 2
-            bands[sum(1 for c in cut_points if mid >= c)].append(b)
-        out: list[Block] = []
-        for band in bands:
-            if len(band) == len(blocks):  # cannot make progress; avoid looping
-                return sorted(band, key=lambda b: (b.bbox[1], b.bbox[0]))
-            out.extend(xy_cut(band, min_col_gap))
-        return out
+        # Peel off the top band only: what lies below may split into columns of its own
+        # (a title above two columns whose paragraphs end level).
+        cut = sum(rows[0]) / 2
+        top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
+        rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
+        if top and rest:
+            return xy_cut(top, min_col_gap) + xy_cut(rest, min_col_gap)
     return sorted(blocks, key=lambda b: (b.bbox[1], b.bbox[0]))
 
 
@@ -190,7 +186,7 @@ def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, 
     for note in sorted(by_role["footnote"], key=lambda b: b.bbox[1]):
         at = len(ordered)
         for k, b in enumerate(ordered):
-            if roles[b.id] == "body" and _x_overlap(b, note) and b.bbox[1] < note.bbox[1]:
+            if _x_overlap(b, note) and b.bbox[1] < note.bbox[1]:
                 at = k + 1
         ordered.insert(at, note)
     header = sorted(by_role["header"], key=lambda b: (b.bbox[1], b.bbox[0]))
