@@ -245,9 +245,9 @@ def _fuzzy(doc: Document, quote: str, prefix: str, suffix: str, page: int) -> An
             score = 0.7 * al.score + 0.3 * ctx - penalty
             if score < FUZZY_MIN_SCORE or (best is not None and score <= best[0]):
                 continue
-            idx = _words_in_span(run, al.dest_start, al.dest_end)
+            idx = _fit_words(run, q, al.dest_start, al.dest_end)
             words = doc.words(i)
-            found = run.text[al.dest_start : al.dest_end]
+            found = run.text[run.spans[run.words.index(idx[0])][0] : _span_end(run, idx[-1])]
             anchor = Anchor(
                 i + 1,
                 line_rects([words[k] for k in idx]),
@@ -259,3 +259,27 @@ def _fuzzy(doc: Document, quote: str, prefix: str, suffix: str, page: int) -> An
             )
             best = (score, anchor)
     return best[1] if best else None
+
+
+def _span_end(run: Run, word: int) -> int:
+    return run.spans[run.words.index(word)][1]
+
+
+def _fit_words(run: Run, q: str, start: int, end: int, reach: int = 3) -> list[int]:
+    """Whole words around an alignment, widened or narrowed a few words to fit the quote best.
+
+    ``partial_ratio_alignment`` aligns a window as long as the quote, so an edit that made
+    the text longer ("in one step" → "in a single step") leaves the last word outside it.
+    """
+    inside = [k for k, (a, b) in enumerate(run.spans) if a < end and b > start]
+    if not inside:
+        return []
+    first, last = inside[0], inside[-1]
+    best, best_score = (first, last), -1.0
+    for a in range(max(0, first - reach), min(len(run.words), first + reach + 1)):
+        for b in range(max(a, last - reach), min(len(run.words), last + reach + 1)):
+            text = key(run.text[run.spans[a][0] : run.spans[b][1]])
+            score = fuzz.ratio(q, text)
+            if score > best_score:
+                best, best_score = (a, b), score
+    return run.words[best[0] : best[1] + 1]

@@ -1,0 +1,168 @@
+"""Re-anchoring stored passages in changed documents: exact, moved, fuzzy, orphan."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import asdict
+
+import pymupdf
+import pytest
+
+from basehalf_core.anchors import BadAnchor, find_quote, reanchor
+from basehalf_core.documents import open_document
+
+ABSTRACT_START = "The dominant sequence transduction models are based on complex recurrent"
+
+
+def _anchor_from(doc, page_index, quote):
+    match = find_quote(doc, quote, page_index + 1)[0]
+    passage = doc.passage(page_index, match.word_indices)
+    stored = asdict(passage)
+    stored.pop("word_indices")
+    return stored
+
+
+@pytest.fixture
+def attention(tmp_path, corpus_file):
+    path = tmp_path / "attention.pdf"
+    shutil.copy(corpus_file("attention-1706.03762.pdf"), path)
+    return path
+
+
+def test_an_unchanged_document_gives_exact(attention):
+    doc = open_document(attention)
+    stored = _anchor_from(doc, 0, ABSTRACT_START)
+    anchor = reanchor(doc, stored)
+    assert anchor.status == "exact"
+    assert anchor.page == 1
+    assert anchor.rects == stored["rects"]
+    assert anchor.score == 100
+
+
+def test_a_page_inserted_before_moves_the_anchor_to_the_next_page(attention, tmp_path):
+    stored = _anchor_from(open_document(attention), 0, ABSTRACT_START)
+    edition = tmp_path / "attention-v2.pdf"
+    pdf = pymupdf.open(attention)
+    cover = pdf.new_page(0)
+    cover.insert_text((72, 72), "Reading copy for the study group")
+    pdf.save(edition)
+    doc = open_document(edition)
+
+    anchor = reanchor(doc, stored)
+
+    assert anchor.status == "moved"
+    assert anchor.page == 2
+    assert "page 2 (was 1)" in anchor.note
+    words = doc.words(1)
+    assert " ".join(words[k].text for k in anchor.word_indices).startswith("The dominant sequence")
+    assert anchor.rects[0] == stored["rects"][0]  # same place on its new page
+
+
+def test_a_quote_moved_on_its_page_is_reported_as_moved(attention, tmp_path):
+    stored = _anchor_from(open_document(attention), 0, ABSTRACT_START)
+    stored["rects"] = [[108.0, 700.0, 504.0, 712.0]]  # no longer where the quote is
+    anchor = reanchor(open_document(attention), stored)
+    assert anchor.status == "moved"
+    assert anchor.page == 1
+    assert anchor.rects != stored["rects"]
+    assert "same page" in anchor.note
+
+
+def _one_paragraph_pdf(path, text):
+    pdf = pymupdf.open()
+    for n in range(3):
+        page = pdf.new_page()
+        filler = f"Page {n + 1} holds notes about the history of printing presses in Europe."
+        page.insert_textbox(pymupdf.Rect(72, 72, 520, 300), filler, fontsize=11)
+        if n == 1:
+            page.insert_textbox(pymupdf.Rect(72, 320, 520, 700), text, fontsize=11)
+    pdf.save(path)
+    return path
+
+
+FIRST = (
+    "Attention lets every position look at every other position in one step, so the path "
+    "between distant words stays short and the model trains in parallel."
+)
+
+
+def test_a_changed_quote_gives_fuzzy_with_the_new_text(tmp_path):
+    old = open_document(_one_paragraph_pdf(tmp_path / "v1.pdf", FIRST))
+    stored = _anchor_from(old, 1, "every position look at every other position in one step")
+    changed = FIRST.replace("in one step", "in a single step")
+    doc = open_document(_one_paragraph_pdf(tmp_path / "v2.pdf", changed))
+
+    anchor = reanchor(doc, stored)
+
+    assert anchor.status == "fuzzy"
+    assert anchor.page == 2
+    assert "single step" in anchor.found
+    assert 75 <= anchor.score < 100
+    assert anchor.rects
+
+
+def test_a_removed_quote_is_an_orphan_and_says_so(tmp_path):
+    old = open_document(_one_paragraph_pdf(tmp_path / "v1.pdf", FIRST))
+    stored = _anchor_from(old, 1, "the path between distant words stays short")
+    doc = open_document(_one_paragraph_pdf(tmp_path / "v2.pdf", "This page was rewritten."))
+    anchor = reanchor(doc, stored)
+    assert anchor.status == "orphan"
+    assert anchor.rects == []
+    assert anchor.page == 2
+    assert "no longer" in anchor.note and "v2.pdf" in anchor.note
+
+
+def test_orphan_when_the_page_with_the_quote_is_deleted(attention, tmp_path):
+    stored = _anchor_from(open_document(attention), 0, ABSTRACT_START)
+    pdf = pymupdf.open(attention)
+    pdf.delete_page(0)
+    shorter = tmp_path / "no-first-page.pdf"
+    pdf.save(shorter)
+    assert reanchor(open_document(shorter), stored).status == "orphan"
+
+
+@pytest.mark.parametrize(
+    ("name", "page", "typed"),
+    [
+        ("pdfjs_copy_paste_ligatures.pdf", 1, "deffffifl"),  # ligature glyphs in the PDF
+        ("grobid_dehypenisation1.pdf", 1, "the dehypenisation of"),  # split by a line end
+        ("grobid_dehypenisation1.pdf", 1, "We  test\nthe   DEHYPENISATION"),  # spacing, case
+        ("attention-1706.03762.pdf", 1, "English-to-German translation task"),
+        ("papermage_2023.eacl-main.121.pdf", 1, "model-generated summaries (Kryscinski"),
+    ],
+)
+def test_find_quote_is_tolerant_of_how_the_pdf_stores_text(corpus_file, name, page, typed):
+    doc = open_document(corpus_file(name))
+    matches = find_quote(doc, typed, page)
+    assert matches, typed
+    assert matches[0].page == page
+    assert matches[0].rects
+
+
+def test_find_quote_gives_nothing_for_text_not_on_the_page(corpus_file):
+    doc = open_document(corpus_file("attention-1706.03762.pdf"))
+    assert find_quote(doc, ABSTRACT_START, 2) == []
+    assert find_quote(doc, ABSTRACT_START, 99) == []
+    assert [m.page for m in find_quote(doc, ABSTRACT_START)] == [1]
+
+
+@pytest.mark.parametrize(
+    ("stored", "field"),
+    [
+        ({"page": 1}, "quote"),
+        ({"quote": "", "page": 1}, "quote"),
+        ({"quote": "x", "page": "1"}, "page"),
+        ({"quote": "x"}, "page"),
+        ({"quote": 3, "page": 1}, "quote"),
+    ],
+)
+def test_bad_anchors_are_refused_naming_the_field(corpus_file, stored, field):
+    doc = open_document(corpus_file("grobid_dehypenisation1.pdf"))
+    with pytest.raises(BadAnchor, match=field):
+        reanchor(doc, stored)
+
+
+def test_garbage_rects_fall_back_to_searching(corpus_file):
+    doc = open_document(corpus_file("grobid_dehypenisation1.pdf"))
+    anchor = reanchor(doc, {"quote": "short text", "page": 1, "rects": [["a"], None]})
+    assert anchor.status == "moved" and anchor.page == 1
