@@ -67,7 +67,7 @@ def render(text: str, *, heading_shift: int = 0) -> str:
     Returns:
         HTML with no raw markup from ``text``, no script-capable link and no image fetch.
     """
-    md = markdown.Markdown(extensions=[], output_format="html")
+    md = markdown.Markdown(extensions=["tables", "fenced_code"], output_format="html")
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
     md.treeprocessors.register(_Sanitise(md, heading_shift), "bh-sanitise", 0)
