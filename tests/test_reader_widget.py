@@ -1,0 +1,333 @@
+"""The Reader widget's Python side on real documents: page delivery, selection → passage,
+highlights from grown notes, search, the password flow and broken files.
+
+The browser half is exercised in tests/test_browser_reader.py.
+"""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import time
+
+import pymupdf
+import pytest
+from conftest import corpus
+
+from basehalf_core import branch, documents
+from basehalf_core.workspace import Workspace
+from basehalf_widgets.reader import Reader, ReaderError, highlights_for
+
+ACL = "papermage_2023.eacl-main.121.pdf"
+# The sentence that runs from the foot of the left column of p.1 to the top of the right one,
+# with a footnote between the two in the file.
+ACL_SENTENCE = (
+    "Human judgments are considered the gold standard for evaluating model-generated summaries "
+    "(Kryscinski et al., 2019; Fabbri et al., 2021) and generated text more broadly"
+)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+def find_run(words: list, texts: list[str]) -> int:
+    """Index of the first word of ``texts`` as consecutive words of the ``words`` trait."""
+    flat = [w[4] for w in words]
+    for k in range(len(flat) - len(texts) + 1):
+        if flat[k : k + len(texts)] == texts:
+            return k
+    raise AssertionError(f"{texts!r} not found among the page's words")
+
+
+@pytest.fixture
+def acl(tmp_path):
+    path = tmp_path / "longeval.pdf"
+    shutil.copy(corpus(ACL), path)
+    return path
+
+
+def test_first_page_delivered_with_words_in_reading_order(acl):
+    reader = Reader(acl)
+    doc = documents.open_document(acl)
+    assert (reader.page, reader.page_count, reader.image_page) == (0, 20, 0)
+    w, h = png_size(reader.image)
+    pw, ph = reader.page_size
+    assert abs(w / h - pw / ph) < 0.01  # the whole page box, not a crop
+    assert abs(w - pw * reader.zoom) <= 1
+    assert [x[4] for x in reader.words] == [x.text for x in doc.words(0)]
+    for x0, y0, x1, y1, _text, _glue in reader.words:
+        assert 0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1
+    assert reader.message == ""
+
+
+def test_turning_pages_renders_only_that_page(acl):
+    reader = Reader(acl)
+    first = reader.image
+    reader.page = 4
+    assert reader.image_page == 4 and reader.image != first
+    assert [x[4] for x in reader.words] == [x.text for x in documents.open_document(acl).words(4)]
+    # The reader keeps a few pages, never the whole document.
+    reader.page = 5
+    reader.page = 6
+    reader.page = 7
+    assert len(reader._cache) <= 4
+
+
+def test_next_page_is_prefetched(acl):
+    reader = Reader(acl, page=2)
+    deadline = time.monotonic() + 10
+    while (3, reader.zoom) not in reader._cache and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert (3, reader.zoom) in reader._cache
+
+
+@pytest.mark.parametrize("bad", [-1, 20, 1000])
+def test_a_bad_page_from_the_browser_is_put_back(acl, bad):
+    reader = Reader(acl, page=3)
+    reader.page = bad
+    assert 0 <= reader.page <= 19
+    assert reader.image_page == reader.page
+
+
+@pytest.mark.parametrize("bad", [-1, 20, "2", 1.5])
+def test_show_refuses_pages_outside_the_document(acl, bad):
+    reader = Reader(acl)
+    with pytest.raises(ReaderError, match=f"page {bad!r}"):
+        reader.show(bad)
+    assert reader.page == 0
+
+
+def test_selection_across_columns_gives_the_sentence_without_the_footnote(acl):
+    reader = Reader(acl)
+    start = find_run(reader.words, ["Human", "judgments", "are", "considered"])
+    end = find_run(reader.words, ["generated", "text", "more", "broadly"]) + 3
+    seen = []
+    # The app's own observer, registered after the reader's: the passage must be ready.
+    reader.observe(lambda _c: seen.append(reader.passage()), names=["selection"])
+    reader.selection = {
+        "page": 0,
+        "start": start,
+        "end": end,
+        "covered": list(range(start, end + 1)),
+        "text": "",
+    }
+    passage = reader.passage()
+    assert passage is not None and seen == [passage]
+    assert passage.quote == ACL_SENTENCE
+    assert (passage.file, passage.page) == ("longeval.pdf", 1)
+    assert len(reader.marked) == len(passage.rects) == 4
+    assert all(0 <= b[0] < b[2] <= 1 and 0 <= b[1] < b[3] <= 1 for b in reader.marked)
+
+
+def test_clearing_the_selection_forgets_the_passage(acl):
+    reader = Reader(acl)
+    reader.select(0, 10, 12)
+    assert reader.passage() is not None
+    reader.selection = {}
+    assert reader.passage() is None and reader.marked == []
+
+
+@pytest.mark.parametrize(
+    "selection",
+    [
+        {"page": 0, "start": 0, "end": 99999},
+        {"page": 0, "start": "x", "end": 3},
+        {"page": 0, "start": 3},
+        {"page": 57, "start": 0, "end": 3},
+    ],
+)
+def test_a_bad_selection_gives_no_passage_and_says_so(acl, selection):
+    reader = Reader(acl)
+    reader.selection = selection
+    assert reader.passage() is None
+    assert reader.message.startswith("That selection could not be read")
+
+
+def test_turning_the_page_drops_a_selection_of_another_page(acl):
+    reader = Reader(acl)
+    reader.select(0, 5, 9)
+    reader.page = 1
+    assert reader.selection == {} and reader.passage() is None
+
+
+def test_highlights_of_grown_notes_land_on_their_passage(acl):
+    ws = Workspace.open(acl.parent)
+    reader = Reader(acl, file="longeval.pdf")
+    start = find_run(reader.words, ["Human", "judgments", "are", "considered"])
+    passage = reader.select(0, start, start + 9)
+    note = branch.grow_from_passage(ws, passage, "Gold standard")
+    items = highlights_for(ws, "longeval.pdf")
+    assert [i["id"] for i in items] == [note]
+
+    other = Reader(acl, file="longeval.pdf", page=3, highlights=items)
+    assert len(other.highlights) == 1
+    h = other.highlights[0]
+    assert (h["id"], h["page"], h["label"], h["status"]) == (note, 0, "Gold standard", "exact")
+    assert h["boxes"] == reader.marked
+
+
+def test_a_highlight_whose_quote_is_gone_is_not_drawn_and_is_reported(acl):
+    reader = Reader(acl)
+    reader.set_highlights(
+        [
+            {"id": "gone.md", "label": "Gone", "page": 1, "quote": "zebra quartz xylophone"},
+            {"id": "bad.md", "label": "Bad", "page": "one", "quote": ""},
+        ]
+    )
+    assert reader.highlights == []
+    assert "2 note(s) no longer match" in reader.message and "gone.md" in reader.message
+
+
+def test_search_jumps_to_the_next_page_with_a_hit(acl):
+    reader = Reader(acl, page=2)
+    reader.query = "inter-annotator agreement"
+    assert reader.hits, "the phrase is in the paper"
+    pages = [h["page"] for h in reader.hits]
+    assert pages == sorted(pages)
+    assert reader.page == min(p for p in pages if p >= 2)
+    assert 0 in pages  # the abstract says it
+    for hit in reader.hits:
+        assert hit["boxes"] and all(0 <= b[0] < b[2] <= 1 for b in hit["boxes"])
+
+
+def test_search_without_a_match_says_so(acl):
+    reader = Reader(acl, page=2)
+    reader.query = "zebra quartz xylophone"
+    assert reader.hits == [] and reader.page == 2
+    assert reader.message == "No match for “zebra quartz xylophone” in longeval.pdf."
+
+
+def test_search_finds_words_printed_with_ligatures(tmp_path):
+    path = tmp_path / "lig.pdf"
+    shutil.copy(corpus("pdfjs_copy_paste_ligatures.pdf"), path)
+    reader = Reader(path)
+    reader.query = "ffi"
+    assert [h["page"] for h in reader.hits] == [0]
+
+
+def test_password_flow(tmp_path):
+    path = tmp_path / "locked.pdf"
+    shutil.copy(corpus("sf_libreoffice-writer-password.pdf"), path)
+    reader = Reader(path)
+    assert reader.needs_password and reader.page_count == 0 and reader.image == b""
+    assert reader.message == "locked.pdf is encrypted: enter its password to read it."
+
+    reader.password = "wrong"
+    assert reader.needs_password and reader.password == ""
+    assert reader.message == "Wrong password for locked.pdf: try again."
+
+    reader.password = "openpassword"
+    assert not reader.needs_password and reader.password == ""
+    assert reader.page_count == 1 and png_size(reader.image)[0] > 0 and reader.words
+    assert reader.message == ""
+
+
+def _text_named_pdf(tmp_path):
+    path = tmp_path / "notes.pdf"
+    path.write_text("just some notes, not a PDF\n")
+    return path
+
+
+def _copy(name):
+    def make(tmp_path):
+        path = tmp_path / name
+        shutil.copy(corpus(name), path)
+        return path
+
+    return make
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (_copy("ocr_invalid.pdf"), "cannot be opened"),
+        (_copy("plumber_empty.pdf"), "empty"),
+        (_text_named_pdf, "not a PDF"),
+        (lambda tmp: tmp / "missing.pdf", "not found"),
+    ],
+)
+def test_broken_documents_say_what_is_wrong_and_never_raise(tmp_path, make, says):
+    path = make(tmp_path)
+    reader = Reader(path)
+    assert reader.page_count == 0 and reader.image == b"" and reader.words == []
+    assert reader.message.startswith(f"{path.name} cannot be shown:") and says in reader.message
+    assert reader.error is not None and reader.passage() is None
+    with pytest.raises(ReaderError, match=path.name):
+        reader.show(0)
+
+
+def test_a_repaired_file_opens(tmp_path):
+    path = _copy("pdfjs_helloworld-bad.pdf")(tmp_path)
+    reader = Reader(path)
+    assert reader.page_count == 1 and reader.image and reader.message == ""
+
+
+def test_a_scan_renders_and_says_selection_needs_a_text_layer(tmp_path):
+    path = _copy("ocr_c02-22.pdf")(tmp_path)
+    reader = Reader(path)
+    assert png_size(reader.image)[0] > 100 and reader.words == []
+    assert "has no text layer" in reader.message
+    assert reader.message.endswith("Selection needs a text layer.")
+
+
+def ink_inside(png: bytes, box) -> bool:
+    """Is there dark ink inside this box (fractions) of the rendered page?"""
+    pix = pymupdf.Pixmap(png)
+    x0, y0 = int(box[0] * pix.width), int(box[1] * pix.height)
+    x1, y1 = max(int(box[2] * pix.width), x0 + 1), max(int(box[3] * pix.height), y0 + 1)
+    step = max(1, (x1 - x0) // 20)
+    return any(min(pix.pixel(x, y)) < 110 for x in range(x0, x1, step) for y in range(y0, y1))
+
+
+def test_rotated_page_word_boxes_land_on_the_rendered_words(tmp_path):
+    path = _copy("plumber_nics-background-checks-2015-11-rotated.pdf")(tmp_path)
+    reader = Reader(path)
+    w, h = png_size(reader.image)
+    pw, ph = reader.page_size
+    assert abs(w / h - pw / ph) < 0.01
+    assert len(reader.words) > 1000
+    sample = reader.words[::10]
+    on_ink = sum(ink_inside(reader.image, x[:4]) for x in sample)
+    assert on_ink >= 0.95 * len(sample)
+    # The same boxes mirrored miss the words: the check can fail.
+    mirrored = [[1 - x[2], 1 - x[3], 1 - x[0], 1 - x[1]] for x in sample]
+    assert sum(ink_inside(reader.image, b) for b in mirrored) < 0.8 * len(sample)
+
+
+@pytest.mark.parametrize(("asked", "used"), [(3.0, 3.0), (0.01, 0.25)])
+def test_zoom_renders_at_the_asked_scale_within_limits(acl, asked, used):
+    reader = Reader(acl)
+    reader.zoom = asked
+    assert reader.zoom == used
+    w, _h = png_size(reader.image)
+    assert abs(w - reader.page_size[0] * used) <= 1
+
+
+def test_zoom_beyond_the_limit_is_clamped_and_the_render_capped(acl):
+    reader = Reader(acl)
+    reader.zoom = 100.0
+    assert reader.zoom == 6.0
+    w, h = png_size(reader.image)
+    assert w * h <= documents.MAX_RENDER_PIXELS and w > reader.page_size[0] * 4
+
+
+def test_huge_pages_render_capped(tmp_path):
+    path = tmp_path / "wide.pdf"
+    doc = pymupdf.open()
+    page = doc.new_page(width=20000, height=600)
+    page.insert_text((100, 300), "a very wide page", fontsize=40)
+    doc.save(path)
+    reader = Reader(path, zoom=6)
+    w, h = png_size(reader.image)
+    assert w * h <= documents.MAX_RENDER_PIXELS
+    assert reader.words[0][4] == "a"
+
+
+def test_for_document_takes_an_open_document(acl):
+    doc = documents.open_document(acl)
+    reader = Reader.for_document(doc, file="papers/longeval.pdf")
+    assert reader.page_count == 20 and reader.file == "papers/longeval.pdf"
+    reader.select(0, 0, 3)
+    assert reader.passage().file == "papers/longeval.pdf"
