@@ -129,7 +129,11 @@ def _document_node(ws: Workspace, file: str):
     if rel is None or ws.nodes[rel].kind not in ("pdf", "epub"):
         what = "no such file" if rel is None else f"a {ws.nodes[rel].kind}, not a PDF or EPUB"
         raise NotADocumentNode(f"{file}: {what} in {ws.root}")
-    return rel, open_document(inside(ws.root, rel))
+    try:
+        return rel, open_document(inside(ws.root, rel))
+    except DocumentError as exc:
+        # Name the file as the learner knows it (folder-relative), not by its full path.
+        raise type(exc)(rel, exc.reason) from None
 
 
 def passage_from_quote(ws: Workspace, file: str, page: int, quote: str) -> Passage:

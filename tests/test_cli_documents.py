@@ -1,0 +1,91 @@
+"""``basehalf grow`` as a learner runs it: a real subprocess, stdout, stderr and exit status."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# The console script a learner runs (``python -m basehalf_core.cli`` would load cli.py twice).
+BASEHALF = Path(sys.executable).parent / "basehalf"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(BASEHALF), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def folder(tmp_path, corpus_file):
+    shutil.copy(corpus_file("papermage_2023.eacl-main.121.pdf"), tmp_path / "longeval.pdf")
+    shutil.copy(corpus_file("sf_libreoffice-writer-password.pdf"), tmp_path / "locked.pdf")
+    shutil.copy(corpus_file("ocr_invalid.pdf"), tmp_path / "broken.pdf")
+    return tmp_path
+
+
+def _notes(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.glob("*.md"))
+
+
+def test_grow_prints_the_new_note_and_writes_it(folder):
+    # The quote runs from the foot of the left column to the top of the right one.
+    done = run(
+        "grow",
+        str(folder),
+        "--from",
+        "longeval.pdf",
+        "--page",
+        "1",
+        "--quote",
+        "evaluating model-generated summaries (Kryscinski et al., 2019;",
+        "--title",
+        "Human judgments",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "human-judgments.md\n"
+    text = (folder / "human-judgments.md").read_text(encoding="utf-8")
+    assert text.startswith("---\nupstream:\n  - longeval.pdf\ngrown_from:\n  file: longeval.pdf\n")
+    assert '  quote: "evaluating model-generated summaries (Kryscinski et al., 2019;"\n' in text
+    assert "> evaluating model-generated summaries (Kryscinski et al., 2019; (p. 1)" in text
+
+
+def test_grow_without_a_title_names_the_note_from_the_quote(folder):
+    done = run("grow", str(folder), "--from", "longeval.pdf", "--page", "1", "--quote",
+               "Human judgments are considered the gold standard")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "human-judgments-are-considered-the-gold.md\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "words"),
+    [
+        (["--from", "longeval.pdf", "--page", "2", "--quote", "gold standard for evaluating"], 1,
+         "longeval.pdf: page 2 does not contain the quote 'gold standard for evaluating'"),
+        (["--from", "locked.pdf", "--page", "1", "--quote", "x"], 1, "grow: locked.pdf: is en"),
+        (["--from", "broken.pdf", "--page", "1", "--quote", "x"], 1, "broken.pdf: cannot be"),
+        (["--from", "nowhere.pdf", "--page", "1", "--quote", "x"], 1, "nowhere.pdf: no such file"),
+        (["--from", "longeval.pdf", "--page", "40", "--quote", "x"], 1, "has no page 40"),
+        (["--from", "longeval.pdf", "--page", "0", "--quote", "x"], 2, "pages are numbered from 1"),
+        (["--from", "longeval.pdf", "--page", "one", "--quote", "x"], 2, "'one'"),
+        (["--from", "longeval.pdf", "--page", "1"], 2, "--quote"),
+    ],
+)  # fmt: skip
+def test_grow_refuses_with_one_clear_line_and_writes_nothing(folder, args, status, words):
+    done = run("grow", str(folder), *args)
+    assert done.returncode == status
+    assert done.stdout == ""
+    assert words in done.stderr
+    if status == 1:
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("basehalf grow: ")
+    assert _notes(folder) == []
