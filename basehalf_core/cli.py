@@ -19,6 +19,7 @@ from .workspace import UnknownNode, Workspace
 
 # Rooms that add their own subcommands through ``add_commands(subparsers)``.
 COMMAND_MODULES: tuple[str, ...] = (
+    "basehalf_core.cli_canvas",
     "basehalf_core.cli_documents",
     "basehalf_core.cli_grading",
     "basehalf_core.cli_sessions",
