@@ -18,7 +18,7 @@ from pathlib import Path
 from . import graph_svg, safe_markdown
 from .fsio import atomic_write
 from .practice import PracticeError, parse_card
-from .verdicts import latest
+from .verdicts import Verdict, latest
 from .workspace import Workspace
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'"
@@ -93,21 +93,28 @@ def _practice(ws: Workspace, path: str) -> str:
             rows.append('<p class="bh-a bh-missing">No answer yet.</p>')
         v = verdicts.get(q.number)
         if v is not None:
-            label = escape(v.verdict)
-            if v.overridden:
-                graded = escape(v.graded_verdict)
-                label += f' <span class="bh-override">(override; graded {graded})</span>'
-            rows.append(
-                f'<p class="bh-verdict bh-{escape(v.verdict.lower())}"><b>{label}</b>'
-                + (f" — {escape(v.reason)}" if v.reason else "")
-                + (f' <span class="bh-model">[{escape(v.model)}]</span>' if v.model else "")
-                + "</p>"
-            )
+            rows.append(_verdict_line(v))
         rows.append("</li>")
     rows.append("</ol>")
     if not verdicts:
         rows.append('<p class="bh-ungraded">Not graded yet.</p>')
     return "\n".join(rows)
+
+
+def _verdict_line(v: Verdict) -> str:
+    cls = f"bh-verdict bh-{escape(v.verdict.lower())}"
+    model = f' <span class="bh-model">[{escape(v.model)}, run {escape(v.run_id)}]</span>'
+    if not v.overridden:
+        reason = f" — {escape(v.reason)}" if v.reason else ""
+        return f'<p class="{cls}"><b>{escape(v.verdict)}</b>{reason}{model}</p>'
+    note = f": {escape(v.note)}" if v.note else ""
+    return (
+        f'<p class="{cls}"><b>{escape(v.verdict)}</b> <span class="bh-override">'
+        f"(learner's override{note})</span><br><small>The grader said "
+        f"<b>{escape(v.graded_verdict)}</b>"
+        + (f" — {escape(v.reason)}" if v.reason else "")
+        + f"{model}</small></p>"
+    )
 
 
 def _listing(ws: Workspace, path: str, index: int) -> str:
@@ -165,7 +172,7 @@ def render_html(folder: str | os.PathLike, *, now: datetime | None = None) -> st
             f"<title>{escape(title)} — basehalf session</title>",
             f"<style>{_css()}</style></head><body>",
             f'<header><h1>{escape(title)}</h1><p class="bh-meta">{len(toc)} items in '
-            "learning-path order (由浅入深). Exported by basehalf on "
+            "learning-path order. Exported by basehalf on "
             f"{now.strftime('%Y-%m-%d %H:%M UTC')}.</p></header>",
             f'<nav><h2>Learning path</h2><ol class="bh-toc">{"".join(toc)}</ol></nav>',
             f'<figure class="bh-figure">{graph_svg.render_svg(ws)}'

@@ -1,10 +1,9 @@
 """An SVG picture of a study folder's graph, for the static export.
 
 Pure Python, no script: every label is escaped text, so a note titled ``<script>`` is drawn as
-those characters. Positions come from :mod:`basehalf_core.layout` when it is installed in the
-tree, else from a small layered layout here that follows the learning path (layer = longest
-chain of upstream nodes met earlier on the path, so the picture reads top to bottom like the
-path does).
+those characters. Cards sit where the canvas puts them: :mod:`basehalf_core.layout`'s layered
+layout, the learner's dragged spots from ``.bh/canvas.json``, and ghost boxes for dangling
+entries placed by :mod:`basehalf_core.network`, so the picture matches the workbench.
 """
 
 from __future__ import annotations
@@ -12,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
+from . import layout, network
+from .canvas_state import CanvasStore
+from .layout import Point
 from .workspace import Workspace
 
 NODE_W = 190
 NODE_H = 44
-GAP_X = 30
-GAP_Y = 60
 MARGIN = 20
 _LABEL_CHARS = 26
 
@@ -36,7 +36,7 @@ KIND_STYLE: dict[str, tuple[str, str]] = {
 
 @dataclass(frozen=True)
 class Box:
-    """One drawn node: its path, label, kind and top-left corner."""
+    """One drawn node: its path (the entry, for a ghost), label, kind and top-left corner."""
 
     path: str
     label: str
@@ -45,86 +45,34 @@ class Box:
     y: float
 
 
-def layered_positions(ws: Workspace, order: list[str] | None = None) -> dict[str, tuple[int, int]]:
-    """Layer/column for each node: a layered layout that follows the learning path.
-
-    Args:
-        ws: the workspace.
-        order: the node order to lay out (default: the learning path).
+def positions(ws: Workspace) -> tuple[dict[str, Point], dict[str, Point]]:
+    """Card centres as the canvas shows them: layout, dragged spots, ghosts above holders.
 
     Returns:
-        ``{path: (column, layer)}``; columns count from 0 within each layer.
+        ``(node centres by path, ghost centres by dangling entry)``.
     """
-    order = order if order is not None else ws.learning_path()
-    seen: set[str] = set()
-    layer: dict[str, int] = {}
-    for p in order:
-        ups = [u for u in ws.graph.predecessors(p) if u in seen]
-        layer[p] = max((layer[u] + 1 for u in ups), default=0)
-        seen.add(p)
-    columns: dict[int, int] = {}
-    out: dict[str, tuple[int, int]] = {}
-    for p in order:
-        col = columns.get(layer[p], 0)
-        columns[layer[p]] = col + 1
-        out[p] = (col, layer[p])
-    return out
-
-
-def _layout_positions(ws: Workspace) -> dict[str, tuple[float, float]] | None:
-    """Pixel positions from the canvas room's layout, when that module is present."""
-    try:
-        from . import layout  # the canvas room's module; optional here
-    except ImportError:
-        return None
-    compute = getattr(layout, "positions", None) or getattr(layout, "layout", None)
-    if compute is None:
-        return None
-    try:
-        raw = compute(ws)
-    except Exception:  # a layout bug must not break the export; fall back to ours
-        return None
-    out: dict[str, tuple[float, float]] = {}
-    for path, pos in dict(raw).items():
-        if isinstance(pos, dict):
-            pos = (pos.get("x"), pos.get("y"))
-        try:
-            out[str(path)] = (float(pos[0]), float(pos[1]))
-        except (TypeError, ValueError, IndexError):
-            return None
-    return out
+    order = ws.learning_path()
+    dragged = CanvasStore(ws.root).load()  # an unusable canvas.json just means no drags
+    placed = layout.positions(ws, order=order)
+    placed.update({p: xy for p, xy in dragged.items() if p in placed})
+    ghosts, _ = network.scan_issues(ws)
+    by_id = network.ghost_positions(ghosts, placed, dragged)
+    ghost_xy = {t: by_id[network.ghost_id(t)] for t in ghosts.holders}
+    return placed, ghost_xy
 
 
 def boxes(ws: Workspace) -> list[Box]:
     """Every node of the learning path plus one ghost box per dangling entry target."""
-    order = ws.learning_path()
-    ghosts = sorted({i.entry for i in ws.issues() if i.problem == "dangling"})
-    grid = layered_positions(ws, order)
-    ghost_layer = -1  # dangling targets are upstream of what names them: draw them on top
-    if ghosts:
-        grid = {p: (c, r + 1) for p, (c, r) in grid.items()}
-        ghost_layer = 0
-    pixels: dict[str, tuple[float, float]] = {
-        p: (c * (NODE_W + GAP_X), r * (NODE_H + GAP_Y)) for p, (c, r) in grid.items()
-    }
-    external = _layout_positions(ws)
-    if external and all(p in external for p in order):
-        pixels = {p: external[p] for p in order}
-    out = [Box(p, _label(ws, p), ws.nodes[p].kind, *pixels[p]) for p in order]
-    for i, g in enumerate(ghosts):
-        x, y = i * (NODE_W + GAP_X), ghost_layer * (NODE_H + GAP_Y)
-        if external:
-            x, y = _ghost_spot(ws, g, pixels, i)
-        out.append(Box(f"dangling:{g}", g, "dangling", x, y))
+    placed, ghost_xy = positions(ws)
+    out = [
+        Box(p, _label(ws.nodes[p].title or p), ws.nodes[p].kind, x - NODE_W / 2, y - NODE_H / 2)
+        for p, (x, y) in placed.items()
+    ]
+    out += [
+        Box(t, _label(t), "dangling", x - NODE_W / 2, y - NODE_H / 2)
+        for t, (x, y) in sorted(ghost_xy.items())
+    ]
     return _normalised(out)
-
-
-def _ghost_spot(ws: Workspace, target: str, pixels: dict, i: int) -> tuple[float, float]:
-    holders = [i.path for i in ws.issues() if i.entry == target and i.path in pixels]
-    if not holders:
-        return (i * (NODE_W + GAP_X), -(NODE_H + GAP_Y))
-    x, y = pixels[holders[0]]
-    return (x + i * 12, y - (NODE_H + GAP_Y))
 
 
 def _normalised(items: list[Box]) -> list[Box]:
@@ -135,8 +83,8 @@ def _normalised(items: list[Box]) -> list[Box]:
     return [Box(b.path, b.label, b.kind, b.x - min_x + MARGIN, b.y - min_y + MARGIN) for b in items]
 
 
-def _label(ws: Workspace, path: str) -> str:
-    title = ws.nodes[path].title or path
+def _label(text: str) -> str:
+    title = " ".join(text.split())
     return title if len(title) <= _LABEL_CHARS else title[: _LABEL_CHARS - 1] + "…"
 
 
@@ -147,7 +95,7 @@ def render_svg(ws: Workspace) -> str:
         SVG markup with every label escaped; empty folder gives a small empty picture.
     """
     items = boxes(ws)
-    where = {b.path: b for b in items}
+    where = {(b.kind == "dangling", b.path): b for b in items}
     width = max((b.x + NODE_W for b in items), default=0) + MARGIN
     height = max((b.y + NODE_H for b in items), default=0) + MARGIN
     parts = [
@@ -158,12 +106,13 @@ def render_svg(ws: Workspace) -> str:
         'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
         '<path d="M 0 0 L 10 5 L 0 10 z" fill="#667085"/></marker></defs>',
     ]
-    edges = sorted(ws.graph.edges)
-    edges += sorted((f"dangling:{i.entry}", i.path) for i in ws.issues() if i.problem == "dangling")
+    edges = [((False, a), (False, b)) for a, b in sorted(ws.graph.edges)]
+    edges += sorted(
+        ((True, i.entry), (False, i.path)) for i in ws.issues() if i.problem == "dangling"
+    )
     for a, b in edges:
-        if a not in where or b not in where:
-            continue
-        parts.append(_edge(where[a], where[b], dashed=a.startswith("dangling:")))
+        if a in where and b in where:
+            parts.append(_edge(where[a], where[b], dashed=a[0]))
     for box in items:
         parts.append(_node(box))
     parts.append("</svg>")
@@ -186,7 +135,7 @@ def _edge(a: Box, b: Box, *, dashed: bool) -> str:
 def _node(box: Box) -> str:
     fill, stroke = KIND_STYLE.get(box.kind, KIND_STYLE["other"])
     dash = ' stroke-dasharray="6 4"' if box.kind == "dangling" else ""
-    tip = f"{box.path[len('dangling:') :]} (missing file)" if box.kind == "dangling" else box.path
+    tip = f"{box.path} (missing file)" if box.kind == "dangling" else box.path
     return (
         f'<g class="bh-node bh-kind-{box.kind}" data-path={quoteattr(box.path)}>'
         f"<title>{escape(tip)}</title>"
