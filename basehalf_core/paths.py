@@ -12,6 +12,7 @@ MIRROR_FILE = "upstream.yaml"
 
 # Characters no file system or sync tool is happy with in a name; everything else stays,
 # so a Chinese title gives a Chinese file name.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # exactly Unicode category Cc
 _UNSAFE_NAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|#\[\]^`{}]')
 
 
@@ -52,7 +53,7 @@ def check_entry(raw: str, owner: str) -> tuple[str | None, str]:
         return None, "absolute path; entries are relative to the folder root"
     if "\\" in raw:
         return None, "contains a backslash; use / between folders"
-    if any(unicodedata.category(ch) == "Cc" for ch in raw):
+    if _CONTROL.search(raw):
         return None, "contains a control character"
     path = nfc(raw[:-1] if raw.endswith("/") else raw)
     parts = path.split("/")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from . import plainyaml
 from .paths import check_entry, nfc
 
 try:  # libyaml is ten times faster; the pure-Python parser gives the same events.
@@ -143,6 +144,21 @@ def read_mirror(data: bytes | None, owner: str) -> Store:
 def _parse_yaml(store: Store) -> None:
     src = store.text[store.yaml_start : store.yaml_end]
     base = store.yaml_start
+    quick = plainyaml.parse(src, base, KEY)
+    if quick is not None:
+        store.fields = quick.fields
+        store.key_start, store.key_end = quick.key_start, quick.key_end
+        store.value_start, store.value_end = quick.value_start, quick.value_end
+        store.shape = quick.shape
+        for item in quick.items:
+            path, reason = check_entry(item.raw, store.owner)
+            store.entries.append(Entry(item.raw, path, reason, item.start, item.end))
+        _mark_duplicates(store)
+        return
+    _parse_events(store, src, base)
+
+
+def _parse_events(store: Store, src: str, base: int) -> None:
     try:
         events = list(yaml.parse(src, Loader=_Loader))
     except yaml.YAMLError as exc:
@@ -179,7 +195,7 @@ def _parse_yaml(store: Store) -> None:
             continue
         if key.value != KEY:
             value = body[value_from]
-            if isinstance(value, yaml.ScalarEvent):
+            if isinstance(value, yaml.ScalarEvent) and key.value in plainyaml.FIELD_KEYS:
                 store.fields[key.value] = value.value
             continue
         if seen:

@@ -77,6 +77,7 @@ class Issue:
 class _Listing:
     files: dict[str, tuple[bool, tuple[int, int], bool]] = field(default_factory=dict)
     mirrors: dict[str, tuple[int, int]] = field(default_factory=dict)
+    links: set[str] = field(default_factory=set)
 
 
 class Workspace:
@@ -91,6 +92,8 @@ class Workspace:
         self._wanted: dict[str, set[str]] = {}
         self._mirror_stamps: dict[str, tuple[int, int]] = {}
         self.revision = 0
+        self._root_str = str(root)
+        self._links: set[str] = set()
 
     @classmethod
     def open(cls, root: str | os.PathLike) -> Workspace:
@@ -130,6 +133,8 @@ class Workspace:
                         except OSError:
                             pass
                     listing.files[rel] = (is_dir, stamp, outside)
+                    if link and not outside:
+                        listing.links.add(rel)
                     if is_dir:
                         stack.append(rel)
         return listing
@@ -149,6 +154,7 @@ class Workspace:
                 listing.mirrors[node] = (st.st_mtime_ns, st.st_size)
 
     def _load(self, listing: _Listing) -> None:
+        self._links = listing.links
         for rel, (is_dir, stamp, outside) in listing.files.items():
             self._put(rel, is_dir, stamp, outside, listing.mirrors.get(rel))
         self.revision += 1
@@ -185,8 +191,17 @@ class Workspace:
 
     def _read_head(self, rel: str) -> bytes:
         # Only the frontmatter region matters for the index; a 50 MB note costs 68 KiB here.
-        with open(inside(self.root, rel), "rb") as fh:
-            return fh.read(_SCAN_BYTES)
+        # The listing walked the tree without following links, so a plain file is opened
+        # with O_NOFOLLOW (a file swapped for a link since then is refused, not followed).
+        if rel in self._links:
+            path, flags = str(inside(self.root, rel)), os.O_RDONLY
+        else:
+            path, flags = os.path.join(self._root_str, rel), os.O_RDONLY | os.O_NOFOLLOW
+        fd = os.open(path, flags)
+        try:
+            return os.read(fd, _SCAN_BYTES)
+        finally:
+            os.close(fd)
 
     def _read_mirror(self, rel: str) -> bytes | None:
         try:
@@ -379,6 +394,7 @@ class Workspace:
             The node paths that were added, removed or re-read.
         """
         listing = self._list()
+        self._links = listing.links
         changed: set[str] = set()
         for gone in [p for p in self.nodes if p not in listing.files]:
             self._forget(gone)
