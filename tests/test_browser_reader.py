@@ -1,0 +1,352 @@
+"""The reader in a real browser: Debian's chromium against a real ``marimo run`` server.
+
+Most tests drive ``tests/apps/reader_app.py`` (the Reader alone, for ``-- --file PATH``); the
+last one drives the workbench's Grow flow end to end (``marimo run workbench.py``).
+Selections are made by mouse over the word spans' boxes, as a learner drags.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import frontmatter
+import pymupdf
+import pytest
+from conftest import ROOT, corpus, free_port, wait_for_app
+from playwright.sync_api import expect
+
+from basehalf_core import documents
+
+pytestmark = pytest.mark.browser
+
+ACL = "papermage_2023.eacl-main.121.pdf"
+ACL_SENTENCE = (
+    "Human judgments are considered the gold standard for evaluating model-generated summaries "
+    "(Kryscinski et al., 2019; Fabbri et al., 2021) and generated text more broadly"
+)
+TIMEOUT = 60_000
+
+
+class ReaderApp:
+    """``marimo run tests/apps/reader_app.py -- --file PATH`` on a loopback port."""
+
+    def __init__(self, file: Path, log: Path):
+        self.url = f"http://127.0.0.1:{free_port()}"
+        port = self.url.rsplit(":", 1)[1]
+        args = [
+            sys.executable, "-m", "marimo", "run", str(ROOT / "tests/apps/reader_app.py"),
+            "--headless", "--port", port, "--no-token", "--no-sandbox", "--", "--file", str(file),
+        ]  # fmt: skip
+        self._log = open(log, "wb")  # noqa: SIM115 - lives as long as the server
+        env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+        self.proc = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"reader app exited early:\n{log.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/health", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"reader app did not start:\n{log.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self._log.close()
+
+
+@pytest.fixture
+def reader_app(tmp_path):
+    """Factory: ``reader_app(path) -> url`` of the Reader app showing that document."""
+    apps: list[ReaderApp] = []
+
+    def start(path: Path) -> str:
+        app = ReaderApp(path, tmp_path / f"reader-app-{len(apps)}.log")
+        apps.append(app)
+        return app.url
+
+    yield start
+    for app in apps:
+        app.stop()
+
+
+def open_reader(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("[data-testid=page-image][src]", timeout=TIMEOUT)
+    page.wait_for_selector("[data-testid=text-layer] span", timeout=TIMEOUT)
+
+
+def span_texts(page) -> list[str]:
+    return page.locator("[data-testid=text-layer] span").all_inner_texts()
+
+
+def find_run(texts: list[str], run: list[str]) -> int:
+    for k in range(len(texts) - len(run) + 1):
+        if texts[k : k + len(run)] == run:
+            return k
+    raise AssertionError(f"{run!r} not among the page's word spans")
+
+
+def drag(page, first: int, last: int, steps: int = 12) -> None:
+    """Press on the left edge of word ``first``, move, release on the right edge of ``last``."""
+    a = page.locator(f"[data-testid=text-layer] span[data-i='{first}']").bounding_box()
+    z = page.locator(f"[data-testid=text-layer] span[data-i='{last}']").bounding_box()
+    x0, y0 = a["x"] + 1, a["y"] + a["height"] / 2
+    x1, y1 = z["x"] + z["width"] - 1, z["y"] + z["height"] / 2
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for s in range(1, steps + 1):
+        page.mouse.move(x0 + (x1 - x0) * s / steps, y0 + (y1 - y0) * s / steps)
+    page.mouse.up()
+
+
+def shown_passage(page) -> str:
+    box = page.locator("[data-testid=reader-passage]")
+    page.wait_for_function(
+        "() => { const e = document.querySelector('[data-testid=reader-passage]');"
+        " return e && e.textContent.trim().length > 0; }",
+        timeout=TIMEOUT,
+    )
+    return box.inner_text().strip()
+
+
+def label(page) -> str:
+    return page.locator("[data-testid=page-number]").inner_text().strip()
+
+
+def wait_page(page, number: int) -> None:
+    """Wait until the image of 1-based page ``number`` is on screen."""
+    page.wait_for_selector(f"[data-testid=page-image][data-page='{number}']", timeout=TIMEOUT)
+
+
+@pytest.fixture
+def acl(tmp_path):
+    path = tmp_path / "longeval.pdf"
+    shutil.copy(corpus(ACL), path)
+    return path
+
+
+def test_drag_across_columns_shows_the_sentence_without_the_footnote(reader_app, browser_page, acl):
+    page = browser_page
+    open_reader(page, reader_app(acl))
+    texts = span_texts(page)
+    first = find_run(texts, ["Human", "judgments", "are", "considered"])
+    last = find_run(texts, ["generated", "text", "more", "broadly"]) + 3
+    drag(page, first, last)
+    assert shown_passage(page) == f"{ACL_SENTENCE} (p. 1)"
+    # The marked lines are the passage's four lines; the footnote between is not marked.
+    page.wait_for_selector("[data-testid=marked]", timeout=TIMEOUT)
+    assert page.locator("[data-testid=marked]").count() == 4
+    assert not page.dialogs and not page.failed_requests
+
+
+def test_text_layer_lies_exactly_over_the_page_image(reader_app, browser_page, acl):
+    page = browser_page
+    open_reader(page, reader_app(acl))
+    img = page.locator("[data-testid=page-image]").bounding_box()
+    words = documents.open_document(acl).words(0)
+    boxes = page.locator("[data-testid=text-layer] span").evaluate_all(
+        "spans => spans.map(s => { const b = s.getBoundingClientRect();"
+        " return [b.left, b.top, b.right, b.bottom]; })"
+    )
+    assert len(boxes) == len(words)
+    worst = 0.0
+    for w, (left, top, right, bottom) in list(zip(words, boxes, strict=True))[::7]:
+        want = (
+            img["x"] + w.box[0] * img["width"],
+            img["y"] + w.box[1] * img["height"],
+            img["x"] + w.box[2] * img["width"],
+            img["y"] + w.box[3] * img["height"],
+        )
+        worst = max(
+            worst, *(abs(a - b) for a, b in zip((left, top, right, bottom), want, strict=True))
+        )
+    assert worst < 2.0, f"a word span is {worst:.1f} px off its word on the image"
+
+
+def test_page_buttons_keys_and_go_to_page(reader_app, browser_page, acl):
+    page = browser_page
+    open_reader(page, reader_app(acl))
+    assert label(page) == "1 / 20"
+    assert page.locator("[data-testid=prev-page]").is_disabled()
+    page.click("[data-testid=next-page]")
+    wait_page(page, 2)
+    assert label(page) == "2 / 20"
+    page.click("[data-testid=prev-page]")
+    wait_page(page, 1)
+
+    page.locator("[data-testid=reader]").focus()
+    page.keyboard.press("ArrowRight")
+    wait_page(page, 2)
+    page.keyboard.press("PageDown")
+    wait_page(page, 3)
+    page.keyboard.press("ArrowLeft")
+    wait_page(page, 2)
+    page.keyboard.press("End")
+    wait_page(page, 20)
+    assert page.locator("[data-testid=next-page]").is_disabled()
+
+    page.fill("[data-testid=page-input]", "7")
+    page.press("[data-testid=page-input]", "Enter")
+    wait_page(page, 7)
+    assert label(page) == "7 / 20"
+    # The new page's words replace the old ones: a drag selects on page 7.
+    texts = span_texts(page)
+    drag(page, 10, 14)
+    assert shown_passage(page).endswith("(p. 7)")
+    assert shown_passage(page).startswith(texts[10])
+
+
+def test_search_jumps_to_a_page_and_marks_the_hits(reader_app, browser_page, acl):
+    page = browser_page
+    open_reader(page, reader_app(acl))
+    page.click("[data-testid=next-page]")
+    wait_page(page, 2)
+    page.fill("[data-testid=reader-search]", "Kendall")
+    page.press("[data-testid=reader-search]", "Enter")
+    page.wait_for_selector("[data-testid=search-hit]", timeout=TIMEOUT)
+    hits = documents.open_document(acl).search("Kendall")
+    expected = min(p for p, _ in hits if p >= 1) + 1
+    wait_page(page, expected)
+    assert "page(s)" in page.locator("[data-testid=hit-label]").inner_text()
+
+    page.fill("[data-testid=reader-search]", "zebra quartz xylophone")
+    page.press("[data-testid=reader-search]", "Enter")
+    expect(page.locator("[data-testid=reader-message]")).to_contain_text(
+        "No match for", timeout=TIMEOUT
+    )
+
+
+def test_zoom_and_fit_width_keep_the_text_layer_on_the_page(reader_app, browser_page, acl):
+    page = browser_page
+    open_reader(page, reader_app(acl))
+    fit_width = page.locator("[data-testid=page-image]").bounding_box()["width"]
+    page.click("[data-testid=zoom-out]")
+    expect(page.locator("[data-testid=zoom-label]")).to_have_text(re.compile(r"\d+%"))
+    page.wait_for_timeout(500)
+    smaller = page.locator("[data-testid=page-image]").bounding_box()
+    assert smaller["width"] < fit_width
+    layer = page.locator("[data-testid=text-layer]").bounding_box()
+    assert (
+        abs(layer["width"] - smaller["width"]) < 1 and abs(layer["height"] - smaller["height"]) < 1
+    )
+    page.click("[data-testid=fit-width]")
+    page.wait_for_timeout(500)
+    assert abs(page.locator("[data-testid=page-image]").bounding_box()["width"] - fit_width) < 2
+
+
+def test_password_prompt(reader_app, browser_page, tmp_path):
+    path = tmp_path / "locked.pdf"
+    shutil.copy(corpus("sf_libreoffice-writer-password.pdf"), path)
+    page = browser_page
+    page.goto(reader_app(path))
+    page.wait_for_selector("[data-testid=reader-password]", state="visible", timeout=TIMEOUT)
+    message = page.locator("[data-testid=reader-message]")
+    assert "encrypted" in message.inner_text()
+    page.fill("[data-testid=reader-password]", "not-it")
+    page.click("[data-testid=reader-unlock]")
+    expect(message).to_have_text("Wrong password for locked.pdf: try again.", timeout=TIMEOUT)
+    page.fill("[data-testid=reader-password]", "openpassword")
+    page.click("[data-testid=reader-unlock]")
+    page.wait_for_selector("[data-testid=page-image][src]", timeout=TIMEOUT)
+    assert page.locator("[data-testid=reader-password]").is_hidden()
+    assert page.locator("[data-testid=text-layer] span").count() > 50
+
+
+def test_a_scan_shows_and_says_it_has_no_text_layer(reader_app, browser_page, tmp_path):
+    path = tmp_path / "scan.pdf"
+    shutil.copy(corpus("ocr_c02-22.pdf"), path)
+    page = browser_page
+    page.goto(reader_app(path))
+    page.wait_for_selector("[data-testid=page-image][src]", timeout=TIMEOUT)
+    assert page.locator("[data-testid=text-layer] span").count() == 0
+    assert "no text layer" in page.locator("[data-testid=reader-message]").inner_text()
+
+
+def test_text_from_the_pdf_never_runs_as_script(reader_app, browser_page, tmp_path):
+    path = tmp_path / "hostile.pdf"
+    doc = pymupdf.open()
+    pg = doc.new_page()
+    pg.insert_text((72, 100), "<img src=x onerror=alert(1)> <b>bold</b>", fontsize=14)
+    pg.insert_text((72, 140), "<script>alert(2)</script> plain words here", fontsize=14)
+    doc.save(path)
+    page = browser_page
+    open_reader(page, reader_app(path))
+    texts = span_texts(page)
+    assert "<img" in texts and "onerror=alert(1)>" in texts
+    assert page.locator("img[src='x']").count() == 0 and page.locator("b").count() == 0
+    drag(page, 0, len(texts) - 1)
+    assert shown_passage(page).startswith("<img src=x onerror=alert(1)> <b>bold</b>")
+    assert page.dialogs == []
+
+
+def test_half_a_chinese_sentence_can_be_selected(reader_app, browser_page, tmp_path):
+    path = tmp_path / "chinese.pdf"
+    shutil.copy(corpus("pymupdf_chinese-tables.pdf"), path)
+    page = browser_page
+    open_reader(page, reader_app(path))
+    words = documents.open_document(path).words(0)
+    # A run of at least 8 glued characters on one line: select its first half.
+    start = next(
+        k
+        for k in range(len(words) - 8)
+        if all(
+            w.glue and (w.block, w.line) == (words[k].block, words[k].line)
+            for w in words[k + 1 : k + 8]
+        )
+        and documents.is_cjk(words[k].text)
+    )
+    drag(page, start, start + 3)
+    expected = "".join(w.text for w in words[start : start + 4])
+    assert shown_passage(page) == f"{expected} (p. 1)"
+
+
+# -- the workbench's Grow flow ------------------------------------------------------------------
+
+
+def test_grow_branch_from_a_mouse_selection_in_the_workbench(marimo_app, browser_page, tmp_path):
+    folder = tmp_path / "study"
+    folder.mkdir()
+    shutil.copy(corpus(ACL), folder / "longeval.pdf")
+    page = browser_page
+    page.goto(marimo_app(folder, open="longeval.pdf"))
+    wait_for_app(page)
+    page.wait_for_selector("[data-testid=text-layer] span", timeout=TIMEOUT)
+    canvas = page.locator("[data-testid=canvas]")
+    expect(canvas).to_have_attribute("data-node-count", "1", timeout=TIMEOUT)
+
+    texts = span_texts(page)
+    first = find_run(texts, ["Human", "judgments", "are", "considered"])
+    last = find_run(texts, ["generated", "text", "more", "broadly"]) + 3
+    drag(page, first, last)
+    expect(page.locator("[data-testid=passage]")).to_contain_text(ACL_SENTENCE, timeout=TIMEOUT)
+
+    page.fill("[data-testid=branch-title]", "Human judgment is the gold standard")
+    page.click("[data-testid=grow-branch]")
+    note = folder / "human-judgment-is-the-gold-standard.md"
+    deadline = time.monotonic() + 30
+    while not note.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert note.exists(), sorted(p.name for p in folder.iterdir())
+    post = frontmatter.loads(note.read_text(encoding="utf-8"))
+    assert post["upstream"] == ["longeval.pdf"]
+    assert post["grown_from"]["file"] == "longeval.pdf"
+    assert post["grown_from"]["page"] == 1
+    assert post["grown_from"]["quote"] == ACL_SENTENCE
+    assert f"> {ACL_SENTENCE} (p. 1)" in post.content
+    expect(canvas).to_have_attribute("data-node-count", "2", timeout=TIMEOUT)
+    expect(canvas).to_have_attribute("data-edge-count", "1", timeout=TIMEOUT)
