@@ -305,6 +305,42 @@ class Document:
         """PNG bytes of one page; see :meth:`render` for the pixel cap."""
         return self.render(i, zoom).png
 
+    def page_payload(self, i: int, zoom: float = 1.5) -> dict:
+        """Everything a reader widget shows for one page, JSON-ready except ``png`` (bytes).
+
+        Keys: ``page`` (1-based), ``png``, ``zoom`` (as used), ``width``/``height`` (pixels),
+        ``words`` (:meth:`Word.as_dict` in reading order; span them in this order so a DOM
+        range follows the reading order), ``has_text`` and ``note`` (why nothing can be
+        selected, or None).
+        """
+        rendered = self.render(i, zoom)
+        words = self.words(i)
+        return {
+            "page": i + 1,
+            "png": rendered.png,
+            "zoom": rendered.zoom,
+            "width": rendered.width,
+            "height": rendered.height,
+            "words": [w.as_dict() for w in words],
+            "has_text": bool(words),
+            "note": self.no_text_reason(i),
+        }
+
+    def to_boxes(self, i: int, rects) -> list[tuple[float, float, float, float]]:
+        """Unrotated PDF-point rects (a passage's, an anchor's) as displayed 0..1 boxes."""
+        self._check(i)
+        with PYMUPDF_LOCK:
+            page = self._doc[i]
+            rot, disp = page.rotation_matrix, page.rect
+        out = []
+        for rect in rects:
+            r = pymupdf.Rect(*[float(v) for v in rect]) * rot
+            r.normalize()
+            out.append(
+                (r.x0 / disp.width, r.y0 / disp.height, r.x1 / disp.width, r.y1 / disp.height)
+            )
+        return out
+
     def _page(self, i: int) -> _PageText:
         self._check(i)
         with PYMUPDF_LOCK:

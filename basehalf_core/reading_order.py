@@ -77,6 +77,13 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             roles[b.id] = "header"
         elif b.lines <= 2 and y0 >= FOOTER_BAND * page_height:
             roles[b.id] = "footer"
+        elif b.lines == 1 and b.chars <= 6 and b.first_char.isdigit():
+            # A bare page number above or below everything else, wherever the margin is.
+            others = [o for o in blocks if o is not b and roles[o.id] == "body"]
+            if others and all(o.bbox[1] < y0 for o in others):
+                roles[b.id] = "footer"
+            elif others and all(o.bbox[3] > y1 for o in others):
+                roles[b.id] = "header"
     # Footnotes: small print in the lower half, starting with a marker (or continuing one),
     # with no running text below it in its column.
     candidates = sorted(

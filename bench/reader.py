@@ -39,9 +39,9 @@ ZOOM = 1.5
 
 def deliver_page(doc: Document, i: int, zoom: float = ZOOM) -> int:
     """Everything the widget gets for page ``i``; returns the payload size in bytes."""
-    png = doc.render(i, zoom).png
-    words = json.dumps([w.as_dict() for w in doc.words(i)], ensure_ascii=False)
-    return len(base64.b64encode(png)) + len(words.encode("utf-8"))
+    payload = doc.page_payload(i, zoom)
+    png = base64.b64encode(payload.pop("png"))  # bytes traits travel base64
+    return len(png) + len(json.dumps(payload, ensure_ascii=False).encode("utf-8"))
 
 
 def raw_render(pdf: pymupdf.Document, i: int, zoom: float = ZOOM) -> int:

@@ -447,3 +447,23 @@ def test_a_full_width_figure_splits_the_columns_into_bands():
         _b("R2", 310, 420, 500, 600),
     ]
     assert [i for i, _ in order_blocks(blocks, 792)] == ["L1", "R1", "fig", "L2", "R2"]
+
+
+def test_a_bare_page_number_under_the_text_is_a_footer(corpus_file):
+    doc = open_document(corpus_file("sf_multicolumn.pdf"))
+    words = doc.words(0)
+    assert (words[-1].text, words[-1].role) == ("1", "footer")
+    assert all(w.role == "body" for w in words[:-1])
+
+
+def test_page_payload_and_boxes_agree_with_the_words(corpus_file):
+    doc = open_document(corpus_file("plumber_nics-background-checks-2015-11-rotated.pdf"))
+    payload = doc.page_payload(0, 1.0)
+    assert payload["page"] == 1 and payload["has_text"] and payload["note"] is None
+    assert payload["png"].startswith(b"\x89PNG")
+    assert [d["t"] for d in payload["words"]] == [w.text for w in doc.words(0)]
+    word = doc.words(0)[10]
+    (box,) = doc.to_boxes(0, [word.rect])
+    assert box == pytest.approx(word.box)
+    scan = open_document(corpus_file("ocr_c02-22.pdf")).page_payload(0, 0.5)
+    assert scan["has_text"] is False and "no text layer" in scan["note"]
