@@ -86,10 +86,11 @@ def check_id(arxiv_id: str) -> str:
 
 
 def expected_name(ws: Workspace) -> str | None:
-    """The one dangling ``.pdf`` entry the session's notes name, if there is exactly one."""
-    names = {i.entry for i in ws.issues() if i.problem == "dangling"}
-    pdfs = sorted(n for n in names if n.lower().endswith(".pdf"))
-    return pdfs[0] if len(pdfs) == 1 else None
+    """The one ``.pdf`` the folder's notes list upstream (fetched or not), if there is one."""
+    named = {
+        p for node in ws.nodes.values() for p in node.store.paths if p.lower().endswith(".pdf")
+    }
+    return named.pop() if len(named) == 1 else None
 
 
 def _download(url: str, timeout: float) -> bytes:
