@@ -48,6 +48,8 @@ class OpenAIServer:
     default: Reply = field(default_factory=lambda: {"content": "ok"})
     lock: threading.Lock = field(default_factory=threading.Lock)
     httpd: ThreadingHTTPServer | None = None
+    in_flight: int = 0
+    max_in_flight: int = 0  # the most requests the server was handling at one time
 
     @property
     def base_url(self) -> str:
@@ -112,6 +114,16 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 body = {}
             req = Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
             reply = server.next_reply(req)
+            with server.lock:
+                server.in_flight += 1
+                server.max_in_flight = max(server.max_in_flight, server.in_flight)
+            try:
+                self._answer(body, reply)
+            finally:
+                with server.lock:
+                    server.in_flight -= 1
+
+        def _answer(self, body: dict, reply: dict) -> None:
             if reply.get("delay"):
                 time.sleep(reply["delay"])
             status = reply.get("status", 200)
