@@ -87,15 +87,18 @@ def _point(value: object) -> Point | None:
 
 
 def encode(positions: Mapping[str, Point]) -> bytes:
-    """Canvas state bytes: sorted keys, whole-pixel numbers, one entry a line (diffable)."""
-    body = {k: [_num(x), _num(y)] for k, (x, y) in sorted(positions.items())}
-    doc = {"version": VERSION, "positions": body}
-    return (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    """Canvas state bytes: sorted keys, numbers to 0.1 px, one card a line (diffs read well)."""
+    lines = [
+        f"  {json.dumps(k, ensure_ascii=False)}: [{_num(x)}, {_num(y)}]"
+        for k, (x, y) in sorted(positions.items())
+    ]
+    body = ("{\n" + ",\n".join(lines) + "\n }") if lines else "{}"
+    return f'{{"version": {VERSION}, "positions": {body}}}\n'.encode()
 
 
-def _num(v: float) -> int | float:
-    r = round(v, 1)
-    return int(r) if r == int(r) else r
+def _num(v: float) -> str:
+    r = round(float(v), 1)
+    return str(int(r)) if r == int(r) else repr(r)
 
 
 class CanvasStore:
