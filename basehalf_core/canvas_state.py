@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .fsio import AlreadyExists, ChangedOnDisk, atomic_write, inside, read_bytes
+from .fsio import AlreadyExists, ChangedOnDisk, OutsideFolder, atomic_write, inside, read_bytes
 
 STATE_PATH = ".bh/canvas.json"
 VERSION = 1
@@ -111,12 +111,24 @@ class CanvasStore:
 
     def __init__(self, root: Path):
         self.root = root
-        self.path = inside(root, STATE_PATH)
         self.problem = ""
+
+    @property
+    def path(self) -> Path:
+        """The state file, checked on every use (a symlink may appear at any time).
+
+        Raises:
+            OutsideFolder: ``.bh`` or the file leads out of the folder.
+        """
+        return inside(self.root, STATE_PATH)
 
     def load(self) -> dict[str, Point]:
         """The saved positions ({} when there is no file or it is unusable, see ``problem``)."""
-        data = read_bytes(self.path)
+        try:
+            data = read_bytes(self.path)
+        except (OutsideFolder, OSError) as exc:
+            self.problem = f"{STATE_PATH}: not read: {getattr(exc, 'reason', exc)}"
+            return {}
         if data is None:
             self.problem = ""
             return {}
