@@ -177,6 +177,12 @@ def reanchor(doc: Document, stored: Mapping) -> Anchor:
             return Anchor(page, kept, "exact", 100.0, hit[1], hit[0], note)
 
     matches = find_quote(doc, quote, page)
+    for m in matches:
+        # Words of another line can sit inside a recorded rect (a subscript, an accent line);
+        # a verbatim match at the recorded rects is just as exact.
+        if rects and _same_rects(m.rects, rects):
+            note = "the recorded place still holds the quote"
+            return Anchor(page, m.rects, "exact", 100.0, m.word_indices, quote, note)
     if not matches:
         matches = find_quote(doc, quote)
     if matches:
@@ -201,6 +207,14 @@ def reanchor(doc: Document, stored: Mapping) -> Anchor:
     return Anchor(
         page, [], "orphan", 0.0, note=f"the quote is no longer in {doc.path.name}: {quote[:60]!r}"
     )
+
+
+def _same_rects(found: list[list[float]], stored, tol: float = 0.5) -> bool:
+    try:
+        pairs = list(zip(found, stored, strict=True))
+        return all(abs(a - float(b)) <= tol for f, r in pairs for a, b in zip(f, r, strict=True))
+    except (TypeError, ValueError):
+        return False
 
 
 def _text_under_rects(doc: Document, i: int, rects) -> tuple[str, list[int]] | None:

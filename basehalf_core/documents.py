@@ -631,8 +631,8 @@ def line_rects(words: list[Word]) -> list[list[float]]:
 
 
 def _make_runs(words: list[Word], vocabulary) -> list[Run]:
-    """One run of all body words (marginalia between them skipped), one per marginal block."""
-    groups: dict[tuple, list[Word]] = {}
+    """One run per role: all body words (marginalia between them skipped), all footnotes..."""
+    groups: dict[str, list[Word]] = {}
     for w in words:
         groups.setdefault(_run_key(w), []).append(w)
     runs = []
@@ -642,8 +642,8 @@ def _make_runs(words: list[Word], vocabulary) -> list[Run]:
     return runs
 
 
-def _run_key(w: Word) -> tuple:
-    return ("body",) if w.role == "body" else (w.role, w.block)
+def _run_key(w: Word) -> str:
+    return w.role
 
 
 @dataclass

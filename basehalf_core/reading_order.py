@@ -73,7 +73,11 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
         if roles[b.id] != "body":
             continue
         _x0, y0, _x1, y1 = b.bbox
-        if b.lines <= 2 and y1 <= HEADER_BAND * page_height:
+        if (
+            b.lines <= 2
+            and y1 <= HEADER_BAND * page_height
+            and _stands_apart(b, blocks, roles, body_size)
+        ):
             roles[b.id] = "header"
         elif b.lines <= 2 and y0 >= FOOTER_BAND * page_height:
             roles[b.id] = "footer"
@@ -112,6 +116,20 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
     for b in footnotes:
         roles[b.id] = "footnote"
     return roles
+
+
+def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
+    """A running head is set off from the text below it by more than a line's spacing.
+
+    Top margins vary (lecture notes start their text 55 pt from the top); a heading close
+    above the text belongs to it.
+    """
+    below = [
+        o.bbox[1]
+        for o in blocks
+        if o is not b and roles[o.id] == "body" and o.bbox[1] >= b.bbox[3] - 1
+    ]
+    return not below or min(below) - b.bbox[3] >= 1.2 * body_size
 
 
 def _x_overlap(a: Block, b: Block) -> bool:

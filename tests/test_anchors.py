@@ -166,3 +166,39 @@ def test_garbage_rects_fall_back_to_searching(corpus_file):
     doc = open_document(corpus_file("grobid_dehypenisation1.pdf"))
     anchor = reanchor(doc, {"quote": "short text", "page": 1, "rects": [["a"], None]})
     assert anchor.status == "moved" and anchor.page == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "page_index"),
+    [
+        ("papermage_2023.eacl-main.121.pdf", 0),
+        ("attention-1706.03762.pdf", 0),
+        ("pymupdf_chinese-tables.pdf", 0),
+        ("sf_GeoTopo-komprimiert.pdf", 10),
+    ],
+)
+def test_any_selection_re_anchors_exactly_and_is_found_verbatim(corpus_file, name, page_index):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    doc = open_document(corpus_file(name))
+    n = len(doc.words(page_index))
+    assert n > 20
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.integers(0, n - 1), st.integers(0, 25))
+    def check(start, length):
+        chosen = doc.select_between(page_index, start, min(n - 1, start + length))
+        passage = doc.passage(page_index, chosen)
+        stored = asdict(passage)
+        anchor = reanchor(doc, stored)
+        assert anchor.status == "exact", (passage.quote, anchor)
+        stored["rects"] = []
+        moved = reanchor(doc, stored)
+        assert moved.status == "moved" and moved.page == page_index + 1, passage.quote
+        assert set(passage.word_indices) <= set(moved.word_indices) or any(
+            set(passage.word_indices) <= set(m.word_indices)
+            for m in find_quote(doc, passage.quote, page_index + 1)
+        ), passage.quote
+
+    check()
