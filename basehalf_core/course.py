@@ -18,6 +18,7 @@ handout is checked afterwards so that no answer text survives anywhere in it.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -249,6 +250,21 @@ def handout(course_folder: str | os.PathLike, out: str | os.PathLike) -> list[st
     return sorted(written)
 
 
+_LIST_MARK = re.compile(
+    r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+)?(?:\**(?:answer|a|答案|答)\**\s*[:：]\**)?\s*", re.I
+)
+
+
+def _key_lines(text: str) -> list[str]:
+    """Every line of a key file that could hold an answer (headings and fences aside)."""
+    out = []
+    for line in text.splitlines():
+        if _HEADING.match(line) or line.strip() in ("---", "```"):
+            continue
+        out.append(_LIST_MARK.sub("", line, count=1).strip())
+    return out
+
+
 def _course_answers(course: Course) -> list[str]:
     """Every answer text in the course's cards and key files (what a handout must not hold)."""
     found: list[str] = []
@@ -256,10 +272,13 @@ def _course_answers(course: Course) -> list[str]:
         for name in files:
             full = Path(dirpath, name)
             rel = full.relative_to(course.root).as_posix()
-            if not is_markdown(rel) or any(p.startswith(".") for p in rel.split("/")):
+            if any(p.startswith(".") for p in rel.split("/")):
                 continue
             text = full.read_bytes().decode("utf-8-sig", errors="replace")
-            if not (course.is_key(rel) or _is_card(rel, text)):
+            if course.is_key(rel):
+                found += _key_lines(text)
+                continue
+            if not (is_markdown(rel) and _is_card(rel, text)):
                 continue
             try:
                 card = parse_card(rel, text)
