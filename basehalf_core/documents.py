@@ -182,7 +182,7 @@ class Rendered:
 
 @dataclass
 class Run:
-    """Normalised text of consecutive words sharing a role, with each word's span in it."""
+    """Normalised text of the body ("body") or of the marginalia ("aside"), with word spans."""
 
     role: str
     text: str
@@ -631,19 +631,21 @@ def line_rects(words: list[Word]) -> list[list[float]]:
 
 
 def _make_runs(words: list[Word], vocabulary) -> list[Run]:
-    """One run per role: all body words (marginalia between them skipped), all footnotes..."""
+    """Two runs: the body words (marginalia between them skipped) and the marginalia."""
     groups: dict[str, list[Word]] = {}
     for w in words:
         groups.setdefault(_run_key(w), []).append(w)
     runs = []
     for group in groups.values():
         text, spans = _join(group, vocabulary)
-        runs.append(Run(group[0].role, text, [w.index for w in group], spans))
+        runs.append(Run(_run_key(group[0]), text, [w.index for w in group], spans))
     return runs
 
 
 def _run_key(w: Word) -> str:
-    return w.role
+    # Marginalia of every kind read as one stream, so a selection from a footnote into the
+    # footer below it is still one piece of text.
+    return "body" if w.role == "body" else "aside"
 
 
 @dataclass
