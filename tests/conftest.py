@@ -151,7 +151,7 @@ def browser_page(_browser):
 
 def wait_for_app(page, timeout: float = 60_000) -> None:
     """Wait until marimo has run every cell (no cell still queued or running)."""
-    page.wait_for_selector("[data-testid='workbench-ready']", timeout=timeout)
+    page.wait_for_selector("[data-testid='workbench-ready']", state="attached", timeout=timeout)
     page.wait_for_function(
         '() => !document.querySelector(\'[data-status="running"], [data-status="queued"]\')',
         timeout=timeout,
