@@ -231,6 +231,8 @@ class Document:
             raise DocumentError(self.path, "file not found") from None
         except IsADirectoryError:
             raise NotADocument(self.path, "is a folder, not a document") from None
+        except OSError as exc:
+            raise DocumentError(self.path, f"cannot be read: {exc.strerror or exc}") from None
         if not data:
             raise EmptyFile(self.path, "the file is empty (0 bytes)")
         self.kind = _kind_of(self.path, data[:1024])
@@ -239,7 +241,10 @@ class Document:
             try:
                 doc = pymupdf.open(stream=data, filetype=self.kind)
             except Exception as exc:  # FileDataError, RuntimeError code=7, zip errors...
-                raise BrokenDocument(self.path, f"cannot be opened as {self.kind}: {exc}") from None
+                what = "PDF" if self.kind == "pdf" else "EPUB"
+                raise BrokenDocument(
+                    self.path, f"is damaged or truncated; it cannot be opened as {what} ({exc})"
+                ) from None
             if doc.needs_pass:
                 if password is None:
                     doc.close()
@@ -298,8 +303,12 @@ class Document:
             used = min(float(zoom), cap)
             while math.ceil(w * used) * math.ceil(h * used) > MAX_RENDER_PIXELS:
                 used *= 0.999  # pixel sizes round up
-            pix = page.get_pixmap(matrix=pymupdf.Matrix(used, used), alpha=False)
-            return Rendered(pix.tobytes("png"), used, pix.width, pix.height)
+            try:
+                pix = page.get_pixmap(matrix=pymupdf.Matrix(used, used), alpha=False)
+                png = pix.tobytes("png")
+            except Exception as exc:  # a damaged page: say which, keep the others usable
+                raise BrokenDocument(self.path, f"page {i + 1} cannot be rendered: {exc}") from None
+            return Rendered(png, used, pix.width, pix.height)
 
     def render_png(self, i: int, zoom: float = 1.5) -> bytes:
         """PNG bytes of one page; see :meth:`render` for the pixel cap."""
@@ -348,7 +357,12 @@ class Document:
             if cached is not None:
                 self._pages.move_to_end(i)
                 return cached
-            pt = _PageText.build(self._doc[i])
+            try:
+                pt = _PageText.build(self._doc[i])
+            except Exception as exc:
+                raise BrokenDocument(
+                    self.path, f"page {i + 1} text cannot be read: {exc}"
+                ) from None
             self._pages[i] = pt
             while len(self._pages) > PAGE_CACHE_SIZE:
                 self._pages.popitem(last=False)
