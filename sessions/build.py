@@ -299,13 +299,14 @@ def build(spec: dict, out_root: Path) -> Path:
         for p in sorted(scratch.iterdir()):
             if p.suffix == ".md":
                 shutil.copyfile(p, dest / p.name)
+        ignore = "# A learner's own state (review schedule, asks, canvas): not part of the example.\n"
+        ignore += ".bh/\n"
         if spec["bundle_pdf"]:
             shutil.copyfile(scratch / spec["pdf"], dest / spec["pdf"])
         else:
-            (dest / ".gitignore").write_text(
-                "# The paper is not redistributable: fetch it (see README.md), never commit it.\n"
-                "*.pdf\n"
-            )
+            ignore += "# The paper is not redistributable: fetch it (see README.md), never commit it.\n"
+            ignore += "*.pdf\n"
+        (dest / ".gitignore").write_text(ignore)
         return dest
 
 
