@@ -69,6 +69,15 @@ function render({ model, el }) {
   root.append(bar, lock, message, viewport);
   el.append(root);
 
+  // A performance mark per page painted, for bench/reader_browser.py (only the last is kept).
+  img.addEventListener("load", () => {
+    const shown = Number(img.dataset.page);
+    requestAnimationFrame(() => {
+      performance.clearMarks("bh-page-shown");
+      performance.mark("bh-page-shown", { detail: shown });
+    });
+  });
+
   let url = null;
   let spans = [];
   let shownPage = -1;
