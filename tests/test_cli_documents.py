@@ -73,7 +73,7 @@ def test_grow_without_a_title_names_the_note_from_the_quote(folder):
         (["--from", "longeval.pdf", "--page", "2", "--quote", "gold standard for evaluating"], 1,
          "longeval.pdf: page 2 does not contain the quote 'gold standard for evaluating'"),
         (["--from", "locked.pdf", "--page", "1", "--quote", "x"], 1, "grow: locked.pdf: is en"),
-        (["--from", "broken.pdf", "--page", "1", "--quote", "x"], 1, "broken.pdf: cannot be"),
+        (["--from", "broken.pdf", "--page", "1", "--quote", "x"], 1, "broken.pdf: is damaged"),
         (["--from", "nowhere.pdf", "--page", "1", "--quote", "x"], 1, "nowhere.pdf: no such file"),
         (["--from", "longeval.pdf", "--page", "40", "--quote", "x"], 1, "has no page 40"),
         (["--from", "longeval.pdf", "--page", "0", "--quote", "x"], 2, "pages are numbered from 1"),
