@@ -72,7 +72,7 @@ def _review(args: argparse.Namespace) -> int:
     now = args.now or datetime.now(UTC)
     try:
         items = (
-            review.due(args.folder, now, today=args.today)
+            review.due(args.folder, now, today=not args.due)
             if args.today or args.due
             else review.schedule(args.folder, now)
         )
@@ -133,7 +133,7 @@ def add_commands(subparsers) -> None:
     p.set_defaults(func=_review)
     p.add_argument("folder", help="the study folder")
     p.add_argument("--today", action="store_true", help="only what is due by the end of today")
-    p.add_argument("--due", action="store_true", help="only what is due now")
+    p.add_argument("--due", action="store_true", help="only what is due right now")
     p.add_argument("--now", type=_time, default=None, help="ISO time (default: now)")
     p.add_argument("--json", action="store_true")
 

@@ -307,7 +307,7 @@ def _check_no_answers(dest: Path, written: list[str], answers: list[str]) -> Non
 
 
 def progress(course_folder: str | os.PathLike, now: datetime | None = None) -> list[dict]:
-    """Per session: notes, practice questions, questions graded, reviews due now.
+    """Per session: notes, practice questions, questions graded, reviews due now and today.
 
     Args:
         course_folder: the course.
@@ -333,7 +333,8 @@ def progress(course_folder: str | os.PathLike, now: datetime | None = None) -> l
                 "notes": len(notes),
                 "practice_questions": questions,
                 "graded": graded,
-                "due": len(review.due(course.root / session, now)),
+                "due": len(review.due(course.root / session, now, today=False)),
+                "due_today": len(review.due(course.root / session, now)),
             }
         )
     return rows

@@ -14,6 +14,7 @@ resulting FSRS card), written compare-and-swap through :func:`fsio.atomic_write`
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -164,7 +165,9 @@ def sync(folder: str | os.PathLike | Workspace, now: datetime) -> dict[str, dict
     new_state = {"version": 1, "items": items}
     data = (json.dumps(new_state, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
     if data != before:
-        atomic_write(inside(ws.root, STATE_FILE), data, expected=before)
+        # A read-only folder still gets its schedule; its first sightings are just not kept.
+        with contextlib.suppress(PermissionError):
+            atomic_write(inside(ws.root, STATE_FILE), data, expected=before)
     return items
 
 
@@ -193,8 +196,8 @@ def schedule(folder: str | os.PathLike, now: datetime) -> list[DueItem]:
     return sorted(out, key=lambda d: (d.due, d.card, d.number))
 
 
-def due(folder: str | os.PathLike, now: datetime, *, today: bool = False) -> list[DueItem]:
-    """What is due at ``now`` (or, with ``today``, before the end of ``now``'s UTC day).
+def due(folder: str | os.PathLike, now: datetime, *, today: bool = True) -> list[DueItem]:
+    """What is due today: before the end of ``now``'s UTC day (``today=False``: by ``now``).
 
     A question last answered Wrong comes with ``revisit``: the upstream notes of its card, in
     the card's order, to reread before answering again.

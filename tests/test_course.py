@@ -193,6 +193,7 @@ def test_progress_counts_notes_questions_graded_and_due(made):
         "practice_questions": 4,
         "graded": 0,
         "due": 4,  # never graded: due from the first look
+        "due_today": 4,
     }
     longeval = by["longeval-human-evaluation"]
     assert (longeval["notes"], longeval["practice_questions"], longeval["graded"]) == (7, 6, 6)
@@ -208,6 +209,7 @@ def test_progress_due_follows_the_grading(made):
     soon = course.progress(made, run_time + timedelta(minutes=1))
     later = course.progress(made, run_time + timedelta(days=1))
     assert soon[1]["due"] == 0  # all six just graded (Correct after overrides)
+    assert soon[1]["due_today"] == 6  # the first learning step is minutes away
     assert later[1]["due"] == 6
 
 

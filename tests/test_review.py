@@ -129,6 +129,14 @@ def test_repeated_correct_answers_push_the_next_review_out_of_today(tmp_path):
     assert [d.number for d in today] == [2]
 
 
+def test_due_today_includes_later_today_and_due_now_does_not(tmp_path):
+    root = _folder(tmp_path)
+    _grade(root, T0, {1: "Correct", 2: "Wrong"})  # 1: due in 10 min, 2: due in 1 min
+    now = T0 + timedelta(minutes=2)
+    assert [d.number for d in review.due(root, now, today=False)] == [2]
+    assert [d.number for d in review.due(root, now)] == [2, 1]
+
+
 def test_an_override_replaces_the_rating_of_the_run_it_overrides(tmp_path):
     root = _folder(tmp_path)
     run = _grade(root, T0, {1: "Wrong"})
