@@ -76,6 +76,7 @@ def test_title_kind_and_body_of_a_note(folder):
     assert (d.title, d.kind) == ("The card", "note")
     assert d.body == "# The card\n\nSome *text*.\n"
     assert "upstream" not in d.body
+    assert d.body_html == "<h1>The card</h1>\n<p>Some <em>text</em>.</p>"
     assert d.as_dict()["upstream"][1]["suggestion"] == "library/moved.md"
 
 
@@ -165,6 +166,17 @@ def test_no_tag_or_script_link_survives_rendering(attack):
         for name in ("href", "src"):
             value = (attrs.get(name) or "").strip().lower()
             assert not value.startswith(("javascript", "data", "vbscript")), html
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_the_html_body_is_safe_to_insert_as_it_is(tmp_path, attack):
+    write(tmp_path, "n.md", f"# Note\n\n{attack}\n")
+    html = card_detail(Workspace.open(tmp_path), "n.md").body_html
+    assert html.startswith("<h1>Note</h1>")
+    for tag, attrs in Parsed(html).elements:
+        assert tag in SAFE_TAGS - {"img"}, html
+        assert not [a for a in attrs if a.startswith("on")], html
+        assert not (attrs.get("href") or "").strip().lower().startswith(("javascript", "data"))
 
 
 def test_escaped_html_still_reads_as_the_same_text():

@@ -136,6 +136,7 @@ function render({ model, el }) {
     const p = network.canvasToDOM(network.getPosition(id));
     return { x: p.x, y: p.y };
   };
+  box.bhPosition = (id) => (nodes.get(id) ? network.getPosition(id) : null);
   box.bhFocus = (id, scale = 1) => {
     if (nodes.get(id)) network.focus(id, { scale, animation: false });
   };

@@ -1,0 +1,251 @@
+"""The canvas in a real browser: Debian's chromium against a real ``marimo run`` server.
+
+Most tests drive ``tests/apps/canvas_app.py`` (the Canvas alone plus a Grow button); the last
+ones drive ``workbench.py`` (the lead's app) through the shared ``marimo_app`` fixture.
+Cards are clicked and dragged with the mouse at the spot vis-network draws them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, corpus, free_port, wait_for_app
+from playwright.sync_api import expect
+
+from basehalf_core import operations
+from basehalf_core.canvas_state import STATE_PATH
+from basehalf_core.workspace import Workspace
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT = 60_000
+CANVAS = "[data-testid='canvas']"
+XSS_NAME = "<img src=x onerror=alert(1)>.md"
+
+
+class CanvasApp:
+    """``marimo run tests/apps/canvas_app.py -- --folder PATH`` on a loopback port."""
+
+    def __init__(self, folder: Path, log: Path):
+        self.url = f"http://127.0.0.1:{free_port()}"
+        port = self.url.rsplit(":", 1)[1]
+        args = [
+            sys.executable, "-m", "marimo", "run", str(ROOT / "tests/apps/canvas_app.py"),
+            "--headless", "--port", port, "--no-token", "--no-sandbox",
+            "--", "--folder", str(folder),
+        ]  # fmt: skip
+        self._log = open(log, "wb")  # noqa: SIM115 - lives as long as the server
+        env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+        self.proc = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"canvas app exited early:\n{log.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/health", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"canvas app did not start:\n{log.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self._log.close()
+
+
+@pytest.fixture
+def canvas_app(tmp_path):
+    """Factory: ``canvas_app(folder) -> url`` of the canvas app over that folder."""
+    apps: list[CanvasApp] = []
+
+    def start(folder: Path) -> str:
+        app = CanvasApp(folder, tmp_path / f"canvas-app-{len(apps)}.log")
+        apps.append(app)
+        return app.url
+
+    yield start
+    for app in apps:
+        app.stop()
+
+
+def make_study(root: Path) -> Path:
+    """A PDF, two grown notes, a practice card, a dangling entry, and hostile names."""
+    root.mkdir(parents=True, exist_ok=True)
+    shutil.copy(corpus("attention-1706.03762.pdf"), root / "attention.pdf")
+    ws = Workspace.open(root)
+    claim = operations.grow(ws, "The Transformer claim", upstream=["attention.pdf"])
+    operations.grow(ws, "QKV", upstream=[claim], fields={"kind": "practice"})
+    (root / "lost.md").write_text("---\nupstream:\n  - moved-away.pdf\n---\n# Lost\n")
+    (root / XSS_NAME).write_text(
+        "---\nupstream:\n  - attention.pdf\n---\n# <script>alert(2)</script>\n\n"
+        "`<img src=z onerror=alert(4)>` and <img src=w onerror=alert(5)>\n",
+        encoding="utf-8",
+    )
+    (root / "titled.md").write_text(
+        '---\ntitle: "<img src=y onerror=alert(3)>"\n---\nbody\n', encoding="utf-8"
+    )
+    return root
+
+
+def open_canvas(page, url: str):
+    page.goto(url)
+    canvas = page.locator(CANVAS)
+    canvas.wait_for(timeout=TIMEOUT)
+    expect(canvas).to_have_attribute("data-node-count", "7", timeout=TIMEOUT)
+    return canvas
+
+
+def centre(canvas, node: str) -> tuple[float, float]:
+    """Page coordinates of the centre of a card, as drawn right now."""
+    at = canvas.evaluate("(el, id) => el.bhCardCenter(id)", node)
+    assert at is not None, f"{node} is not drawn"
+    box = canvas.bounding_box()
+    return box["x"] + at["x"], box["y"] + at["y"]
+
+
+def click_card(page, canvas, node: str) -> None:
+    x, y = centre(canvas, node)
+    page.mouse.click(x, y)
+
+
+def no_injection(page) -> None:
+    """Nothing from a file ran: no dialog, no element built from a note's HTML, in any frame."""
+    page.wait_for_timeout(500)
+    assert page.dialogs == []
+    for frame in page.frames:
+        for src in ("x", "y", "z", "w"):
+            assert frame.locator(f"img[src='{src}']").count() == 0
+        assert frame.locator("script:text('alert')").count() == 0
+
+
+def test_the_canvas_draws_every_card_and_link(canvas_app, browser_page, tmp_path):
+    folder = make_study(tmp_path / "study")
+    canvas = open_canvas(browser_page, canvas_app(folder))
+    # 6 files + 1 ghost for the dangling entry; 3 links + 1 ghost edge.
+    expect(canvas).to_have_attribute("data-edge-count", "4")
+    assert browser_page.failed_requests == []
+
+
+def test_clicking_a_card_selects_it_in_python(canvas_app, browser_page, tmp_path):
+    folder = make_study(tmp_path / "study")
+    page = browser_page
+    canvas = open_canvas(page, canvas_app(folder))
+    click_card(page, canvas, "the-transformer-claim.md")
+    expect(page.locator("[data-testid='card-detail']")).to_have_text(
+        "the-transformer-claim.md", timeout=TIMEOUT
+    )
+    # A ghost card opens the note that lists the missing file.
+    click_card(page, canvas, "//missing/moved-away.pdf")
+    expect(page.locator("[data-testid='card-detail']")).to_have_text("lost.md", timeout=TIMEOUT)
+
+
+def test_a_drag_is_saved_and_survives_a_reload(canvas_app, browser_page, tmp_path):
+    folder = make_study(tmp_path / "study")
+    page = browser_page
+    url = canvas_app(folder)
+    canvas = open_canvas(page, url)
+    before = canvas.evaluate("(el) => el.bhPosition('attention.pdf')")
+    x, y = centre(canvas, "attention.pdf")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 150, y + 90, steps=12)
+    page.mouse.up()
+    state = folder / STATE_PATH
+    deadline = time.monotonic() + 20
+    while not state.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    saved = json.loads(state.read_text())["positions"]["attention.pdf"]
+    moved = canvas.evaluate("(el) => el.bhPosition('attention.pdf')")
+    assert abs(saved[0] - moved["x"]) <= 1 and abs(saved[1] - moved["y"]) <= 1
+    assert moved["x"] > before["x"] + 50 and moved["y"] > before["y"] + 30
+    page.reload()
+    canvas = open_canvas(page, url)
+    again = canvas.evaluate("(el) => el.bhPosition('attention.pdf')")
+    assert (round(again["x"]), round(again["y"])) == (round(saved[0]), round(saved[1]))
+
+
+def test_a_grow_adds_a_card_and_nothing_else_moves(canvas_app, browser_page, tmp_path):
+    folder = make_study(tmp_path / "study")
+    page = browser_page
+    canvas = open_canvas(page, canvas_app(folder))
+    click_card(page, canvas, "the-transformer-claim.md")
+    expect(page.locator("[data-testid='card-detail']")).to_have_text(
+        "the-transformer-claim.md", timeout=TIMEOUT
+    )
+    shown = ["attention.pdf", "the-transformer-claim.md", "qkv.md", "lost.md", "titled.md"]
+    before = {n: centre(canvas, n) for n in shown}
+    page.get_by_role("button", name="Grow").click()
+    expect(canvas).to_have_attribute("data-node-count", "8", timeout=TIMEOUT)
+    expect(canvas).to_have_attribute("data-edge-count", "5")
+    after = {n: centre(canvas, n) for n in shown}
+    assert after == before  # same spots on screen: no re-layout, the camera stayed
+    grown = canvas.evaluate("(el) => el.bhPosition('grown-1.md')")
+    claim = canvas.evaluate("(el) => el.bhPosition('the-transformer-claim.md')")
+    assert grown["y"] > claim["y"] and abs(grown["x"] - claim["x"]) < 800
+
+
+def test_hostile_names_and_titles_show_as_text_and_run_nothing(canvas_app, browser_page, tmp_path):
+    folder = make_study(tmp_path / "study")
+    page = browser_page
+    canvas = open_canvas(page, canvas_app(folder))
+    x, y = centre(canvas, XSS_NAME)
+    page.mouse.move(x, y)
+    tooltip = page.locator("div.vis-tooltip")
+    expect(tooltip).to_be_visible(timeout=10_000)
+    assert XSS_NAME in tooltip.inner_text()
+    assert "<script>alert(2)</script>" in tooltip.inner_text()
+    # Text only: innerText turns line ends into <br>, and nothing else becomes an element.
+    tags = tooltip.evaluate("(el) => [...el.querySelectorAll('*')].map((e) => e.tagName)")
+    assert set(tags) <= {"BR"}
+    click_card(page, canvas, XSS_NAME)
+    expect(page.locator("[data-testid='card-detail']")).to_have_text(XSS_NAME, timeout=TIMEOUT)
+    x, y = centre(canvas, "titled.md")
+    page.mouse.move(x, y)
+    expect(tooltip).to_contain_text("<img src=y onerror=alert(3)>")
+    no_injection(page)
+
+
+# --- the workbench (the lead's app) ---------------------------------------------------------
+
+
+def test_workbench_canvas_opens_card_detail(marimo_app, browser_page, tmp_path):
+    folder = make_study(tmp_path / "study")
+    page = browser_page
+    page.goto(marimo_app(folder))
+    wait_for_app(page)
+    canvas = page.locator(CANVAS)
+    expect(canvas).to_have_attribute("data-node-count", "7", timeout=TIMEOUT)
+    click_card(page, canvas, "the-transformer-claim.md")
+    detail = page.locator("[data-testid='card-detail']")
+    expect(detail).to_have_attribute("data-path", "the-transformer-claim.md", timeout=TIMEOUT)
+    expect(detail).to_contain_text("The Transformer claim")
+
+
+def test_workbench_hostile_note_runs_nothing_in_card_detail(marimo_app, browser_page, tmp_path):
+    folder = make_study(tmp_path / "study")
+    page = browser_page
+    page.goto(marimo_app(folder))
+    wait_for_app(page)
+    canvas = page.locator(CANVAS)
+    expect(canvas).to_have_attribute("data-node-count", "7", timeout=TIMEOUT)
+    click_card(page, canvas, XSS_NAME)
+    detail = page.locator("[data-testid='card-detail']")
+    expect(detail).to_have_attribute("data-path", XSS_NAME, timeout=TIMEOUT)
+    expect(detail).to_contain_text("<script>alert(2)</script>")
+    body = page.locator("[data-testid='card-body']")
+    expect(body).to_contain_text("<img src=w onerror=alert(5)>", timeout=TIMEOUT)
+    no_injection(page)
