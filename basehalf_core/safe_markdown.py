@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 import xml.etree.ElementTree as ET
 
 import markdown
@@ -57,6 +58,19 @@ class _Sanitise(Treeprocessor):
                     el.tag = f"h{min(6, int(el.tag[1]) + self.shift)}"
 
 
+def _converter(shift: int) -> markdown.Markdown:
+    md = markdown.Markdown(extensions=["tables", "fenced_code"], output_format="html")
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    md.treeprocessors.register(_Sanitise(md, shift), "bh-sanitise", 0)
+    return md
+
+
+# Building a converter costs more than converting a note; keep one per heading shift and
+# thread (a Markdown instance holds per-document state, so threads must not share one).
+_local = threading.local()
+
+
 def render(text: str, *, heading_shift: int = 0) -> str:
     """Render Markdown safely.
 
@@ -67,8 +81,11 @@ def render(text: str, *, heading_shift: int = 0) -> str:
     Returns:
         HTML with no raw markup from ``text``, no script-capable link and no image fetch.
     """
-    md = markdown.Markdown(extensions=["tables", "fenced_code"], output_format="html")
-    md.preprocessors.deregister("html_block")
-    md.inlinePatterns.deregister("html")
-    md.treeprocessors.register(_Sanitise(md, heading_shift), "bh-sanitise", 0)
-    return md.convert(text)
+    cache = _local.__dict__.setdefault("converters", {})
+    md = cache.get(heading_shift)
+    if md is None:
+        md = cache[heading_shift] = _converter(heading_shift)
+    try:
+        return md.convert(text)
+    finally:
+        md.reset()
