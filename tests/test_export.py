@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -254,3 +255,25 @@ def test_marimo_export_html_of_the_workbench(tmp_path):
     out = tmp_path / "x.html"
     proc = _marimo_export(app_dir, "workbench.py", out, "--", "--folder", str(folder))
     _assert_cdn_page_and_session_state(proc, out, app_dir)
+
+
+def test_graph_picture_keeps_the_learners_dragged_positions(tmp_path):
+    folder = tmp_path / "longeval"
+    shutil.copytree(LONGEVAL, folder)
+
+    def rect_of(html: str, path: str) -> tuple[float, float]:
+        m = re.search(rf'data-path="{re.escape(path)}"><title>[^<]*</title><rect x="([\d.]+)" '
+                      r'y="([\d.]+)"', html)  # fmt: skip
+        assert m, path
+        return float(m.group(1)), float(m.group(2))
+
+    before = export.render_html(folder)
+    a0, b0 = rect_of(before, "01-few-papers-evaluate-humans.md"), rect_of(before, "ATTRIBUTION.md")
+    assert a0[1] > b0[1]  # grown notes sit a layer below the roots
+    (folder / ".bh").mkdir(exist_ok=True)
+    (folder / ".bh" / "canvas.json").write_text(
+        json.dumps({"version": 1, "positions": {"01-few-papers-evaluate-humans.md": [0, -900]}})
+    )
+    after = export.render_html(folder)
+    a1, b1 = rect_of(after, "01-few-papers-evaluate-humans.md"), rect_of(after, "ATTRIBUTION.md")
+    assert a1[1] < b1[1]  # dragged above everything, as on the canvas
