@@ -299,12 +299,12 @@ def build(spec: dict, out_root: Path) -> Path:
         for p in sorted(scratch.iterdir()):
             if p.suffix == ".md":
                 shutil.copyfile(p, dest / p.name)
-        ignore = "# A learner's own state (review schedule, asks, canvas): not part of the example.\n"
+        ignore = "# A learner's own state (reviews, asks, canvas): not part of the example.\n"
         ignore += ".bh/\n"
         if spec["bundle_pdf"]:
             shutil.copyfile(scratch / spec["pdf"], dest / spec["pdf"])
         else:
-            ignore += "# The paper is not redistributable: fetch it (see README.md), never commit it.\n"
+            ignore += "# Not redistributable: fetch the paper (see README.md), never commit it.\n"
             ignore += "*.pdf\n"
         (dest / ".gitignore").write_text(ignore)
         return dest
