@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from .documents import Document, Run, join_words, line_rects, normalise
+from .documents import Document, Run, fold, join_words, line_rects, normalise
 
 # Fuzzy acceptance: the quote itself must be close, and the combined score high enough.
 FUZZY_MIN_QUOTE = 80.0
@@ -28,8 +28,6 @@ SHORT_MIN_QUOTE = 92.0
 PAGE_PENALTY = 1.0  # points per page away from the recorded page
 MAX_PAGE_PENALTY = 15.0
 CONTEXT = 32
-
-_FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-"})
 
 
 class BadAnchor(ValueError):
@@ -71,13 +69,7 @@ class Anchor:
     note: str = ""
 
 
-def key(text: str) -> str:
-    """Fold case, curly quotes and dashes without changing the length (offsets stay valid)."""
-    out = []
-    for ch in text.translate(_FOLD):
-        low = ch.lower()
-        out.append(low if len(low) == 1 else ch)
-    return "".join(out)
+key = fold  # case, curly quotes and dashes folded; lengths kept so offsets map back
 
 
 def _words_in_span(run: Run, start: int, end: int) -> list[int]:
@@ -119,7 +111,7 @@ def find_quote(doc: Document, quote: str, page: int | None = None) -> list[Match
             return []
         return _find_on_page(doc, page - 1, needle)
     out: list[Match] = []
-    for i in range(doc.page_count):
+    for i in doc.candidate_pages(needle):
         out.extend(_find_on_page(doc, i, needle))
     return out
 
@@ -245,7 +237,7 @@ def _fuzzy(doc: Document, quote: str, prefix: str, suffix: str, page: int) -> An
     q = key(quote)
     floor = SHORT_MIN_QUOTE if len(q) < SHORT_QUOTE else FUZZY_MIN_QUOTE
     best: tuple[float, Anchor] | None = None
-    for i in range(doc.page_count):
+    for i in doc.fuzzy_candidate_pages(quote, floor - 15):
         for r, run in enumerate(doc.runs(i)):
             hay = key(run.text)
             if not hay:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pymupdf
+from rapidfuzz import fuzz
 
 from .reading_order import Block, order_blocks
 
@@ -58,6 +59,9 @@ _CJK_RE = re.compile(
     "\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f]"
 )
 _LETTERS_RE = re.compile(r"[^\W\d_]+")
+_FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-"})
+_SQUASH_RE = re.compile(r"[\s\-\u2010\u00ad]+")
+_SPLIT_RE = _SQUASH_RE
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
@@ -196,6 +200,32 @@ def normalise(text: str) -> str:
     return unicodedata.normalize("NFC", _WS_RE.sub(" ", text).strip())
 
 
+def fold(text: str) -> str:
+    """Fold case, curly quotes and dashes without changing the length (offsets stay valid)."""
+    out = []
+    for ch in text.translate(_FOLD):
+        low = ch.lower()
+        out.append(low if len(low) == 1 else ch)
+    return "".join(out)
+
+
+def squash(text: str) -> str:
+    """Normalised and folded, with every space and hyphen removed: for ruling pages out."""
+    return _SQUASH_RE.sub("", fold(normalise(text)))
+
+
+def _present(token: str, page: str) -> bool:
+    if token in page:
+        return True
+    if _CJK_RE.search(token):
+        # Text without spaces runs on across lines and blocks in reading order, so only
+        # its characters are sure to be on the page.
+        return all(ch in page for ch in set(token))
+    return len(token) >= 4 and any(
+        token[:k] in page and token[k:] in page for k in range(2, len(token) - 1)
+    )
+
+
 def is_cjk(ch: str) -> bool:
     """True for characters of scripts written without spaces between words."""
     return bool(_CJK_RE.match(ch))
@@ -267,6 +297,7 @@ class Document:
         self._pages: OrderedDict[int, _PageText] = OrderedDict()
         self._toc: list[tuple[int, str, int]] | None = None
         self._vocab: set[str] | None = None
+        self._squashed: list[str] = []
         self._closed = False
 
     def __repr__(self) -> str:
@@ -480,7 +511,7 @@ class Document:
         if not needle:
             return []
         out = []
-        for i in range(self.page_count):
+        for i in self.candidate_pages(needle):
             hits = find_in_page(self, i, needle)
             if hits:
                 rects = []
@@ -514,14 +545,45 @@ class Document:
 
         Decides whether a line-end hyphen splits one word (join it) or is a real hyphen.
         """
-        if self._vocab is None:
-            vocab: set[str] = set()
-            with PYMUPDF_LOCK:
-                for page in self._doc:
-                    lines = page.get_text("text", flags=TEXT_FLAGS).splitlines()
-                    vocab |= _line_vocabulary(lines)
-            self._vocab = vocab
+        self._scan()
         return self._vocab
+
+    def _scan(self) -> None:
+        # One cheap pass over the plain text of every page: the vocabulary, and squashed
+        # page texts that rule pages out before the (costlier) word-level search.
+        if self._vocab is not None:
+            return
+        vocab: set[str] = set()
+        squashed: list[str] = []
+        with PYMUPDF_LOCK:
+            for page in self._doc:
+                text = page.get_text("text", flags=TEXT_FLAGS)
+                vocab |= _line_vocabulary(text.splitlines())
+                squashed.append(squash(text))
+        self._squashed = squashed
+        self._vocab = vocab
+
+    def candidate_pages(self, text: str) -> list[int]:
+        """Page indices that may hold ``text`` verbatim (normalised); a superset, never fewer.
+
+        Every piece of the text between spaces and hyphens must occur in the page's squashed
+        text, or as two parts of it (a word hyphenated across a column break).
+        """
+        self._scan()
+        tokens = {t for t in (squash(p) for p in _SPLIT_RE.split(normalise(text))) if t}
+        return [
+            i for i, page in enumerate(self._squashed) if all(_present(t, page) for t in tokens)
+        ]
+
+    def fuzzy_candidate_pages(self, text: str, floor: float) -> list[int]:
+        """Page indices whose squashed text is alike enough to ``text`` to be worth aligning."""
+        self._scan()
+        needle = squash(text)
+        return [
+            i
+            for i, page in enumerate(self._squashed)
+            if page and fuzz.partial_ratio(needle, page, score_cutoff=floor) > 0
+        ]
 
     def close(self) -> None:
         """Close the document and drop it from the open-documents cache."""

@@ -196,6 +196,8 @@ def test_any_selection_re_anchors_exactly_and_is_found_verbatim(corpus_file, nam
         stored["rects"] = []
         moved = reanchor(doc, stored)
         assert moved.status == "moved" and moved.page == page_index + 1, passage.quote
+        # Ruling pages out before the word-level search never rules this one out.
+        assert page_index + 1 in [m.page for m in find_quote(doc, passage.quote)]
         assert set(passage.word_indices) <= set(moved.word_indices) or any(
             set(passage.word_indices) <= set(m.word_indices)
             for m in find_quote(doc, passage.quote, page_index + 1)
