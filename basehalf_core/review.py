@@ -14,7 +14,6 @@ resulting FSRS card), written compare-and-swap through :func:`fsio.atomic_write`
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -22,12 +21,13 @@ from datetime import UTC, datetime, timedelta
 
 from fsrs import Card, Rating, Scheduler
 
-from .fsio import atomic_write, inside, read_bytes
+from .fsio import AlreadyExists, ChangedOnDisk, atomic_write, inside, read_bytes
 from .practice import PracticeError, parse_card
 from .verdicts import history
 from .workspace import Workspace
 
 STATE_FILE = ".bh/reviews.json"
+_ATTEMPTS = 5  # compare-and-swap retries when another tab saved the state first
 RATING_FOR = {"Correct": Rating.Good, "Partial": Rating.Hard, "Wrong": Rating.Again}
 
 
@@ -143,11 +143,35 @@ def sync(folder: str | os.PathLike | Workspace, now: datetime) -> dict[str, dict
         ``{item id: state}`` for every current question.
     """
     now = _utc(now)
-    ws = folder if isinstance(folder, Workspace) else Workspace.open(folder)
-    before, state = _load(ws)
-    items: dict[str, dict] = {}
+    ws = _workspace(folder)
     questions = _questions(ws)
     graded = {card: history(ws, card) for card in {c for c, _, _ in questions.values()}}
+    for attempt in range(_ATTEMPTS):
+        before, state = _load(ws)
+        items = _plan(state, questions, graded, now)
+        data = json.dumps(
+            {"version": 1, "items": items}, indent=1, sort_keys=True, ensure_ascii=False
+        )
+        data_bytes = (data + "\n").encode("utf-8")
+        if data_bytes == before:
+            return items
+        try:
+            atomic_write(inside(ws.root, STATE_FILE), data_bytes, expected=before)
+            return items
+        except PermissionError:
+            return items  # a read-only folder still gets its schedule; sightings are not kept
+        except (ChangedOnDisk, AlreadyExists):
+            if attempt == _ATTEMPTS - 1:  # another tab keeps writing it first
+                raise
+    return items
+
+
+def _workspace(folder: str | os.PathLike | Workspace) -> Workspace:
+    return folder if isinstance(folder, Workspace) else Workspace.open(folder)
+
+
+def _plan(state: dict, questions: dict, graded: dict, now: datetime) -> dict[str, dict]:
+    items: dict[str, dict] = {}
     for key, (card, number, _text) in questions.items():
         old = state["items"].get(key) or {}
         events = [
@@ -155,26 +179,18 @@ def sync(folder: str | os.PathLike | Workspace, now: datetime) -> dict[str, dict
             for v in graded[card].get(number, [])
         ]
         first_seen = _first_seen(old.get("first_seen"), now, events)
-        item = {"first_seen": first_seen, "events": events}
         fsrs_card = replay(
             datetime.fromisoformat(first_seen),
             [(datetime.fromisoformat(t), verdict) for t, verdict in events],
         )
-        item["card"] = fsrs_card.to_dict()
-        items[key] = item
-    new_state = {"version": 1, "items": items}
-    data = (json.dumps(new_state, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
-    if data != before:
-        # A read-only folder still gets its schedule; its first sightings are just not kept.
-        with contextlib.suppress(PermissionError):
-            atomic_write(inside(ws.root, STATE_FILE), data, expected=before)
+        items[key] = {"first_seen": first_seen, "events": events, "card": fsrs_card.to_dict()}
     return items
 
 
-def schedule(folder: str | os.PathLike, now: datetime) -> list[DueItem]:
+def schedule(folder: str | os.PathLike | Workspace, now: datetime) -> list[DueItem]:
     """Every review item with its due time, soonest first (then card, number)."""
     now = _utc(now)
-    ws = Workspace.open(folder)
+    ws = _workspace(folder)
     items = sync(ws, now)
     questions = _questions(ws)
     out = []
@@ -196,7 +212,9 @@ def schedule(folder: str | os.PathLike, now: datetime) -> list[DueItem]:
     return sorted(out, key=lambda d: (d.due, d.card, d.number))
 
 
-def due(folder: str | os.PathLike, now: datetime, *, today: bool = True) -> list[DueItem]:
+def due(
+    folder: str | os.PathLike | Workspace, now: datetime, *, today: bool = True
+) -> list[DueItem]:
     """What is due today: before the end of ``now``'s UTC day (``today=False``: by ``now``).
 
     A question last answered Wrong comes with ``revisit``: the upstream notes of its card, in

@@ -217,3 +217,29 @@ def test_cli_review_refuses_a_naive_time(tmp_path, capsys):
         main(["review", str(_folder(tmp_path)), "--now", "2026-01-05T09:00"])
     assert exc.value.code == 2
     assert "has no time zone" in capsys.readouterr().err
+
+
+def test_tabs_syncing_at_once_keep_one_valid_state(tmp_path):
+    """marimo serves each tab as a thread: concurrent syncs must not lose or corrupt state."""
+    import threading
+
+    root = _folder(tmp_path)
+    _grade(root, T0, {1: "Wrong"})
+    errors: list[Exception] = []
+
+    def tab(i: int) -> None:
+        try:
+            for k in range(5):
+                review.due(root, T0 + timedelta(minutes=i * 5 + k))
+        except Exception as exc:  # collected, asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=tab, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    state = json.loads((root / ".bh/reviews.json").read_text())
+    assert set(state["items"]) == {"03-practice.md#1", "03-practice.md#2"}
+    assert state["items"]["03-practice.md#1"]["first_seen"] == T0.isoformat()
