@@ -7,10 +7,10 @@ which names the file after the title (Chinese titles keep Chinese names) and nev
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from . import operations
-from .anchors import find_quote
+from .anchors import BadAnchor, find_quote, reanchor
 from .documents import DocumentError, Passage, is_cjk, normalise, open_document
 from .fsio import inside
 from .workspace import Workspace
@@ -164,3 +164,49 @@ def grow_from_quote(
     See :func:`passage_from_quote` for the errors.
     """
     return grow_from_passage(ws, passage_from_quote(ws, file, page, quote), title)
+
+
+@dataclass
+class Highlight:
+    """Where a note grown from a document points now, ready for the reader to draw.
+
+    Attributes:
+        note: the note's folder-relative path.
+        page: 1-based page (the recorded one for an orphan).
+        boxes: displayed 0..1 boxes, one per line (empty for an orphan).
+        status: exact | moved | fuzzy | orphan (see :mod:`basehalf_core.anchors`).
+        message: a sentence saying what happened, for anything but ``exact``.
+    """
+
+    note: str
+    page: int
+    boxes: list[tuple[float, float, float, float]]
+    status: str
+    message: str = ""
+
+
+def highlights(ws: Workspace, file: str) -> list[Highlight]:
+    """Re-anchor every note grown from ``file`` (its downstream notes with ``grown_from``).
+
+    A note whose anchor cannot be read is reported as an orphan with the reason, never
+    dropped silently.
+
+    Raises:
+        NotADocumentNode, DocumentError: as for :func:`passage_from_quote`.
+    """
+    rel, doc = _document_node(ws, file)
+    out = []
+    for note in ws.downstream(rel):
+        grown = ws.frontmatter(note).get("grown_from")
+        if not isinstance(grown, dict) or grown.get("file") != rel:
+            continue
+        try:
+            anchor = reanchor(doc, grown)
+        except BadAnchor as exc:
+            page = grown.get("page") if isinstance(grown.get("page"), int) else 1
+            out.append(Highlight(note, page, [], "orphan", f"{note}: {exc}"))
+            continue
+        boxes = doc.to_boxes(anchor.page - 1, anchor.rects) if anchor.rects else []
+        message = "" if anchor.status == "exact" else f"{note}: {anchor.note}"
+        out.append(Highlight(note, anchor.page, boxes, anchor.status, message))
+    return out

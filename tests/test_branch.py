@@ -13,6 +13,7 @@ from basehalf_core.branch import (
     default_title,
     grow_from_passage,
     grow_from_quote,
+    highlights,
     passage_from_quote,
     passage_note,
 )
@@ -160,3 +161,24 @@ def test_quote_text_cannot_become_html_or_a_heading_in_the_body():
 )
 def test_default_title_is_a_short_phrase_in_the_passage_language(quote, title):
     assert default_title(quote) == title
+
+
+def test_highlights_follow_each_grown_note_and_say_when_one_is_lost(folder):
+    ws = Workspace.open(folder)
+    kept = grow_from_quote(ws, "attention-is-all-you-need.pdf", 1, QUOTE, title="Kept")
+    lost = grow_from_quote(
+        ws, "attention-is-all-you-need.pdf", 2, "Recurrent models typically factor", title="Lost"
+    )
+    text = (folder / lost).read_text(encoding="utf-8")
+    text = text.replace("Recurrent models typically factor", "Quantum ferrets rarely hibernate")
+    (folder / lost).write_text(text, encoding="utf-8")
+    (folder / "plain.md").write_text("---\nupstream:\n  - attention-is-all-you-need.pdf\n---\n")
+
+    found = {h.note: h for h in highlights(Workspace.open(folder), "attention-is-all-you-need.pdf")}
+
+    assert set(found) == {kept, lost}
+    assert found[kept].status == "exact" and found[kept].page == 1
+    assert len(found[kept].boxes) == 2
+    assert all(0 < v < 1 for box in found[kept].boxes for v in box)
+    assert found[lost].status == "orphan" and found[lost].boxes == []
+    assert found[lost].message.startswith("lost.md: the quote is no longer in")
