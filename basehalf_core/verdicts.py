@@ -69,5 +69,13 @@ def history(ws: Workspace, card: str) -> dict[int, list[Verdict]]:
 
 
 def latest(ws: Workspace, card: str) -> dict[int, Verdict]:
-    """The verdict in force per question: from the card's latest run that graded it."""
-    return {n: runs[-1] for n, runs in history(ws, card).items() if runs}
+    """The verdicts in force: the card's latest run, overrides applied.
+
+    Same rule as :func:`grading.latest_verdicts` (what the workbench shows): a question the
+    latest run did not grade (left unanswered then) has no verdict in force.
+    """
+    runs, _ = grading.runs(ws, card)
+    if not runs:
+        return {}
+    last = runs[-1].run_id
+    return {n: vs[-1] for n, vs in history(ws, card).items() if vs and vs[-1].run_id == last}

@@ -243,3 +243,23 @@ def test_tabs_syncing_at_once_keep_one_valid_state(tmp_path):
     state = json.loads((root / ".bh/reviews.json").read_text())
     assert set(state["items"]) == {"03-practice.md#1", "03-practice.md#2"}
     assert state["items"]["03-practice.md#1"]["first_seen"] == T0.isoformat()
+
+
+def test_verdicts_in_force_come_from_the_latest_run_like_the_grading_room(tmp_path):
+    from basehalf_core.verdicts import latest
+
+    root = _folder(tmp_path)
+    first = _grade(root, T0, {1: "Wrong", 2: "Correct"})
+    _override(root, first, 1, "Partial")
+    ws = Workspace.open(root)
+    now = latest(ws, "03-practice.md")
+    assert {n: (v.verdict, v.graded_verdict) for n, v in now.items()} == {
+        1: ("Partial", "Wrong"),
+        2: ("Correct", "Correct"),
+    }
+    _grade(root, T0 + timedelta(days=1), {2: "Wrong"})  # question 1 left unanswered this time
+    ws = Workspace.open(root)
+    theirs = grading.latest_verdicts(ws, "03-practice.md")
+    ours = latest(ws, "03-practice.md")
+    assert {n: v.verdict for n, v in ours.items()} == {n: e.verdict for n, e in theirs.items()}
+    assert list(ours) == [2]
