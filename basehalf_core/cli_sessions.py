@@ -146,4 +146,4 @@ def add_commands(subparsers) -> None:
         default=None,
         help="file name in the folder (default: the PDF the notes name, else <id>.pdf)",
     )
-    p.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for the server")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the server")

@@ -149,7 +149,7 @@ def fetch_arxiv(
     *,
     name: str | None = None,
     base_url: str | None = None,
-    timeout: float = 15.0,
+    timeout: float = 10.0,
 ) -> Fetched:
     """Download ``<base_url><id>`` into ``folder`` as a PDF.
 
