@@ -8,8 +8,11 @@ Traits (all synced):
 
 - ``page``: the page on screen, **0-based** (the label shows ``page + 1``).
 - ``page_count``, ``page_size`` ([width, height] of the displayed page, points).
-- ``image``: PNG bytes of the page on screen only (rendered lazily; the next page is
-  prefetched in the background). ``image_page`` says which page ``image`` and ``words`` are.
+- ``image``: PNG bytes of the page on screen only (rendered lazily). ``image_page`` says
+  which page ``image`` and ``words`` are, ``image_key`` which page at which zoom.
+- ``ahead``: set by the browser after painting a page to the page it expects next; Python
+  answers with ``ahead_page``/``ahead_key``/``ahead_image``/``ahead_words``/``ahead_size``, so
+  the next page turn paints at once, without a round trip to Python.
 - ``words``: ``[x0, y0, x1, y1, text, glue]`` per selection unit, in the core's reading order;
   the box is in fractions of the displayed page; ``glue`` is 1 when no space separates the unit
   from the previous one (Chinese characters).
@@ -30,7 +33,6 @@ Traits (all synced):
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 from collections import OrderedDict
@@ -89,6 +91,7 @@ class Reader(anywidget.AnyWidget):
     page_size = traitlets.List([0.0, 0.0]).tag(sync=True)
     image = traitlets.Bytes(b"").tag(sync=True)
     image_page = traitlets.Int(-1).tag(sync=True)
+    image_key = traitlets.Unicode("").tag(sync=True)
     words = traitlets.List([]).tag(sync=True)
     zoom = traitlets.Float(1.5).tag(sync=True)
     fit = traitlets.Bool(True).tag(sync=True)
@@ -101,6 +104,12 @@ class Reader(anywidget.AnyWidget):
     message = traitlets.Unicode("").tag(sync=True)
     needs_password = traitlets.Bool(False).tag(sync=True)
     password = traitlets.Unicode("").tag(sync=True)
+    ahead = traitlets.Int(-1).tag(sync=True)
+    ahead_page = traitlets.Int(-1).tag(sync=True)
+    ahead_key = traitlets.Unicode("").tag(sync=True)
+    ahead_image = traitlets.Bytes(b"").tag(sync=True)
+    ahead_words = traitlets.List([]).tag(sync=True)
+    ahead_size = traitlets.List([0.0, 0.0]).tag(sync=True)
 
     def __init__(
         self,
@@ -121,13 +130,13 @@ class Reader(anywidget.AnyWidget):
         self._stored_highlights: list[Mapping] = list(highlights or [])
         self._cache: OrderedDict[tuple[int, float], tuple[bytes, list]] = OrderedDict()
         self._cache_lock = threading.Lock()
-        self._prefetch: threading.Thread | None = None
         # Registered first, so the passage is ready when the app's own observers run.
         self.observe(self._on_selection, names=["selection"])
         self.observe(self._on_page, names=["page"])
         self.observe(self._on_zoom, names=["zoom"])
         self.observe(self._on_query, names=["query"])
         self.observe(self._on_password, names=["password"])
+        self.observe(self._on_ahead, names=["ahead"])
         self._open(password, first_page=page)
 
     @classmethod
@@ -248,26 +257,32 @@ class Reader(anywidget.AnyWidget):
             self.words = words
             self.image = png
             self.image_page = i
+            self.image_key = _key(i, self.zoom)
             if self.selection.get("page") not in (None, i):
                 self.selection = {}
             self.message = (
                 f"{note[0].upper()}{note[1:]}. Selection needs a text layer." if note else ""
             )
-        self._start_prefetch(i + 1)
 
-    def _start_prefetch(self, i: int) -> None:
-        if not 0 <= i < self.page_count or (i, self.zoom) in self._cache:
+    def _on_ahead(self, change) -> None:
+        """The browser asks for the page it expects next; send it so a turn needs no trip."""
+        i = change["new"]
+        if self.doc is None or not 0 <= i < self.page_count or i == self.page:
             return
-        if self._prefetch is not None and self._prefetch.is_alive():
+        key = _key(i, self.zoom)
+        if self.ahead_key == key:
             return
-
-        def run(zoom=self.zoom) -> None:
-            # A page that fails says what is wrong when it is shown.
-            with contextlib.suppress(DocumentError, ReaderError):
-                self.page_payload(i, zoom)
-
-        self._prefetch = threading.Thread(target=run, name="reader-prefetch", daemon=True)
-        self._prefetch.start()
+        try:
+            png, words = self.page_payload(i)
+            size = self.doc.page_size(i)
+        except DocumentError:
+            return  # the page says what is wrong when it is shown
+        with self.hold_sync():
+            self.ahead_size = [round(size[0], 2), round(size[1], 2)]
+            self.ahead_words = words
+            self.ahead_image = png
+            self.ahead_page = i
+            self.ahead_key = key
 
     # -- selection ---------------------------------------------------------------------------
 
@@ -391,6 +406,10 @@ def highlights_for(ws, file: str) -> list[dict]:
         if isinstance(grown, Mapping) and grown.get("file") == file:
             items.append({**grown, "id": path, "label": node.title})
     return items
+
+
+def _key(page: int, zoom: float) -> str:
+    return f"{page}@{zoom}"
 
 
 def _clamp_zoom(z: float) -> float:

@@ -52,6 +52,7 @@ VIEWPORT = {"width": 1400, "height": 2400}
 ZOOM = 1.5  # the reader's default render scale: pdf.js renders at the same pixel size
 JUMP_PAGES = [40, 90, 140, 190, 240, 280]  # 0-based
 TIMEOUT = 120_000
+READING_PAUSE_MS = 300  # between page turns in the walk: a learner glances at each page
 
 PDFJS_PAGE = """<!doctype html>
 <meta charset="utf-8">
@@ -296,10 +297,11 @@ def pdfjs_times(browser, book: Path, work: Path, reps: int) -> tuple[list, list,
     return firsts, colds, jumps
 
 
-def rss_while_paging(browser, book: Path, work: Path, pages: int) -> list[tuple[int, float, float]]:
-    """(page, RSS MB, peak MB) sampled while paging 1 → ``pages`` with the → key."""
+def rss_while_paging(browser, book: Path, work: Path, pages: int) -> tuple[list, list]:
+    """(page, RSS MB, peak MB) sampled while paging 1 → ``pages`` with the → key, and the ms
+    from each key press to the next page painted."""
     app = ReaderApp(book, work / "rss.log", defer=False)
-    samples = []
+    samples, turns = [], []
     marks = {1, 10, 25, 50, 100, 150, 200, 250, pages}
     try:
         context = browser.new_context(viewport=VIEWPORT)
@@ -309,14 +311,16 @@ def rss_while_paging(browser, book: Path, work: Path, pages: int) -> list[tuple[
         samples.append((1, *app.rss_mb()))
         page.locator("[data-testid=reader]").focus()
         for n in range(2, pages + 1):
+            page.wait_for_timeout(READING_PAUSE_MS)
+            t0 = page.evaluate("() => performance.now()")
             page.keyboard.press("ArrowRight")
-            wait_painted(page, n)
+            turns.append(wait_painted(page, n) - t0)
             if n in marks:
                 samples.append((n, *app.rss_mb()))
         context.close()
     finally:
         app.stop()
-    return samples
+    return samples, turns
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -338,7 +342,7 @@ def main(argv: list[str] | None = None) -> None:
         pj_first, pj_cold, pj_jumps = pdfjs_times(browser, book, work, args.reps)
         our_first = ours_first_page(browser, book, work, args.reps)
         our_jumps = ours_jumps(browser, book, work)
-        samples = [] if args.no_rss else rss_while_paging(browser, book, work, pages)
+        samples, turns = ([], []) if args.no_rss else rss_while_paging(browser, book, work, pages)
         browser.close()
 
     med = statistics.median
@@ -369,6 +373,11 @@ def main(argv: list[str] | None = None) -> None:
         last_now, last_peak = samples[-1][1], samples[-1][2]
         print(f"  growth page 10 -> {pages}: {last_now - base:+.1f} MB (goal: flat)")
         print(f"  peak (VmHWM): {last_peak:.1f} MB (goal < 400 MB)")
+        print(
+            f"  next page (key -> painted, {READING_PAUSE_MS} ms pause per page):"
+            f" median {med(turns):.1f} ms,"
+            f" 90th percentile {statistics.quantiles(turns, n=10)[-1]:.1f} ms"
+        )
 
 
 if __name__ == "__main__":

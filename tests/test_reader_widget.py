@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import shutil
 import struct
-import time
 
 import pymupdf
 import pytest
@@ -75,12 +74,25 @@ def test_turning_pages_renders_only_that_page(acl):
     assert len(reader._cache) <= 4
 
 
-def test_next_page_is_prefetched(acl):
+def test_the_page_asked_for_ahead_is_sent_ahead_and_then_served_from_it(acl):
     reader = Reader(acl, page=2)
-    deadline = time.monotonic() + 10
-    while (3, reader.zoom) not in reader._cache and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert (3, reader.zoom) in reader._cache
+    reader.ahead = 3  # the browser, after painting page 3 (1-based)
+    assert (reader.ahead_page, reader.ahead_key) == (3, f"3@{reader.zoom}")
+    assert png_size(reader.ahead_image)[0] > 0
+    assert [x[4] for x in reader.ahead_words] == [
+        x.text for x in documents.open_document(acl).words(3)
+    ]
+    reader.page = 3
+    # Same bytes and key: the browser, which painted the page ahead, repaints nothing.
+    assert reader.image == reader.ahead_image and reader.image_key == reader.ahead_key
+    assert reader.words == reader.ahead_words and reader.page_size == reader.ahead_size
+
+
+@pytest.mark.parametrize("bad", [-1, 20, 999])
+def test_a_bad_page_asked_for_ahead_is_ignored(acl, bad):
+    reader = Reader(acl)
+    reader.ahead = bad
+    assert reader.ahead_page == -1 and reader.ahead_image == b""
 
 
 @pytest.mark.parametrize("bad", [-1, 20, 1000])

@@ -70,18 +70,26 @@ function render({ model, el }) {
   el.append(root);
 
   // A performance mark per page painted, for bench/reader_browser.py (only the last is kept).
+  // After each paint, ask Python for the page the learner will most likely want next.
   img.addEventListener("load", () => {
     const shown = Number(img.dataset.page);
     requestAnimationFrame(() => {
       performance.clearMarks("bh-page-shown");
       performance.mark("bh-page-shown", { detail: shown });
     });
+    if (shown < pageCount() && model.get("ahead") !== shown) {
+      model.set("ahead", shown); // 0-based index of the page after the 1-based `shown`
+      model.save_changes();
+    }
   });
 
   let url = null;
   let spans = [];
   let shownPage = -1;
+  let shownKey = "";
   let hitCursor = -1;
+  // The page on screen: its words and size (from `words`/`page_size`, or from `ahead_*`).
+  let current = { words: [], size: [0, 0] };
 
   const pageCount = () => model.get("page_count");
   const turnTo = (p) => {
@@ -89,6 +97,16 @@ function render({ model, el }) {
     if (!n) return;
     const target = Math.min(Math.max(p, 0), n - 1);
     if (target === model.get("page")) return;
+    // The page Python sent ahead is painted at once; Python's answer then changes nothing.
+    if (target === model.get("ahead_page") && model.get("ahead_key") && !drag) {
+      paintFrom({
+        bytes: bytesOf(model.get("ahead_image")),
+        page: target,
+        key: model.get("ahead_key"),
+        words: model.get("ahead_words"),
+        size: model.get("ahead_size"),
+      });
+    }
     model.set("page", target);
     model.save_changes();
     paintBar();
@@ -180,7 +198,7 @@ function render({ model, el }) {
 
   // -- page ---------------------------------------------------------------------------------
   function layout() {
-    const [pw, ph] = model.get("page_size");
+    const [pw, ph] = current.size;
     if (!pw || !ph) return;
     pageBox.style.aspectRatio = `${pw} / ${ph}`;
     if (model.get("fit")) {
@@ -199,10 +217,10 @@ function render({ model, el }) {
   }
 
   function buildTextLayer() {
-    const [pw, ph] = model.get("page_size");
+    const [pw, ph] = current.size;
     layer.replaceChildren();
     spans = [];
-    const words = model.get("words");
+    const words = current.words;
     const frag = document.createDocumentFragment();
     words.forEach((w, i) => {
       const [x0, y0, x1, y1, text] = w;
@@ -262,9 +280,22 @@ function render({ model, el }) {
   }
 
   function paintPage() {
-    const bytes = bytesOf(model.get("image"));
-    const imagePage = model.get("image_page");
+    paintFrom({
+      bytes: bytesOf(model.get("image")),
+      page: model.get("image_page"),
+      key: model.get("image_key"),
+      words: model.get("words"),
+      size: model.get("page_size"),
+    });
+  }
+
+  function paintFrom({ bytes, page: imagePage, key, words, size }) {
+    if (key && key === shownKey && imagePage === shownPage) {
+      paintMarks(); // already on screen (sent ahead): nothing to decode or lay out again
+      return;
+    }
     if (!bytes || imagePage < 0) {
+      shownKey = "";
       img.removeAttribute("src");
       layer.replaceChildren();
       spans = [];
@@ -279,6 +310,8 @@ function render({ model, el }) {
     if (url) URL.revokeObjectURL(url);
     url = fresh;
     shownPage = imagePage;
+    shownKey = key || "";
+    current = { words, size };
     layout();
     buildTextLayer();
     paintMarks();
@@ -365,7 +398,7 @@ function render({ model, el }) {
     if (!r.width || !spans.length) return -1;
     const fx = (clientX - r.left) / r.width;
     const fy = (clientY - r.top) / r.height;
-    const words = model.get("words");
+    const words = current.words;
     let best = -1;
     let bestD = Infinity;
     for (let i = 0; i < words.length; i++) {
@@ -456,7 +489,7 @@ function render({ model, el }) {
 
   // -- wiring -------------------------------------------------------------------------------
   for (const name of ["image", "image_page", "words"]) model.on(`change:${name}`, schedule);
-  model.on("change:page_size", layout);
+
   model.on("change:zoom", layout);
   model.on("change:fit", layout);
   for (const name of ["highlights", "hits", "marked", "selection"]) model.on(`change:${name}`, paintMarks);
