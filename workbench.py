@@ -73,11 +73,17 @@ def _(FolderError, Workspace, mo):
 @app.cell
 def _(mo, start_file):
     # One revision number for "the folder changed": every panel that shows folder state reads it.
-    get_rev, set_rev = mo.state(0)
-    get_selected, set_selected = mo.state(start_file)
+    # Self-loops allowed: a panel's own buttons change what that panel shows.
+    get_rev, set_rev = mo.state(0, allow_self_loops=True)
+    get_selected, set_selected = mo.state(start_file, allow_self_loops=True)
     get_doc, set_doc = mo.state(start_file)
     get_report, set_report = mo.state("")
-    return get_doc, get_report, get_rev, get_selected, set_doc, set_report, set_rev, set_selected
+
+    def bump():
+        # Cells that only bump must not read get_rev, or they would re-run themselves.
+        set_rev(lambda rev: rev + 1)
+
+    return bump, get_doc, get_report, get_rev, get_selected, set_doc, set_report, set_selected
 
 
 @app.cell
@@ -97,10 +103,10 @@ def _(export, html, mo, ws):
 
 
 @app.cell
-def _(get_rev, set_rev, watcher, ws):
+def _(bump, watcher, ws):
     watcher.value
     if ws.refresh():
-        set_rev(get_rev() + 1)
+        bump()
     return
 
 
@@ -142,7 +148,7 @@ def _(
     mo,
     operations,
     set_report,
-    set_rev,
+    bump,
     set_selected,
     ws,
 ):
@@ -167,12 +173,21 @@ def _(
                 set_report("")
             if then:
                 then()
-            set_rev(get_rev() + 1)
+            bump()
 
         return run
 
+    # Every card is reachable without the mouse on the canvas, too.
+    _all = sorted(ws.nodes)
+    open_card = mo.ui.dropdown(
+        options=_all,
+        value=_path if _path in _all else None,
+        label="Open card",
+        on_change=lambda p: p and set_selected(p),
+    )
     if _path is None:
-        card_panel = mo.Html('<div data-testid="card-detail">Click a card to see it here.</div>')
+        _hint = '<div data-testid="card-detail">Click a card to see it here.</div>'
+        card_panel = mo.vstack([open_card, mo.Html(_hint)])
     else:
         detail = card_detail.card_detail(ws, _path)
         rename_to = mo.ui.text(value=detail.path, label="Rename / move to", full_width=True)
@@ -186,7 +201,7 @@ def _(
             )(v),
         )
         _choices = sorted(p for p in ws.nodes if p != detail.path and ws.nodes[p].kind != "folder")
-        add_up = mo.ui.dropdown(options=_choices, label="Add upstream", searchable=True)
+        add_up = mo.ui.dropdown(options=_choices, label="Add upstream")
         add = mo.ui.button(
             label="Connect",
             on_click=lambda v: (
@@ -228,6 +243,7 @@ def _(
         _down = ", ".join(html.escape(d) for d in detail.downstream) or "none"
         card_panel = mo.vstack(
             [
+                open_card,
                 mo.Html(
                     f'<div data-testid="card-detail" data-path="{html.escape(detail.path)}">'
                     f"<h3>{html.escape(detail.title)}</h3>"
@@ -265,10 +281,9 @@ def _(
     branch,
     canvas,
     get_doc,
-    get_rev,
+    bump,
     highlights_for,
     mo,
-    set_rev,
     set_selected,
     ws,
 ):
@@ -302,7 +317,8 @@ def _(
             reader.clear_selection()
             grow_form.offer("", 0, "")
             grow_form.status = f"Grown: {path}"
-            set_rev(get_rev() + 1)
+            set_selected(path)
+            bump()
 
         def _on_highlight(change):
             note = (change["new"] or {}).get("id")
@@ -340,7 +356,7 @@ def _(get_rev, get_selected, mo, ws):
 
 
 @app.cell
-def _(card_choice, get_rev, grade_button, grading, html, mo, model_box, os, set_rev, ws):
+def _(bump, card_choice, grade_button, grading, html, mo, model_box, os, ws):
     # Grading may call a paid model: it runs only when the learner presses Grade.
     mo.stop(not grade_button.value or not card_choice.value)
     _model = model_box.value.strip() or os.environ.get("BASEHALF_MODEL") or None
@@ -352,7 +368,7 @@ def _(card_choice, get_rev, grade_button, grading, html, mo, model_box, os, set_
         )
     else:
         _out = mo.md(f"Graded {len(_run.grades)} answers into `{_run.grading_path}`.")
-        set_rev(get_rev() + 1)
+        bump()
     _out
     return
 
@@ -395,7 +411,7 @@ def _(card_choice, get_rev, grading, html, mo, ws):
 
 
 @app.cell
-def _(card_choice, get_rev, grading, mo, set_rev, ws):
+def _(bump, card_choice, get_rev, grading, mo, ws):
     get_rev()
     _runs = grading.runs(ws, card_choice.value)[0] if card_choice.value else []
     mo.stop(not _runs)
@@ -417,7 +433,7 @@ def _(card_choice, get_rev, grading, mo, set_rev, ws):
             override_v.value,
             override_note.value,
         )
-        set_rev(get_rev() + 1)
+        bump()
 
     mo.hstack(
         [override_q, override_v, override_note, mo.ui.button(label="Record", on_click=_override)],
