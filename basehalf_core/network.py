@@ -51,7 +51,7 @@ def is_ghost(node_id: str) -> bool:
 
 def edge_id(upstream: str, downstream: str) -> str:
     """A stable, unambiguous edge id (JSON of the pair: any character can sit in a path)."""
-    return json.dumps([upstream, downstream], ensure_ascii=False)
+    return json.dumps([upstream, downstream], ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass
@@ -229,8 +229,6 @@ def build(
             title="\n".join(tooltip),
             x=round(x),
             y=round(y),
-            kind=node.kind,
-            path=p,
         )
         if issues:
             # pyvis drops ``color`` when a group is given; set the marker on the dict itself.
@@ -249,20 +247,34 @@ def build(
             title=f"{target}\nno such file in the folder\nlisted upstream by: {held}",
             x=round(x),
             y=round(y),
-            kind="dangling",
             path=holders[0],
         )
     shown = set(order)
     for u, v in ws.graph.edges:
         if u in shown and v in shown:
-            net.add_edge(u, v, id=edge_id(u, v))
+            net.add_edge(u, v)
     for target, holders in ghosts.holders.items():
         gid = ghost_id(target)
         for h in holders:
             if h in shown:
-                net.add_edge(gid, h, id=edge_id(gid, h), dashes=True, color="#dc6803")
+                net.add_edge(gid, h, dashes=True, color="#dc6803")
     net.options = options()
+    _compact(net)
     return net
+
+
+def _compact(net: Network) -> None:
+    """Drop what the groups and options already say: the payload of a 1,000-card canvas is
+    sent on every sync, so every repeated key counts.
+
+    Shapes come from the node's group, arrows from ``options.edges``; an edge's id is
+    ``edge_id(from, to)``, which the browser derives itself.
+    """
+    for n in net.nodes:
+        if n.get("shape") == KIND_SHAPES.get(n.get("group"), "box"):
+            del n["shape"]
+    for e in net.edges:
+        e.pop("arrows", None)
 
 
 def traits(net: Network) -> dict:

@@ -38,7 +38,7 @@ def test_every_node_is_a_card_and_every_link_an_edge(study):
     nodes = by_id(net.nodes)
     assert set(nodes) == set(study.nodes)
     assert {(e["from"], e["to"]) for e in net.edges} == set(study.graph.edges)
-    assert len({e["id"] for e in net.edges}) == len(net.edges)
+    assert len({(e["from"], e["to"]) for e in net.edges}) == len(net.edges)
 
 
 def test_kinds_are_styled_apart(study):

@@ -38,7 +38,7 @@ def _(canvas, mo, operations, ws):
     grown = []
 
     def _grow(count):
-        anchor = canvas.selected or (canvas.nodes[0]["path"] if canvas.nodes else "")
+        anchor = canvas.selected or (canvas.nodes[0]["id"] if canvas.nodes else "")
         path = operations.grow(
             ws, f"Grown {count + 1}", upstream=[anchor] if anchor else [], body="From the bench."
         )

@@ -1,0 +1,249 @@
+"""Canvas figures: Workspace → traits build time and payload, sync cost, grow → drawn in a browser.
+
+Run: ``.venv/bin/python bench/canvas.py [--sizes 100,1000,5000] [--browser-size 1000]``.
+
+For generated folders (a real corpus PDF, notes that flow from it and from earlier notes,
+practice cards, 1% dangling entries) it prints, per size:
+
+- ``open``: ``Workspace.open`` (context, not the canvas's own cost);
+- ``build``: ``network.build`` → traits (pyvis assembly, layout, ghosts);
+- ``naive``: the same build with stock pyvis node bookkeeping (a list scan per ``add_node`` and
+  per edge end: quadratic) — the baseline, measured in the same run; ``ratio`` = naive / build;
+- ``sync0`` / ``sync1``: ``Canvas.sync`` with nothing changed / after one grow;
+- ``payload``: JSON bytes of the traits (nodes, edges, options), against the size of pyvis's own
+  HTML page for the same network (``pyvis html``).
+
+Then, in Debian's chromium against ``marimo run tests/apps/canvas_app.py`` on the
+``--browser-size`` folder: the time from the Grow click to the new card drawn (goal ≤ 0.5 s),
+median of several grows, against the time a fresh page takes to draw the whole canvas.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from pyvis.network import Network  # noqa: E402
+
+from basehalf_core import network, operations  # noqa: E402
+from basehalf_core.workspace import Workspace  # noqa: E402
+from basehalf_widgets.canvas import Canvas  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+PDF = "attention-1706.03762.pdf"
+
+
+def make_folder(root: Path, notes: int, seed: int = 7) -> Path:
+    """A study folder of ``notes`` notes over one real PDF."""
+    rng = random.Random(seed)
+    root.mkdir(parents=True)
+    shutil.copy(CORPUS / PDF, root / "paper.pdf")
+    names: list[str] = []
+    for i in range(notes):
+        name = f"{i:05}-note.md"
+        pool = names[-50:]
+        ups = (
+            ["paper.pdf"] if not pool or rng.random() < 0.2 else rng.sample(pool, min(2, len(pool)))
+        )
+        if rng.random() < 0.01:
+            ups.append(f"missing/{i}.md")
+        kind = "kind: practice\n" if i % 25 == 24 else ""
+        text = "---\nupstream:\n" + "".join(f"  - {u}\n" for u in ups) + kind + "---\n"
+        (root / name).write_text(text + f"# Note {i} on attention\n\nBody {i}.\n", "utf-8")
+        names.append(name)
+    return root
+
+
+def naive_build(ws: Workspace) -> float:
+    """Seconds for the same ``network.build`` with pyvis's stock node list (a list scan per
+    ``add_node`` and per edge end): the baseline the set-backed id list is measured against."""
+    kept = network._Ids
+    network._Ids = list
+    try:
+        t = time.perf_counter()
+        network.traits(network.build(ws))
+        return time.perf_counter() - t
+    finally:
+        network._Ids = kept
+
+
+def pyvis_page_bytes(net: Network) -> int:
+    """Size of pyvis's own HTML page (in_line resources) for the network."""
+    net.cdn_resources = "in_line"
+    return len(net.generate_html().encode("utf-8"))
+
+
+def best(fn, repeat: int = 3) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def python_figures(sizes: list[int], work: Path) -> None:
+    header = (
+        f"{'notes':>6} {'cards':>6} {'edges':>6} {'open s':>8} {'build s':>8} {'naive s':>8} "
+        f"{'ratio':>6} {'sync0 ms':>9} {'sync1 ms':>9} {'payload KiB':>12} {'pyvis html KiB':>15}"
+    )
+    print(header)
+    print("-" * len(header))
+    for size in sizes:
+        folder = make_folder(work / f"f{size}", size)
+        t = time.perf_counter()
+        ws = Workspace.open(folder)
+        t_open = time.perf_counter() - t
+        net = network.build(ws)
+        t_build = best(lambda ws=ws: network.traits(network.build(ws)))
+        t_naive = naive_build(ws)
+        payload = len(json.dumps(network.traits(net), ensure_ascii=False).encode("utf-8"))
+        page = pyvis_page_bytes(network.build(ws))
+        canvas = Canvas.for_workspace(ws)
+        t_sync0 = best(lambda c=canvas, ws=ws: c.sync(ws))
+        operations.grow(ws, "Bench grow", upstream=["paper.pdf"])
+        t = time.perf_counter()
+        canvas.sync(ws)
+        t_sync1 = time.perf_counter() - t
+        print(
+            f"{size:>6} {len(net.nodes):>6} {len(net.edges):>6} {t_open:>8.3f} {t_build:>8.3f} "
+            f"{t_naive:>8.3f} {t_naive / t_build:>6.1f} {t_sync0 * 1000:>9.1f} "
+            f"{t_sync1 * 1000:>9.1f} {payload / 1024:>12.1f} {page / 1024:>15.1f}"
+        )
+    print(
+        f"(the widget's ES module, vis-network included, is {len(Canvas._esm) / 1024:.0f} KiB, "
+        "sent once per page)"
+    )
+
+
+class App:
+    """``marimo run tests/apps/canvas_app.py`` on a loopback port."""
+
+    def __init__(self, folder: Path, log: Path):
+        from conftest import free_port
+
+        self.url = f"http://127.0.0.1:{free_port()}"
+        args = [
+            sys.executable, "-m", "marimo", "run", str(ROOT / "tests/apps/canvas_app.py"),
+            "--headless", "--port", self.url.rsplit(":", 1)[1], "--no-token", "--no-sandbox",
+            "--", "--folder", str(folder),
+        ]  # fmt: skip
+        self.log = open(log, "wb")  # noqa: SIM115 - lives as long as the server
+        self.proc = subprocess.Popen(
+            args, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+            env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+        )  # fmt: skip
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/health", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"marimo did not start; see {log}")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+        self.log.close()
+
+
+# Records, inside the page, when the Grow button is clicked and when the canvas next changes
+# its node count (then two animation frames, so the new card has been painted).
+_WATCH = """(canvas) => {
+  window.__bh = { clicks: [], drawn: [] };
+  const button = [...document.querySelectorAll('*')]
+    .flatMap((e) => (e.shadowRoot ? [...e.shadowRoot.querySelectorAll('button')] : []))
+    .concat([...document.querySelectorAll('button')])
+    .find((b) => b.textContent.trim() === 'Grow');
+  button.addEventListener('click', () => window.__bh.clicks.push(performance.now()), true);
+  new MutationObserver(() => {
+    const mark = () => window.__bh.drawn.push(performance.now());
+    requestAnimationFrame(() => requestAnimationFrame(mark));
+  }).observe(canvas, { attributes: true, attributeFilter: ['data-node-count'] });
+}"""
+
+
+def browser_figures(size: int, work: Path, grows: int) -> None:
+    from conftest import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import expect, sync_playwright
+
+    folder = make_folder(work / f"b{size}", size)
+    cards = len(network.build(Workspace.open(folder)).nodes)
+    app = App(folder, work / "marimo.log")
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 2000})
+            loads = []
+            for _ in range(2):
+                t = time.perf_counter()
+                page.goto(app.url)
+                canvas = page.locator("[data-testid='canvas']")
+                expect(canvas).to_have_attribute("data-node-count", str(cards), timeout=120_000)
+                loads.append(time.perf_counter() - t)
+            canvas.evaluate(_WATCH)
+            button = page.get_by_role("button", name="Grow")
+            latencies, arrivals, applies = [], [], []
+            for i in range(grows):
+                button.click()
+                expect(canvas).to_have_attribute(
+                    "data-node-count", str(cards + i + 1), timeout=30_000
+                )
+                page.wait_for_timeout(300)
+                marks = page.evaluate("() => window.__bh")
+                latencies.append((marks["drawn"][i] - marks["clicks"][i]) / 1000)
+                last = canvas.evaluate("(el) => el.bhLastNodes")
+                arrivals.append((last["at"] - marks["clicks"][i]) / 1000)
+                applies.append(last["ms"] / 1000)
+            browser.close()
+    finally:
+        app.stop()
+    median = statistics.median(latencies)
+    print()
+    print(f"browser, {size} notes ({cards} cards), marimo run + chromium:")
+    print(
+        f"  grow -> new card drawn: median {median:.3f} s over {grows} grows "
+        f"(min {min(latencies):.3f}, max {max(latencies):.3f}); goal <= 0.5 s: "
+        f"{'met' if median <= 0.5 else 'NOT met'}"
+    )
+    print(
+        f"  of which: click -> nodes update arrives {statistics.median(arrivals):.3f} s, "
+        f"applying the diff {statistics.median(applies) * 1000:.1f} ms"
+    )
+    print(
+        f"  baseline, a fresh page drawing the whole canvas: {min(loads):.3f} s "
+        f"(ratio {min(loads) / median:.1f}x the grow)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100,1000,5000")
+    parser.add_argument("--browser-size", type=int, default=1000)
+    parser.add_argument("--grows", type=int, default=7)
+    parser.add_argument("--no-browser", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bh-canvas-bench-") as tmp:
+        work = Path(tmp)
+        python_figures([int(s) for s in args.sizes.split(",")], work)
+        if not args.no_browser:
+            browser_figures(args.browser_size, work, args.grows)
+
+
+if __name__ == "__main__":
+    main()
