@@ -82,7 +82,7 @@ def find_in_page(doc: Document, i: int, needle: str) -> list[list[int]]:
 
 
 def _find_on_page(doc: Document, i: int, needle: str) -> list[Match]:
-    if not needle:
+    if not needle or not doc.may_contain(i, needle):  # cheap: no words built for the page
         return []
     k = key(needle)
     out = []

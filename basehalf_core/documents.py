@@ -11,6 +11,7 @@ lays over the rendered (rotated) image.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import os
@@ -212,6 +213,11 @@ def fold(text: str) -> str:
 def squash(text: str) -> str:
     """Normalised and folded, with every space and hyphen removed: for ruling pages out."""
     return _SQUASH_RE.sub("", fold(normalise(text)))
+
+
+@functools.lru_cache(maxsize=256)
+def _tokens(text: str) -> frozenset[str]:
+    return frozenset(t for t in (squash(p) for p in _SPLIT_RE.split(normalise(text))) if t)
 
 
 def _present(token: str, page: str) -> bool:
@@ -569,11 +575,14 @@ class Document:
         Every piece of the text between spaces and hyphens must occur in the page's squashed
         text, or as two parts of it (a word hyphenated across a column break).
         """
+        return [i for i in range(self.page_count) if self.may_contain(i, text)]
+
+    def may_contain(self, i: int, text: str) -> bool:
+        """False only when page ``i`` surely does not hold ``text`` (see candidate_pages)."""
+        self._check(i)
         self._scan()
-        tokens = {t for t in (squash(p) for p in _SPLIT_RE.split(normalise(text))) if t}
-        return [
-            i for i, page in enumerate(self._squashed) if all(_present(t, page) for t in tokens)
-        ]
+        page = self._squashed[i]
+        return all(_present(t, page) for t in _tokens(text))
 
     def fuzzy_candidate_pages(self, text: str, floor: float) -> list[int]:
         """Page indices whose squashed text is alike enough to ``text`` to be worth aligning."""

@@ -185,7 +185,7 @@ def test_any_selection_re_anchors_exactly_and_is_found_verbatim(corpus_file, nam
     n = len(doc.words(page_index))
     assert n > 20
 
-    @settings(max_examples=40, deadline=None)
+    @settings(max_examples=25, deadline=None)
     @given(st.integers(0, n - 1), st.integers(0, 25))
     def check(start, length):
         chosen = doc.select_between(page_index, start, min(n - 1, start + length))
