@@ -174,19 +174,6 @@ class CanvasStore:
             return merged
         raise ChangedOnDisk(STATE_PATH, "kept changing while saving card positions; not saved")
 
-    def forget(self, ids: list[str]) -> None:
-        """Drop saved positions (e.g. of cards that were deleted); a no-op for unknown ids."""
-        data = read_bytes(self.path)
-        if data is None:
-            return
-        try:
-            current = parse(data).positions
-        except CanvasStateInvalid:
-            return
-        kept = {k: v for k, v in current.items() if k not in set(ids)}
-        if len(kept) != len(current):
-            atomic_write(self.path, encode(kept), expected=data)
-
     def _set_aside(self, data: bytes) -> str:
         """Copy an unusable state file's bytes to a new ``.bad`` name; returns that name."""
         for n in range(1, 1000):

@@ -74,42 +74,61 @@ class Canvas(anywidget.AnyWidget):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._store: CanvasStore | None = None
-        self._xy: dict[str, Point] = {}
+        self._xy: dict[str, Point] = {}  # where each card is drawn now
+        self._pins: dict[str, Point] = {}  # saved and dragged spots, also of absent cards
+        self._seen: tuple[Workspace | None, int] = (None, -1)
+        self._loading = False
         self.observe(self._on_positions, names=["positions"])
 
     @classmethod
     def for_workspace(cls, ws: Workspace, *, height: str = "640px") -> Canvas:
         """A canvas of ``ws``: saved positions from ``.bh/canvas.json``, the rest laid out."""
         canvas = cls(height=height)
-        canvas._store = CanvasStore(ws.root)
-        pins = canvas._store.load()
-        canvas.status = canvas._store.problem
-        canvas._xy = dict(pins)
-        net = network.build(ws, canvas._xy)
-        canvas._remember(net.nodes)
-        # Set positions before the observer can mistake them for a drag to save.
-        canvas.set_trait("positions", {k: [x, y] for k, (x, y) in pins.items()})
-        canvas.set_trait("options", net.options)
-        canvas.set_trait("edges", net.edges)
-        canvas.set_trait("nodes", net.nodes)
+        canvas._load(ws)
         return canvas
+
+    def _load(self, ws: Workspace) -> None:
+        self._store = CanvasStore(ws.root)
+        self._pins = self._store.load()
+        net = network.build(ws, self._pins)
+        self._remember(net.nodes)
+        self._seen = (ws, ws.revision)
+        with self.hold_sync():
+            self.status = self._store.problem
+            # Loading saved positions is not a drag: nothing to write back.
+            self._loading = True
+            try:
+                self.positions = {k: [x, y] for k, (x, y) in self._pins.items()}
+            finally:
+                self._loading = False
+            self.options = net.options
+            self.edges = net.edges
+            self.nodes = net.nodes
 
     def sync(self, ws: Workspace) -> None:
         """Redraw from ``ws``: cards already shown stay put; new ones appear by their upstream.
 
-        Only traits whose content changed are assigned, so an unchanged folder costs one
-        comparison and sends nothing to the browser.
+        Costs nothing when the workspace has not changed since the last sync (its revision
+        says so); otherwise only traits whose content changed are assigned, and the browser
+        applies the difference. A workspace of another folder starts the canvas afresh.
         """
         if self._store is None or self._store.root != ws.root:
-            self._store = CanvasStore(ws.root)
+            self._load(ws)
+            return
+        if self._seen[0] is ws and self._seen[1] == ws.revision:
+            return
         order = network.shown_nodes(ws)
         scanned = network.scan_issues(ws)
         real = {p: self._xy[p] for p in order if p in self._xy}
         new = [p for p in order if p not in real]
-        real.update(extend(ws, real, new))
+        # A card that comes back (a file restored, a move undone) returns to its saved spot.
+        real.update({p: self._pins[p] for p in new if p in self._pins})
+        real.update(extend(ws, real, [p for p in new if p not in real]))
         ghosts = {k: v for k, v in self._xy.items() if network.is_ghost(k)}
+        ghosts.update({k: v for k, v in self._pins.items() if network.is_ghost(k)})
         net = network.build(ws, {**real, **ghosts}, order=order, scanned=scanned)
         self._remember(net.nodes)
+        self._seen = (ws, ws.revision)
         with self.hold_sync():
             if net.nodes != self.nodes:
                 self.nodes = net.nodes
@@ -121,6 +140,8 @@ class Canvas(anywidget.AnyWidget):
 
     def _on_positions(self, change: dict) -> None:
         """A drag in the browser: keep the new spots in memory and in ``.bh/canvas.json``."""
+        if self._loading:
+            return
         old, new = change["old"] or {}, change["new"] or {}
         moved: dict[str, Point] = {}
         for key, value in new.items():
@@ -132,6 +153,7 @@ class Canvas(anywidget.AnyWidget):
         if not moved:
             return
         self._xy.update(moved)
+        self._pins.update(moved)
         if self._store is None:
             return
         try:

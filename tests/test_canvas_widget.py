@@ -132,3 +132,38 @@ def test_a_click_in_the_browser_reaches_observers(ws):
     canvas.observe(lambda c: seen.append(c["new"]), names=["selected"])
     canvas.set_state({"selected": "the-transformer-claim.md"})
     assert seen == ["the-transformer-claim.md"]
+
+
+def test_opening_never_rewrites_canvas_json(ws):
+    (ws.root / ".bh").mkdir(exist_ok=True)
+    text = '{"positions": {"attention.pdf": [7, 8], "bad.md": "nowhere"}}'
+    (ws.root / STATE_PATH).write_text(text)
+    canvas = Canvas.for_workspace(ws)
+    canvas.sync(ws)
+    assert (ws.root / STATE_PATH).read_text() == text
+    assert "'bad.md'" in canvas.status
+    assert by_id(canvas.nodes)["attention.pdf"]["x"] == 7
+
+
+def test_a_card_that_comes_back_returns_to_its_saved_spot(ws):
+    canvas = Canvas.for_workspace(ws)
+    drag(canvas, "why-not-recurrence.md", -700, 500)
+    text = (ws.root / "why-not-recurrence.md").read_bytes()
+    os.unlink(ws.root / "why-not-recurrence.md")
+    ws.refresh()
+    canvas.sync(ws)
+    assert "why-not-recurrence.md" not in by_id(canvas.nodes)
+    (ws.root / "why-not-recurrence.md").write_bytes(text)
+    ws.refresh()
+    canvas.sync(ws)
+    node = by_id(canvas.nodes)["why-not-recurrence.md"]
+    assert (node["x"], node["y"]) == (-700, 500)
+
+
+def test_syncing_a_workspace_of_another_folder_starts_afresh(ws, tmp_path_factory):
+    other = tmp_path_factory.mktemp("other")
+    (other / "only.md").write_text("# Only\n")
+    canvas = Canvas.for_workspace(ws)
+    canvas.sync(Workspace.open(other))
+    assert [n["id"] for n in canvas.nodes] == ["only.md"]
+    assert canvas.edges == []
