@@ -160,7 +160,11 @@ def reanchor(doc: Document, stored: Mapping) -> Anchor:
     prefix = str(stored.get("prefix") or "")
     suffix = str(stored.get("suffix") or "")
     rects = stored.get("rects") or []
+    distance = _distance(doc, page, stored.get("chapter"))
 
+    if distance(page) > 0:
+        # An EPUB laid out anew: its recorded page is outside the recorded chapter now.
+        rects = []
     if 1 <= page <= doc.page_count and rects:
         hit = _text_under_rects(doc, page - 1, rects)
         if hit is not None and key(hit[0]) == key(quote):
@@ -168,7 +172,7 @@ def reanchor(doc: Document, stored: Mapping) -> Anchor:
             note = "the recorded place still holds the quote"
             return Anchor(page, kept, "exact", 100.0, hit[1], hit[0], note)
 
-    matches = find_quote(doc, quote, page)
+    matches = find_quote(doc, quote, page) if distance(page) == 0 else []
     for m in matches:
         # Words of another line can sit inside a recorded rect (a subscript, an accent line);
         # a verbatim match at the recorded rects is just as exact.
@@ -180,7 +184,7 @@ def reanchor(doc: Document, stored: Mapping) -> Anchor:
     if matches:
         best = max(
             matches,
-            key=lambda m: (_context_score(doc, m, prefix, suffix) - abs(m.page - page), -m.page),
+            key=lambda m: (_context_score(doc, m, prefix, suffix) - distance(m.page), -m.page),
         )
         where = "on the same page" if best.page == page else f"on page {best.page} (was {page})"
         return Anchor(
@@ -193,12 +197,40 @@ def reanchor(doc: Document, stored: Mapping) -> Anchor:
             f"the quote was found {where}",
         )
 
-    fuzzy = _fuzzy(doc, quote, prefix, suffix, page)
+    fuzzy = _fuzzy(doc, quote, prefix, suffix, distance)
     if fuzzy is not None:
         return fuzzy
     return Anchor(
         page, [], "orphan", 0.0, note=f"the quote is no longer in {doc.path.name}: {quote[:60]!r}"
     )
+
+
+def _chapter_span(doc: Document, chapter: str) -> tuple[int, int] | None:
+    """First and last 1-based page of a table-of-contents entry, or None if it is gone."""
+    toc = doc.toc()
+    want = normalise(chapter)
+    for k, (_level, title, start) in enumerate(toc):
+        if normalise(title) == want and start >= 1:
+            later = [p for _l, _t, p in toc[k + 1 :] if p > start]
+            return start, (later[0] if later else doc.page_count)
+    return None
+
+
+def _distance(doc: Document, page: int, chapter: object):
+    """Pages between a candidate page and where the anchor was recorded.
+
+    With a chapter (EPUB), any page of that chapter is as good as the recorded one: page
+    numbers there come from one layout of the book and change with the next.
+    """
+    span = _chapter_span(doc, chapter) if isinstance(chapter, str) and chapter.strip() else None
+
+    def distance(p: int) -> float:
+        if span is None:
+            return float(abs(p - page))
+        lo, hi = span
+        return 0.0 if lo <= p <= hi else float(min(abs(p - lo), abs(p - hi)))
+
+    return distance
 
 
 def _same_rects(found: list[list[float]], stored, tol: float = 0.5) -> bool:
@@ -233,7 +265,7 @@ def _text_under_rects(doc: Document, i: int, rects) -> tuple[str, list[int]] | N
     return join_words([words[k] for k in idx], doc.vocabulary), idx
 
 
-def _fuzzy(doc: Document, quote: str, prefix: str, suffix: str, page: int) -> Anchor | None:
+def _fuzzy(doc: Document, quote: str, prefix: str, suffix: str, distance) -> Anchor | None:
     q = key(quote)
     floor = SHORT_MIN_QUOTE if len(q) < SHORT_QUOTE else FUZZY_MIN_QUOTE
     best: tuple[float, Anchor] | None = None
@@ -247,7 +279,7 @@ def _fuzzy(doc: Document, quote: str, prefix: str, suffix: str, page: int) -> An
                 continue
             m = Match(i + 1, [], [], al.dest_start, al.dest_end, r)
             ctx = _context_score(doc, m, prefix, suffix)
-            penalty = min(MAX_PAGE_PENALTY, PAGE_PENALTY * abs(i + 1 - page))
+            penalty = min(MAX_PAGE_PENALTY, PAGE_PENALTY * distance(i + 1))
             score = 0.7 * al.score + 0.3 * ctx - penalty
             if score < FUZZY_MIN_SCORE or (best is not None and score <= best[0]):
                 continue

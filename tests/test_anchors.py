@@ -204,3 +204,23 @@ def test_any_selection_re_anchors_exactly_and_is_found_verbatim(corpus_file, nam
         ), passage.quote
 
     check()
+
+
+def test_an_epub_anchor_follows_its_chapter_when_the_page_numbers_change(corpus_file):
+    doc = open_document(corpus_file("gutenberg_pg1342.epub"))
+    toc = {title: page for _, title, page in doc.toc()}
+    quote = "Mr. Darcy"  # said in many chapters
+    pages_with = {m.page for m in find_quote(doc, quote)}
+    assert len(pages_with) > 20
+    first_in_10 = min(p for p in pages_with if toc["Chapter 10"] <= p < toc["Chapter 11"])
+    # Recorded under another layout: the page number now falls in Chapter 3.
+    stored = {"quote": quote, "page": toc["Chapter 3"] + 1, "chapter": "Chapter 10"}
+
+    anchor = reanchor(doc, stored)
+
+    assert anchor.status == "moved"
+    assert anchor.page == first_in_10
+    assert doc.chapter_of(anchor.page - 1) == "Chapter 10"
+    # Without the chapter the nearest page to the recorded number wins instead.
+    del stored["chapter"]
+    assert toc["Chapter 3"] <= reanchor(doc, stored).page < toc["Chapter 5"]
