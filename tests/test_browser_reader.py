@@ -22,7 +22,8 @@ import pytest
 from conftest import ROOT, corpus, free_port, wait_for_app
 from playwright.sync_api import expect
 
-from basehalf_core import documents
+from basehalf_core import branch, documents
+from basehalf_core.workspace import Workspace
 
 pytestmark = pytest.mark.browser
 
@@ -37,12 +38,13 @@ TIMEOUT = 60_000
 class ReaderApp:
     """``marimo run tests/apps/reader_app.py -- --file PATH`` on a loopback port."""
 
-    def __init__(self, file: Path, log: Path):
+    def __init__(self, file: Path | str, log: Path, extra: list[str]):
         self.url = f"http://127.0.0.1:{free_port()}"
         port = self.url.rsplit(":", 1)[1]
         args = [
             sys.executable, "-m", "marimo", "run", str(ROOT / "tests/apps/reader_app.py"),
             "--headless", "--port", port, "--no-token", "--no-sandbox", "--", "--file", str(file),
+            *extra,
         ]  # fmt: skip
         self._log = open(log, "wb")  # noqa: SIM115 - lives as long as the server
         env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
@@ -71,11 +73,13 @@ class ReaderApp:
 
 @pytest.fixture
 def reader_app(tmp_path):
-    """Factory: ``reader_app(path) -> url`` of the Reader app showing that document."""
+    """Factory: ``reader_app(path, folder=None) -> url`` of the Reader app showing that document
+    (``path`` relative to ``folder`` when a study folder is given)."""
     apps: list[ReaderApp] = []
 
-    def start(path: Path) -> str:
-        app = ReaderApp(path, tmp_path / f"reader-app-{len(apps)}.log")
+    def start(path: Path | str, folder: Path | None = None) -> str:
+        extra = ["--folder", str(folder)] if folder else []
+        app = ReaderApp(path, tmp_path / f"reader-app-{len(apps)}.log", extra)
         apps.append(app)
         return app.url
 
@@ -176,6 +180,38 @@ def test_text_layer_lies_exactly_over_the_page_image(reader_app, browser_page, a
             worst, *(abs(a - b) for a, b in zip((left, top, right, bottom), want, strict=True))
         )
     assert worst < 2.0, f"a word span is {worst:.1f} px off its word on the image"
+
+
+def test_double_click_selects_one_word_through_the_native_selection(reader_app, browser_page, acl):
+    page = browser_page
+    open_reader(page, reader_app(acl))
+    k = find_run(span_texts(page), ["Human", "judgments", "are", "considered"]) + 1
+    page.locator(f"[data-testid=text-layer] span[data-i='{k}']").dblclick()
+    assert shown_passage(page) == "judgments (p. 1)"
+
+
+def test_clicking_a_highlight_reports_its_note(reader_app, browser_page, tmp_path):
+    folder = tmp_path / "study"
+    folder.mkdir()
+    shutil.copy(corpus(ACL), folder / "longeval.pdf")
+    ws = Workspace.open(folder)
+    doc = documents.open_document(folder / "longeval.pdf")
+    texts = [w.text for w in doc.words(0)]
+    k = find_run(texts, ["Human", "judgments", "are", "considered"])
+    passage = doc.passage(0, range(k, k + 6))
+    passage.file = "longeval.pdf"
+    note = branch.grow_from_passage(ws, passage, "Gold standard")
+
+    page = browser_page
+    open_reader(page, reader_app("longeval.pdf", folder=folder))
+    mark = page.locator("[data-testid=highlight]")
+    expect(mark).to_have_count(1, timeout=TIMEOUT)
+    assert mark.get_attribute("title") == "Gold standard"
+    first = page.locator(f"[data-testid=text-layer] span[data-i='{k}']").bounding_box()
+    box = mark.bounding_box()
+    assert abs(box["x"] - first["x"]) < 2 and abs(box["y"] - first["y"]) < 2
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator("[data-testid=reader-clicked]")).to_have_text(note, timeout=TIMEOUT)
 
 
 def test_page_buttons_keys_and_go_to_page(reader_app, browser_page, acl):

@@ -1,9 +1,11 @@
 """A tiny marimo app that shows the Reader for ``-- --file PATH`` (browser tests, bench).
 
-``-- --page N`` starts on page N (0-based); ``-- --defer 1`` opens the document only when the
-"Open document" button is pressed (bench/reader_browser.py times that). The passage the core
-makes of the learner's selection is shown under the reader in ``data-testid="reader-passage"``,
-the way the workbench shows it above its Grow button.
+``-- --page N`` starts on page N (0-based); ``-- --folder DIR`` reads ``--file`` relative to
+that study folder and draws the highlights of the notes grown from it; ``-- --defer 1`` opens
+the document only when "Open document" is pressed (bench/reader_browser.py times that).
+The passage the core makes of the learner's selection is shown under the reader in
+``data-testid="reader-passage"`` (as the workbench shows it above its Grow button), and the
+id of the last highlight clicked in ``data-testid="reader-clicked"``.
 """
 
 import marimo
@@ -17,9 +19,10 @@ def _():
 
     import marimo as mo
 
-    from basehalf_widgets.reader import Reader
+    from basehalf_core.workspace import Workspace
+    from basehalf_widgets.reader import Reader, highlights_for
 
-    return Reader, html, mo
+    return Reader, Workspace, highlights_for, html, mo
 
 
 @app.cell
@@ -32,16 +35,24 @@ def _(mo):
 
 
 @app.cell
-def _(Reader, args, defer, mo, opener):
+def _(Reader, Workspace, args, defer, highlights_for, mo, opener):
     mo.stop(defer and not opener.value)
-    reader = Reader(str(args.get("file")), page=int(args.get("page") or 0))
+    file = str(args.get("file"))
+    highlights = []
+    if args.get("folder"):
+        ws = Workspace.open(args.get("folder"))
+        highlights = highlights_for(ws, file)
+        file = str(ws.root / file)
+    reader = Reader(file, page=int(args.get("page") or 0), highlights=highlights)
     get_passage, set_passage = mo.state(None)
+    get_clicked, set_clicked = mo.state("")
     reader.observe(lambda _change: set_passage(reader.passage()), names=["selection"])
+    reader.observe(lambda change: set_clicked(change["new"].get("id", "")), names=["clicked"])
     view = mo.ui.anywidget(reader)
     # Shown by the cell that defines it: a cell that only referenced ``view`` would re-run
     # (and re-render the widget) on every trait the browser changes.
     view  # noqa: B018 - a marimo cell shows its last expression
-    return (get_passage,)
+    return get_clicked, get_passage
 
 
 @app.cell
@@ -49,6 +60,12 @@ def _(get_passage, html, mo):
     passage = get_passage()
     text = "" if passage is None else f"{passage.quote} (p. {passage.page})"
     mo.Html(f'<div data-testid="reader-passage">{html.escape(text)}</div>')
+    return
+
+
+@app.cell
+def _(get_clicked, html, mo):
+    mo.Html(f'<div data-testid="reader-clicked">{html.escape(get_clicked())}</div>')
     return
 
 
