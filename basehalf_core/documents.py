@@ -11,6 +11,7 @@ lays over the rendered (rotated) image.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import math
@@ -306,6 +307,14 @@ class Document:
         self._squashed: list[str] = []
         self._closed = False
 
+    @contextlib.contextmanager
+    def _locked(self):
+        # Checked under the lock: another session may have closed the document meanwhile.
+        with PYMUPDF_LOCK:
+            if self._closed:
+                raise DocumentClosed(self.path, "the document was closed")
+            yield
+
     def __repr__(self) -> str:
         return f"Document({str(self.path)!r}, kind={self.kind!r}, pages={self.page_count})"
 
@@ -320,7 +329,7 @@ class Document:
     def page_size(self, i: int) -> tuple[float, float]:
         """Displayed (rotated) page size in points."""
         self._check(i)
-        with PYMUPDF_LOCK:
+        with self._locked():
             r = self._doc[i].rect
             return (r.width, r.height)
 
@@ -333,7 +342,7 @@ class Document:
         self._check(i)
         if not (isinstance(zoom, int | float) and math.isfinite(zoom) and zoom > 0):
             raise ValueError(f"zoom must be a positive number, got {zoom!r}")
-        with PYMUPDF_LOCK:
+        with self._locked():
             page = self._doc[i]
             w, h = page.rect.width, page.rect.height
             cap = math.sqrt(MAX_RENDER_PIXELS / max(w * h, 1e-6))
@@ -375,7 +384,7 @@ class Document:
     def to_boxes(self, i: int, rects) -> list[tuple[float, float, float, float]]:
         """Unrotated PDF-point rects (a passage's, an anchor's) as displayed 0..1 boxes."""
         self._check(i)
-        with PYMUPDF_LOCK:
+        with self._locked():
             page = self._doc[i]
             rot, disp = page.rotation_matrix, page.rect
         out = []
@@ -389,7 +398,7 @@ class Document:
 
     def _page(self, i: int) -> _PageText:
         self._check(i)
-        with PYMUPDF_LOCK:
+        with self._locked():
             cached = self._pages.get(i)
             if cached is not None:
                 self._pages.move_to_end(i)
@@ -529,7 +538,7 @@ class Document:
     def toc(self) -> list[tuple[int, str, int]]:
         """The table of contents as (level, title, 1-based page)."""
         if self._toc is None:
-            with PYMUPDF_LOCK:
+            with self._locked():
                 try:
                     raw = self._doc.get_toc(simple=True)
                 except Exception:
@@ -561,7 +570,7 @@ class Document:
             return
         vocab: set[str] = set()
         squashed: list[str] = []
-        with PYMUPDF_LOCK:
+        with self._locked():
             for page in self._doc:
                 text = page.get_text("text", flags=TEXT_FLAGS)
                 vocab |= _line_vocabulary(text.splitlines())

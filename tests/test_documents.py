@@ -467,3 +467,30 @@ def test_page_payload_and_boxes_agree_with_the_words(corpus_file):
     assert box == pytest.approx(word.box)
     scan = open_document(corpus_file("ocr_c02-22.pdf")).page_payload(0, 0.5)
     assert scan["has_text"] is False and "no text layer" in scan["note"]
+
+
+def test_closing_while_other_sessions_read_gives_only_named_errors(corpus_file):
+    doc = D.Document(corpus_file("attention-1706.03762.pdf"))
+    errors: list[Exception] = []
+
+    def reader() -> None:
+        for i in range(40):
+            try:
+                doc.render_png(i % 15, 0.3)
+                doc.words(i % 15)
+            except D.DocumentClosed:
+                return
+            except Exception as exc:  # collected, asserted below
+                errors.append(exc)
+                return
+
+    threads = [threading.Thread(target=reader) for _ in range(3)]
+    for t in threads:
+        t.start()
+    doc.render_png(0, 0.3)
+    doc.close()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with pytest.raises(D.DocumentClosed):
+        doc.words(0)
