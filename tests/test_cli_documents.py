@@ -89,3 +89,15 @@ def test_grow_refuses_with_one_clear_line_and_writes_nothing(folder, args, statu
     if status == 1:
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("basehalf grow: ")
     assert _notes(folder) == []
+
+
+def test_grow_from_a_chinese_quote_gives_a_chinese_note(tmp_path, corpus_file):
+    shutil.copy(corpus_file("pymupdf_chinese-tables.pdf"), tmp_path / "募集说明书.pdf")
+    # The quote wraps from one table line to the next in the PDF.
+    done = run("grow", str(tmp_path), "--from", "募集说明书.pdf", "--page", "1",
+               "--quote", "受不利经济环境的影响不大")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "受不利经济环境的影响不大.md\n"
+    text = (tmp_path / "受不利经济环境的影响不大.md").read_text(encoding="utf-8")
+    assert "  - 募集说明书.pdf\n" in text
+    assert "> 受不利经济环境的影响不大 (p. 1)" in text
