@@ -494,3 +494,29 @@ def test_closing_while_other_sessions_read_gives_only_named_errors(corpus_file):
     assert errors == []
     with pytest.raises(D.DocumentClosed):
         doc.words(0)
+
+
+@pytest.mark.parametrize(
+    ("name", "first", "last", "expected"),
+    [
+        # ACL 2006: "arti-" ends the left column, "cles" opens the right one.
+        ("pdfminer_naacl06-shinyama.pdf", "repeat", "patterns,",
+         "repeat the whole process: specify articles and adjust its patterns,"),
+        # LaTeX two columns: a sentence that wraps from the left column into the right.
+        ("sf_multicolumn.pdf", "Donec", "Phasellus",
+         "Donec nonummy pellentesque ante. Phasellus"),
+    ],
+)  # fmt: skip
+def test_more_two_column_papers_read_across_the_break(corpus_file, name, first, last, expected):
+    doc = open_document(corpus_file(name))
+    words = doc.words(0)
+    # The first word in reading order that jumps right and far up: the top of the right column.
+    col_break = next(
+        k
+        for k in range(1, len(words))
+        if words[k].rect[0] > words[k - 1].rect[0]
+        and words[k].rect[1] < words[k - 1].rect[1] - 200
+    )
+    start = max(w.index for w in words[:col_break] if w.text == first)
+    end = min(w.index for w in words[col_break:] if w.text == last)
+    assert doc.passage(0, doc.select_between(0, start, end)).quote == expected
