@@ -514,8 +514,7 @@ def test_more_two_column_papers_read_across_the_break(corpus_file, name, first, 
     col_break = next(
         k
         for k in range(1, len(words))
-        if words[k].rect[0] > words[k - 1].rect[0]
-        and words[k].rect[1] < words[k - 1].rect[1] - 200
+        if words[k].rect[0] > words[k - 1].rect[0] and words[k].rect[1] < words[k - 1].rect[1] - 200
     )
     start = max(w.index for w in words[:col_break] if w.text == first)
     end = min(w.index for w in words[col_break:] if w.text == last)
