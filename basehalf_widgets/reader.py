@@ -220,6 +220,7 @@ class Reader(anywidget.AnyWidget):
             return
         if self.doc is not None:
             self._deliver()
+            self._send_ahead(self.ahead)  # the page sent ahead is redone at the new zoom
 
     def page_payload(self, i: int, zoom: float | None = None) -> tuple[bytes, list]:
         """PNG bytes and the ``words`` trait value of page ``i`` (cached per reader)."""
@@ -266,7 +267,9 @@ class Reader(anywidget.AnyWidget):
 
     def _on_ahead(self, change) -> None:
         """The browser asks for the page it expects next; send it so a turn needs no trip."""
-        i = change["new"]
+        self._send_ahead(change["new"])
+
+    def _send_ahead(self, i: int) -> None:
         if self.doc is None or not 0 <= i < self.page_count or i == self.page:
             return
         key = _key(i, self.zoom)

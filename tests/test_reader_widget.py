@@ -88,6 +88,14 @@ def test_the_page_asked_for_ahead_is_sent_ahead_and_then_served_from_it(acl):
     assert reader.words == reader.ahead_words and reader.page_size == reader.ahead_size
 
 
+def test_a_zoom_change_redoes_the_page_sent_ahead(acl):
+    reader = Reader(acl)
+    reader.ahead = 1
+    small = png_size(reader.ahead_image)[0]
+    reader.zoom = 3.0
+    assert reader.ahead_key == "1@3.0" and png_size(reader.ahead_image)[0] > 1.9 * small
+
+
 @pytest.mark.parametrize("bad", [-1, 20, 999])
 def test_a_bad_page_asked_for_ahead_is_ignored(acl, bad):
     reader = Reader(acl)
