@@ -110,7 +110,21 @@ function render({ model, el }) {
   applySelected();
   paintStatus();
   count();
-  if (nodes.length) network.fit({ animation: false });
+  // Open on the whole folder if it can be read at that size; a big folder opens on the top
+  // of its learning path (the roots) at a readable scale instead of a cloud of dots.
+  const READABLE = 0.55;
+  if (nodes.length) {
+    network.fit({ animation: false });
+    if (network.getScale() < READABLE) {
+      // Cards come in learning-path order (ghosts last): the first one sits on the top row.
+      const items = nodes.get();
+      const top = items[0].y;
+      const row = items.filter((n) => n.y === top && n.group !== "dangling").map((n) => n.x);
+      const x = row.reduce((a, b) => a + b, 0) / row.length;
+      const half = box.clientHeight / 2 / READABLE;
+      network.moveTo({ position: { x, y: top - 60 + half }, scale: READABLE, animation: false });
+    }
+  }
 
   network.on("click", (params) => {
     if (params.nodes.length !== 1) return;
