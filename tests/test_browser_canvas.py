@@ -219,6 +219,36 @@ def test_hostile_names_and_titles_show_as_text_and_run_nothing(canvas_app, brows
     no_injection(page)
 
 
+def test_a_big_folder_opens_readable_and_python_can_bring_a_card_into_view(
+    canvas_app, browser_page, tmp_path
+):
+    folder = tmp_path / "big"
+    folder.mkdir()
+    shutil.copy(corpus("attention-1706.03762.pdf"), folder / "paper.pdf")
+    for i in range(300):
+        up = "paper.pdf" if i % 10 == 0 else f"{i - 1:03}-n.md"
+        (folder / f"{i:03}-n.md").write_text(f"---\nupstream:\n  - {up}\n---\n# Note {i}\n")
+    page = browser_page
+    page.goto(canvas_app(folder))
+    canvas = page.locator(CANVAS)
+    expect(canvas).to_have_attribute("data-node-count", "301", timeout=TIMEOUT)
+    box = canvas.bounding_box()
+    inside = canvas.evaluate(
+        "(el) => { const p = el.bhCardCenter('paper.pdf');"
+        " return p.x > 0 && p.y > 0 && p.x < el.clientWidth && p.y < el.clientHeight; }"
+    )
+    assert inside, "the top of the learning path is in view"
+    (ax, _), (bx, _) = centre(canvas, "000-n.md"), centre(canvas, "010-n.md")
+    assert abs(bx - ax) >= 0.5 * 240, "cards are drawn at a readable size"
+    x, y = centre(canvas, "299-n.md")
+    assert not (box["x"] < x < box["x"] + box["width"] and box["y"] < y < box["y"] + box["height"])
+    page.get_by_placeholder("path").fill("299-n.md")
+    page.get_by_role("button", name="Show").click()
+    expect(canvas).to_have_attribute("data-selected", "299-n.md", timeout=TIMEOUT)
+    x, y = centre(canvas, "299-n.md")
+    assert box["x"] < x < box["x"] + box["width"] and box["y"] < y < box["y"] + box["height"]
+
+
 # --- the workbench (the lead's app) ---------------------------------------------------------
 
 

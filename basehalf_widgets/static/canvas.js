@@ -196,7 +196,18 @@ function render({ model, el }) {
   model.on("change:nodes", onNodes);
   model.on("change:edges", onEdges);
   model.on("change:positions", applyPositions);
-  model.on("change:selected", applySelected);
+  // Python chose a card (a link in Card Detail, the learning path): select it, and bring it
+  // into view if it is off screen, keeping the zoom.
+  const onSelected = () => {
+    applySelected();
+    const id = model.get("selected");
+    if (!id || !nodes.get(id)) return;
+    const p = network.canvasToDOM(network.getPosition(id));
+    if (p.x < 0 || p.y < 0 || p.x > box.clientWidth || p.y > box.clientHeight) {
+      network.moveTo({ position: network.getPosition(id), animation: false });
+    }
+  };
+  model.on("change:selected", onSelected);
   model.on("change:status", paintStatus);
   model.on("change:options", onOptions);
   model.on("change:height", onHeight);
@@ -205,7 +216,7 @@ function render({ model, el }) {
     model.off("change:nodes", onNodes);
     model.off("change:edges", onEdges);
     model.off("change:positions", applyPositions);
-    model.off("change:selected", applySelected);
+    model.off("change:selected", onSelected);
     model.off("change:status", paintStatus);
     model.off("change:options", onOptions);
     model.off("change:height", onHeight);

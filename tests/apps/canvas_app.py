@@ -1,8 +1,9 @@
 """A small marimo app around the Canvas alone: for the canvas browser tests and bench/canvas.py.
 
 Run: ``marimo run tests/apps/canvas_app.py -- --folder PATH``. It shows the canvas, the path
-of the clicked card (``data-testid="card-detail"``), and a "Grow" button that grows a note
-below the selected card (or the first card) and syncs the canvas.
+of the clicked card (``data-testid="card-detail"``), a "Grow" button that grows a note below
+the selected card (or the first card) and syncs the canvas, and a "Show" field that selects a
+card from Python.
 """
 
 import marimo
@@ -51,8 +52,24 @@ def _(canvas, mo, operations, ws):
 
 
 @app.cell
-def _(canvas_view, grow_button, mo):
-    mo.vstack([grow_button, canvas_view, mo.Html('<div data-testid="canvas-app-ready"></div>')])
+def _(canvas, mo):
+    # Python-side selection (as Card Detail links or the learning path would do it).
+    show_path = mo.ui.text(label="Show card", placeholder="path")
+    show_button = mo.ui.button(
+        label="Show", on_click=lambda _: setattr(canvas, "selected", show_path.value.strip())
+    )
+    return show_button, show_path
+
+
+@app.cell
+def _(canvas_view, grow_button, mo, show_button, show_path):
+    mo.vstack(
+        [
+            mo.hstack([grow_button, show_path, show_button], justify="start"),
+            canvas_view,
+            mo.Html('<div data-testid="canvas-app-ready"></div>'),
+        ]
+    )
     return
 
 
