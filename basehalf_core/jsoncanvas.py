@@ -2,7 +2,8 @@
 
 Every card becomes a ``file`` node at the spot it has on basehalf's canvas (dragged spots from
 ``.bh/canvas.json``, the rest from the layered layout); every upstream link an edge with an
-arrow at the downstream end. A dangling entry becomes a ``text`` node saying what is missing.
+arrow at the downstream end. A dangling entry becomes a ``text`` node saying what is missing,
+a linked folder a ``text`` node naming it.
 JSON Canvas positions are a node's top-left corner in whole pixels; ids are stable hashes of
 the paths, so re-exporting a folder gives the same ids.
 """
@@ -64,7 +65,14 @@ def export(ws: Workspace, *, exclude: set[str] | None = None) -> dict:
 
     nodes: list[dict] = []
     for p in order:
-        nodes.append(_node(node_id(p), xy[p], ws.nodes[p].kind, {"type": "file", "file": p}))
+        kind = ws.nodes[p].kind
+        # A folder is no file a canvas app can open: it becomes a text card naming it.
+        fields = (
+            {"type": "text", "text": safe_markdown(f"Folder: {p}/")}
+            if kind == "folder"
+            else {"type": "file", "file": p}
+        )
+        nodes.append(_node(node_id(p), xy[p], kind, fields))
     for target in ghosts.holders:
         gid = network.ghost_id(target)
         text = safe_markdown(f"Missing: {target}")

@@ -167,3 +167,18 @@ def test_syncing_a_workspace_of_another_folder_starts_afresh(ws, tmp_path_factor
     canvas.sync(Workspace.open(other))
     assert [n["id"] for n in canvas.nodes] == ["only.md"]
     assert canvas.edges == []
+
+
+def test_a_missing_file_that_appears_replaces_its_ghost(ws):
+    (ws.root / "later.md").write_text("---\nupstream:\n  - notes/soon.md\n---\n# Later\n")
+    ws.refresh()
+    canvas = Canvas.for_workspace(ws)
+    assert ghost_id("notes/soon.md") in by_id(canvas.nodes)
+    (ws.root / "notes").mkdir()
+    (ws.root / "notes/soon.md").write_text("# Soon\n")
+    ws.refresh()
+    canvas.sync(ws)
+    nodes = by_id(canvas.nodes)
+    assert ghost_id("notes/soon.md") not in nodes and "notes/soon.md" in nodes
+    assert ("notes/soon.md", "later.md") in {(e["from"], e["to"]) for e in canvas.edges}
+    assert not nodes["later.md"]["label"].startswith("⚠")

@@ -81,6 +81,15 @@ def test_a_dangling_entry_is_a_text_node_with_an_edge(folder):
     ).items()
 
 
+def test_a_linked_folder_is_a_text_node(folder):
+    (folder / "chapter").mkdir()
+    operations.connect(Workspace.open(folder), "chapter", "lost.md")
+    doc = export(Workspace.open(folder))
+    check_spec(doc)
+    node = next(n for n in doc["nodes"] if n["id"] == node_id("chapter"))
+    assert (node["type"], node["text"]) == ("text", "Folder: chapter/")
+
+
 def test_dragged_positions_are_exported(folder):
     CanvasStore(folder).update({"attention.pdf": (1000, 2000)})
     node = next(
