@@ -205,30 +205,34 @@ def reanchor(doc: Document, stored: Mapping) -> Anchor:
     )
 
 
-def _chapter_span(doc: Document, chapter: str) -> tuple[int, int] | None:
-    """First and last 1-based page of a table-of-contents entry, or None if it is gone."""
+def _chapter_spans(doc: Document, chapter: str) -> list[tuple[int, int]]:
+    """First and last 1-based page of each table-of-contents entry with this title."""
     toc = doc.toc()
     want = normalise(chapter)
+    spans = []
     for k, (_level, title, start) in enumerate(toc):
         if normalise(title) == want and start >= 1:
             later = [p for _l, _t, p in toc[k + 1 :] if p > start]
-            return start, (later[0] if later else doc.page_count)
-    return None
+            spans.append((start, later[0] if later else doc.page_count))
+    return spans
 
 
 def _distance(doc: Document, page: int, chapter: object):
     """Pages between a candidate page and where the anchor was recorded.
 
     With a chapter (EPUB), any page of that chapter is as good as the recorded one: page
-    numbers there come from one layout of the book and change with the next.
+    numbers there come from one layout of the book and change with the next. Titles can
+    repeat (every part of a manual may have its "Overview"): any entry of that title counts.
     """
-    span = _chapter_span(doc, chapter) if isinstance(chapter, str) and chapter.strip() else None
+    named = isinstance(chapter, str) and chapter.strip()
+    spans = _chapter_spans(doc, chapter) if named else []
 
     def distance(p: int) -> float:
-        if span is None:
+        if not spans:
             return float(abs(p - page))
-        lo, hi = span
-        return 0.0 if lo <= p <= hi else float(min(abs(p - lo), abs(p - hi)))
+        return min(
+            0.0 if lo <= p <= hi else float(min(abs(p - lo), abs(p - hi))) for lo, hi in spans
+        )
 
     return distance
 

@@ -204,8 +204,12 @@ def normalise(text: str) -> str:
 
 def fold(text: str) -> str:
     """Fold case, curly quotes and dashes without changing the length (offsets stay valid)."""
-    out = []
-    for ch in text.translate(_FOLD):
+    text = text.translate(_FOLD)
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    out = []  # a character such as "İ" lower-cases to two: keep those as they are
+    for ch in text:
         low = ch.lower()
         out.append(low if len(low) == 1 else ch)
     return "".join(out)
@@ -432,7 +436,7 @@ class Document:
         )
 
     def runs(self, i: int) -> list[Run]:
-        """The page's normalised text, one run per stretch of words sharing a role."""
+        """The page's normalised text: the body as one run, the marginalia as another."""
         pt = self._page(i)
         if pt.runs is None:
             pt.runs = _make_runs(pt.words, self.vocabulary)
@@ -752,14 +756,14 @@ class _PageText:
         tp = page.get_textpage(flags=TEXT_FLAGS)
         raw_words = tp.extractWORDS()
         info = tp.extractDICT()
-        rot = page.rotation_matrix
+        rot = tuple(page.rotation_matrix)
         disp = page.rect
         w_disp, h_disp = max(disp.width, 1e-6), max(disp.height, 1e-6)
         if any(_CJK_RE.search(t[4]) for t in raw_words):
             units = _units_from_rawdict(tp.extractRAWDICT())
         else:
             units = [(tuple(t[:4]), t[4], t[5], t[6], False) for t in raw_words]
-        blocks = _blocks(info, rot)
+        blocks = _blocks(info, page.rotation_matrix)
         order = order_blocks(list(blocks.values()), h_disp)
         by_block: dict[int, list] = {}
         for u in units:
@@ -780,10 +784,19 @@ class _PageText:
 
 
 def _word(index, rect, text, block, line, glue, role, rot, w_disp, h_disp) -> Word:
-    r = pymupdf.Rect(rect) * rot
-    r.normalize()
-    box = (r.x0 / w_disp, r.y0 / h_disp, r.x1 / w_disp, r.y1 / h_disp)
-    return Word(index, text, tuple(float(v) for v in rect), box, block, line, role, glue)
+    # Plain arithmetic: pymupdf.Rect * Matrix per word cost more than the rest of the page.
+    # Page rotations are multiples of 90 degrees, so two corners give the displayed box.
+    a, b, c, d, e, f = rot
+    x0, y0, x1, y1 = (float(v) for v in rect)
+    xa, ya = a * x0 + c * y0 + e, b * x0 + d * y0 + f
+    xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
+    box = (
+        min(xa, xb) / w_disp,
+        min(ya, yb) / h_disp,
+        max(xa, xb) / w_disp,
+        max(ya, yb) / h_disp,
+    )
+    return Word(index, text, (x0, y0, x1, y1), box, block, line, role, glue)
 
 
 def _blocks(info: dict, rot: pymupdf.Matrix) -> dict[int, Block]:

@@ -175,6 +175,7 @@ def test_garbage_rects_fall_back_to_searching(corpus_file):
         ("attention-1706.03762.pdf", 0),
         ("pymupdf_chinese-tables.pdf", 0),
         ("sf_GeoTopo-komprimiert.pdf", 10),
+        ("pymupdf_mupdf_explored.pdf", 108),  # outline titles repeat ("Mono" in several parts)
     ],
 )
 def test_any_selection_re_anchors_exactly_and_is_found_verbatim(corpus_file, name, page_index):
