@@ -252,7 +252,10 @@ def _(
                 mo.callout(mo.Html(html.escape(detail.problem)), "warn")
                 if detail.problem
                 else mo.md(""),
-                mo.Html(f'<div class="bh-body" data-testid="card-body">{detail.body}</div>'),
+                # card_detail escapes every tag; Markdown then renders code spans as text.
+                mo.Html(
+                    f'<div class="bh-body" data-testid="card-body">{mo.md(detail.body).text}</div>'
+                ),
                 mo.md("**Upstream**"),
                 mo.vstack(_rows) if _rows else mo.md("_none_"),
                 mo.hstack([add_up, add], justify="start"),
