@@ -118,6 +118,14 @@ def test_labels_and_titles_are_the_text_itself(tmp_path):
     assert options()["nodes"]["font"]["multi"] is False
 
 
+def test_titles_in_any_script_are_kept(tmp_path):
+    (tmp_path / "注意力机制.md").write_text("# 注意力机制：为什么不用循环\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text("---\nupstream:\n  - 注意力机制.md\n---\n# B\n")
+    net = build(Workspace.open(tmp_path))
+    assert by_id(net.nodes)["注意力机制.md"]["label"] == "注意力机制：为什么不用循环"
+    assert [(e["from"], e["to"]) for e in net.edges] == [("注意力机制.md", "b.md")]
+
+
 def test_long_titles_are_shortened_on_the_card_but_whole_in_the_tooltip(tmp_path):
     title = "A very long title " * 8
     (tmp_path / "long.md").write_text(f"# {title}\n", encoding="utf-8")
