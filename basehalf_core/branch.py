@@ -6,6 +6,7 @@ which names the file after the title (Chinese titles keep Chinese names) and nev
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, replace
 
@@ -46,12 +47,14 @@ def _body_safe(text: str) -> str:
     return re.sub(r"^([#>+*-]|\d+[.)])", r"\\\1", text)
 
 
-def passage_note(passage: Passage, title: str) -> tuple[dict, str]:
+def passage_note(passage: Passage, title: str, note_folder: str = "") -> tuple[dict, str]:
     """Frontmatter fields and body for a note grown from ``passage`` (DESIGN §3).
 
     Args:
         passage: the passage, with ``file`` filled in (folder-relative).
         title: the note's title (only checked here; the heading is written by ``grow``).
+        note_folder: the folder-relative folder the note goes in ("" = the root); the
+            Source link is relative to it, as Markdown links are to their file.
 
     Returns:
         ``({"grown_from": {...}}, body)``; ``upstream`` is added by ``operations.grow``.
@@ -70,9 +73,10 @@ def passage_note(passage: Passage, title: str) -> tuple[dict, str]:
     if passage.file.lower().endswith(".epub") and passage.chapter:
         anchor["chapter"] = passage.chapter
     n = passage.page
+    target = posixpath.relpath(passage.file, note_folder or ".")
     body = (
         f"> {_body_safe(passage.quote)} (p. {n})\n\n"
-        f"Source: [{passage.file}, p. {n}]({_link_target(passage.file)}#page={n})\n\n"
+        f"Source: [{passage.file}, p. {n}]({_link_target(target)}#page={n})\n\n"
         "Own words: …\n"
     )
     return {"grown_from": anchor}, body
@@ -113,15 +117,18 @@ def default_title(passage: Passage | str) -> str:
 
 
 def grow_from_passage(ws: Workspace, passage: Passage, title: str | None = None) -> str:
-    """Create the note for ``passage`` next to the folder root; returns its path.
+    """Create the note for ``passage`` next to its document; returns the note's path.
 
     Raises:
         ValueError: ``passage.file`` is empty.
         basehalf_core.operations.OperationRefused: the document is not a node of the folder.
     """
     title = (title or "").strip() or default_title(passage)
-    fields, body = passage_note(passage, title)
-    return operations.grow(ws, title, upstream=[passage.file], fields=fields, body=body)
+    folder = posixpath.dirname(passage.file)
+    fields, body = passage_note(passage, title, folder)
+    return operations.grow(
+        ws, title, upstream=[passage.file], fields=fields, body=body, folder=folder
+    )
 
 
 def _document_node(ws: Workspace, file: str):
@@ -142,7 +149,7 @@ def passage_from_quote(ws: Workspace, file: str, page: int, quote: str) -> Passa
     Raises:
         NotADocumentNode: ``file`` is not a PDF/EPUB of the folder.
         DocumentError: the document cannot be opened (broken, encrypted, ...).
-        QuoteNotFound: the page does not hold the quote (or there is no such page).
+        QuoteNotFound: the page does not hold the quote.
     """
     rel, doc = _document_node(ws, file)
     if not normalise(quote):

@@ -182,3 +182,15 @@ def test_highlights_follow_each_grown_note_and_say_when_one_is_lost(folder):
     assert all(0 < v < 1 for box in found[kept].boxes for v in box)
     assert found[lost].status == "orphan" and found[lost].boxes == []
     assert found[lost].message.startswith("lost.md: the quote is no longer in")
+
+
+def test_a_note_grows_next_to_its_document_with_a_link_relative_to_it(folder):
+    (folder / "papers").mkdir()
+    shutil.copy(folder / "attention-is-all-you-need.pdf", folder / "papers" / "attention (v5).pdf")
+    ws = Workspace.open(folder)
+    path = grow_from_quote(ws, "papers/attention (v5).pdf", 1, QUOTE, title="Claim")
+    assert path == "papers/claim.md"
+    text = (folder / path).read_text(encoding="utf-8")
+    assert '  - "papers/attention (v5).pdf"\n' in text or "  - papers/attention (v5).pdf\n" in text
+    assert "Source: [papers/attention (v5).pdf, p. 1](attention%20%28v5%29.pdf#page=1)" in text
+    assert Workspace.open(folder).upstream(path) == ["papers/attention (v5).pdf"]
