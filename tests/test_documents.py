@@ -522,3 +522,13 @@ def test_more_two_column_papers_read_across_the_break(corpus_file, name, first, 
     start = max(w.index for w in words[:col_break] if w.text == first)
     end = min(w.index for w in words[col_break:] if w.text == last)
     assert doc.passage(0, doc.select_between(0, start, end)).quote == expected
+
+
+def test_german_textbook_ligatures_are_searchable_and_quoted_expanded(corpus_file):
+    path = corpus_file("sf_GeoTopo-komprimiert.pdf")
+    raw = [w[4] for w in pymupdf.open(path)[0].get_text("words")]
+    assert "Auﬂage," in raw  # the file holds the ﬂ ligature
+    doc = open_document(path)
+    assert [page for page, _ in doc.search("Auflage")][:1] == [0]
+    k = next(w.index for w in doc.words(0) if w.text.startswith("Au") and "age" in w.text)
+    assert doc.passage(0, [k]).quote == "Auflage,"
