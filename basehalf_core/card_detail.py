@@ -3,11 +3,11 @@
 - ``upstream``: every entry of the node's store, in order, each ``ok`` | ``dangling`` |
   ``invalid``; an unreadable store gives one ``unreadable`` item with the reason.
 - ``downstream``: derived (nothing stores it).
-- ``body``: the note's text after its frontmatter, rendered to HTML that is safe to insert as
-  it is (:func:`basehalf_core.safe_markdown.render`: no raw markup from the note, no script
-  link, no image fetch). A note is data; nothing in it runs in the app.
-- ``markdown``: the same text as Markdown made safe for ``mo.md``: no raw HTML survives
-  (``<`` outside code is written ``&lt;``) and links may only be http(s), mailto or relative.
+- ``body``: the note's Markdown after its frontmatter, made safe to render with ``mo.md``: no
+  raw HTML survives (``<`` outside code is written ``&lt;``) and links may only be http(s),
+  mailto or relative. A note is data; nothing in it runs in the app.
+- ``body_html``: the same text already rendered, as HTML that is safe to insert as it is
+  (:func:`basehalf_core.safe_markdown.render`: no raw markup, no script link, no image fetch).
 - a dangling entry carries a relink ``suggestion``: the one file of the same name, when
   exactly one exists.
 """
@@ -52,7 +52,7 @@ class CardDetail:
     upstream: list[UpstreamItem] = field(default_factory=list)
     downstream: list[str] = field(default_factory=list)
     body: str = ""
-    markdown: str = ""
+    body_html: str = ""
     problem: str = ""
 
     def as_dict(self) -> dict:
@@ -90,11 +90,11 @@ def card_detail(ws: Workspace, path: str) -> CardDetail:
                 suggestion=_suggest(names, e.path, node.path),
             )
         )
-    body = markdown = ""
+    body = body_html = ""
     if is_markdown(node.path) and node.kind != "folder" and not node.outside_link:
         try:
             text = ws.body(node.path)
-            body, markdown = render_html(text), safe_markdown(text)
+            body, body_html = safe_markdown(text), render_html(text)
         except OSError as exc:
             problem = problem or f"cannot be read ({exc.strerror})"
     return CardDetail(
@@ -104,7 +104,7 @@ def card_detail(ws: Workspace, path: str) -> CardDetail:
         upstream=items,
         downstream=ws.downstream(node.path),
         body=body,
-        markdown=markdown,
+        body_html=body_html,
         problem=problem,
     )
 

@@ -74,8 +74,8 @@ def test_downstream_is_derived(folder):
 def test_title_kind_and_body_of_a_note(folder):
     d = card_detail(folder, "card.md")
     assert (d.title, d.kind) == ("The card", "note")
-    assert d.markdown == "# The card\n\nSome *text*.\n"
-    assert d.body == "<h1>The card</h1>\n<p>Some <em>text</em>.</p>"
+    assert d.body == "# The card\n\nSome *text*.\n"
+    assert d.body_html == "<h1>The card</h1>\n<p>Some <em>text</em>.</p>"
     assert "upstream" not in d.body
     assert d.as_dict()["upstream"][1]["suggestion"] == "library/moved.md"
 
@@ -169,9 +169,9 @@ def test_no_tag_or_script_link_survives_rendering(attack):
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
-def test_the_body_is_html_safe_to_insert_as_it_is(tmp_path, attack):
+def test_body_html_is_safe_to_insert_as_it_is(tmp_path, attack):
     write(tmp_path, "n.md", f"# Note\n\n{attack}\n")
-    html = card_detail(Workspace.open(tmp_path), "n.md").body
+    html = card_detail(Workspace.open(tmp_path), "n.md").body_html
     assert html.startswith("<h1>Note</h1>")
     for tag, attrs in Parsed(html).elements:
         assert tag in SAFE_TAGS - {"img"}, html
