@@ -252,10 +252,8 @@ def _(
                 mo.callout(mo.Html(html.escape(detail.problem)), "warn")
                 if detail.problem
                 else mo.md(""),
-                # card_detail escapes every tag; Markdown then renders code spans as text.
-                mo.Html(
-                    f'<div class="bh-body" data-testid="card-body">{mo.md(detail.body).text}</div>'
-                ),
+                # The export's renderer: raw HTML shown as text, no script links, no fetches.
+                mo.Html(f'<div class="bh-body" data-testid="card-body">{detail.body_html}</div>'),
                 mo.md("**Upstream**"),
                 mo.vstack(_rows) if _rows else mo.md("_none_"),
                 mo.hstack([add_up, add], justify="start"),
