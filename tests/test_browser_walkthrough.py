@@ -221,12 +221,33 @@ def test_the_attention_walkthrough(marimo_app, browser_page, tmp_path, model):
     assert "<<<NOTE" in request.text and "Scaled Dot-Product Attention" in request.text
     assert "sk-test-walkthrough-0000" not in grading.read_text(encoding="utf-8")
 
+    # Renaming a note that the card lists rewrites the card's entry; the edge stays drawn.
+    page.get_by_label("Open card").select_option("02-why-not-only-recurrence.md")
+    expect(
+        page.locator("[data-testid=card-detail][data-path='02-why-not-only-recurrence.md']")
+    ).to_be_visible(timeout=TIMEOUT)
+    box = page.get_by_label("Rename / move to")
+    box.fill("02-why-not-recurrence-alone.md")
+    box.press("Enter")
+    page.get_by_role("button", name="Rename").click()
+    expect(page.locator("[data-testid=card-report]")).to_contain_text(
+        "Updated: 06-qkv-practice.md", timeout=TIMEOUT
+    )
+    wait_file(folder / "02-why-not-recurrence-alone.md")
+    assert not (folder / "02-why-not-only-recurrence.md").exists()
+    assert frontmatter.load(folder / "06-qkv-practice.md")["upstream"][2] == (
+        "02-why-not-recurrence-alone.md"
+    )
+    expect(canvas).to_have_attribute("data-node-count", "8", timeout=TIMEOUT)  # + grading file
+    expect(canvas).to_have_attribute("data-edge-count", "9", timeout=TIMEOUT)
+    assert page.locator("[data-testid=issues]").get_attribute("data-issue-count") == "0"
+
     # Read back 由浅入深: the PDF, the notes in order, the card, its grading.
     order = page.locator("[data-testid=learning-path] code").all_inner_texts()
     assert order == [
         PDF,
         "01-transformer-claim.md",
-        "02-why-not-only-recurrence.md",
+        "02-why-not-recurrence-alone.md",
         "03-scaled-dot-product.md",
         "04-three-attention-uses.md",
         "05-positional-encoding.md",
