@@ -154,19 +154,35 @@ class Workspace:
                 listing.mirrors[node] = (st.st_mtime_ns, st.st_size)
 
     def _load(self, listing: _Listing) -> None:
+        # A cold load builds the graph in two bulk calls: per-edge inserts cost more than parsing.
         self._links = listing.links
-        for rel, (is_dir, stamp, outside) in listing.files.items():
-            self._put(rel, is_dir, stamp, outside, listing.mirrors.get(rel))
+        nodes = [
+            self._make(rel, is_dir, stamp, outside, listing.mirrors.get(rel))
+            for rel, (is_dir, stamp, outside) in listing.files.items()
+        ]
+        for node in nodes:
+            self.nodes[node.path] = node
+            self._by_nfc[nfc(node.path)] = node.path
+            for target in node.store.paths:
+                self._wanted.setdefault(target, set()).add(node.path)
+        self.graph.add_nodes_from(self.nodes)
+        by_nfc = self._by_nfc
+        self.graph.add_edges_from(
+            (by_nfc[t], node.path) for node in nodes for t in node.store.paths if t in by_nfc
+        )
         self.revision += 1
 
-    def _put(
+    def _put(self, *args) -> None:
+        self._index(self._make(*args))
+
+    def _make(
         self,
         rel: str,
         is_dir: bool,
         stamp: tuple[int, int],
         outside: bool,
         mirror_stamp: tuple[int, int] | None,
-    ) -> None:
+    ) -> Node:
         if outside:
             store = up.Store(
                 owner=rel, unreadable="symlink to a place outside the folder; not followed"
@@ -187,7 +203,7 @@ class Workspace:
             node = Node(
                 rel, kind_for(rel, is_dir=is_dir), posix_name(rel), store, mirror_stamp or (0, 0)
             )
-        self._index(node)
+        return node
 
     def _read_head(self, rel: str) -> bytes:
         # Only the frontmatter region matters for the index; a 50 MB note costs 68 KiB here.
