@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -85,12 +87,85 @@ def write_params() -> None:
     print(f"wrote {PARAMS.relative_to(ROOT)} (fitted on {len(rows)} rows)")
 
 
+CARD = (
+    "---\nupstream:\n  - notes.md\nkind: practice\n---\n# Circuits\n\n"
+    "1. When does a bulb light?\n   Answer: When it is in a closed path with the battery.\n"
+    "2. What happens to the current when resistance increases?\n   Answer: It decreases.\n"
+    "3. What is a short circuit?\n   Answer: A path with almost no resistance.\n"
+    "4. Why does an open switch stop the current?\n   Answer: The path is no longer closed.\n"
+)
+NOTES = (
+    "# Circuits\n\nA bulb lights when it is in a closed path with the battery. When the "
+    "resistance increases, the current decreases. A short circuit is a path with almost no "
+    "resistance. An open switch leaves a gap, so the path is not closed.\n"
+)
+
+
+def _course(root: Path, n: int) -> Path:
+    course = Path(tempfile.mkdtemp(dir=root, prefix=f"course-{n}-"))
+    for i in range(n):
+        folder = course / f"learner-{i:03d}"
+        folder.mkdir(parents=True)
+        (folder / "notes.md").write_text(NOTES, encoding="utf-8")
+        (folder / "practice.md").write_text(CARD, encoding="utf-8")
+    return course
+
+
+def batch_table(concurrency: int, learners: int, sequential: int) -> None:
+    """Grade a class through litellm against a local server that answers after 200 ms.
+
+    Both runs are measured in full (no extrapolation): ``sequential`` learners one at a time,
+    ``learners`` learners ``concurrency`` at a time; the figure compared is throughput
+    (graded questions per second), since the two runs differ in size.
+    """
+    from basehalf_core import classroom, llm
+
+    # The server runs as its own process, as a real model server would: in this process it
+    # would compete with the graders for the interpreter lock.
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "tests" / "openai_server.py"), "--delay", "0.2"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    port = int(proc.stdout.readline())
+    cfg = llm.ModelConfig("openai/bench", f"http://127.0.0.1:{port}/v1", timeout=30)
+    llm.complete(cfg, [{"role": "user", "content": "warm-up"}])  # litellm import, connection
+    rows = []
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for n, conc in ((sequential, 1), (learners, 8), (learners, concurrency)):
+                course = _course(Path(tmp), n)
+                t = time.perf_counter()
+                report = classroom.grade_class(course, "practice.md", concurrency=conc, config=cfg)
+                wall = time.perf_counter() - t
+                graded = sum(len(r.run.grades) for r in report.results if r.run)
+                rows.append((n, conc, graded, wall, len(report.failures)))
+    finally:
+        proc.terminate()
+        proc.wait()
+    print()
+    print("batch grading through litellm, local OpenAI-compatible server answering after 200 ms")
+    print(f"{'learners':>9}{'at once':>9}{'questions':>11}{'wall s':>9}{'q/s':>8}{'failed':>8}")
+    for n, conc, graded, wall, failed in rows:
+        print(f"{n:>9}{conc:>9}{graded:>11}{wall:>9.2f}{graded / wall:>8.1f}{failed:>8}")
+    seq = rows[0]
+    for n, conc, graded, wall, _ in rows[1:]:
+        ratio = (graded / wall) / (seq[2] / seq[3])
+        print(
+            f"throughput ratio, {n} learners {conc} at once vs {seq[0]} one at a time "
+            f"(both measured in full): {ratio:.1f}x"
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point; see the module docstring."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cv", action="store_true")
     ap.add_argument("--batch", action="store_true")
     ap.add_argument("--write-params", action="store_true")
+    ap.add_argument("--concurrency", type=int, default=32, help="batch: learners at once")
+    ap.add_argument("--learners", type=int, default=200, help="batch: learners, concurrent run")
+    ap.add_argument("--sequential", type=int, default=20, help="batch: learners, one at a time")
     args = ap.parse_args(argv)
     if args.write_params:
         write_params()
@@ -99,9 +174,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.cv or both:
         cv_table()
     if args.batch or both:
-        from bench_batch import batch_table  # type: ignore[import-not-found]
-
-        batch_table()
+        batch_table(args.concurrency, args.learners, args.sequential)
 
 
 if __name__ == "__main__":

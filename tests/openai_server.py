@@ -88,6 +88,9 @@ def _completion(body: dict, content: str) -> dict:
 def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # Headers and body go out as two writes: without this, Nagle plus delayed ACK add
+        # ~40 ms to every keep-alive reply and would distort timings.
+        disable_nagle_algorithm = True
 
         def log_message(self, *args) -> None:  # keep test output clean
             pass
@@ -249,3 +252,26 @@ def no_model_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """No model configured from the environment: the offline path unless a test sets one."""
     for name in ("BASEHALF_MODEL", "BASEHALF_API_BASE", "OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
+
+
+def main() -> None:
+    """Serve from the command line (the bench runs it as its own process, like a real server).
+
+    Prints ``PORT`` on its first line, then serves grading replies after ``--delay`` seconds.
+    """
+    import argparse
+    import signal
+
+    ap = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    ap.add_argument("--delay", type=float, default=0.2)
+    args = ap.parse_args()
+    stop = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stop)  # the server threads inherit the mask
+    server = start(lambda body: grading_reply()(body) | {"delay": args.delay})
+    print(server.port, flush=True)
+    signal.sigwait(stop)
+    server.stop()
+
+
+if __name__ == "__main__":
+    main()
