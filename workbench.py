@@ -55,7 +55,8 @@ def _():
 @app.cell
 def _(FolderError, Workspace, mo):
     args = mo.cli_args()
-    folder = str(args.get("folder") or "sessions/longeval-human-evaluation")
+    # With no --folder, the bundled example session (found beside this notebook).
+    folder = str(args.get("folder") or mo.notebook_dir() / "sessions/longeval-human-evaluation")
     try:
         ws = Workspace.open(folder)
     except FolderError as exc:
