@@ -10,7 +10,7 @@ offline.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 
@@ -270,3 +270,48 @@ def read_asks(ws: Workspace) -> list[dict]:
         except ValueError:
             continue
     return out
+
+
+def _text_of(content: object) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # multi-part messages: keep the text parts
+        return " ".join(
+            str(getattr(p, "text", p.get("text", "") if isinstance(p, dict) else p))
+            for p in content
+        )
+    return str(content or "")
+
+
+def chat_model(
+    ws: Workspace,
+    card_path: str | Callable[[], str | None] | None = None,
+    selection: dict | Callable[[], dict | None] | None = None,
+    model: str | Callable[[], str | None] | None = None,
+    *,
+    api_base: str | None = None,
+) -> Callable[..., Iterator[str]]:
+    """A model function for ``mo.ui.chat``: ``fn(messages, config)`` yielding text deltas.
+
+    Each argument may be a value or a no-argument callable read at ask time, so the chat
+    follows the card, selection and model the learner has *now*. Only the last user message
+    is asked; the card, its upstream chain and the selection are the context (not the chat
+    history), and every ask is logged like :func:`ask`.
+    """
+
+    def current(value):
+        return value() if callable(value) else value
+
+    def respond(messages, config=None) -> Iterator[str]:
+        last = next((m for m in reversed(messages) if getattr(m, "role", None) == "user"), None)
+        question = _text_of(getattr(last, "content", "")) if last is not None else ""
+        yield from ask_stream(
+            ws,
+            question,
+            card_path=current(card_path),
+            selection=current(selection),
+            model=current(model),
+            api_base=api_base,
+        )
+
+    return respond

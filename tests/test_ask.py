@@ -178,3 +178,30 @@ def test_model_failure_is_not_logged(tmp_path, openai_server):
     with pytest.raises(llm.ModelAuthError, match="OPENAI_API_KEY"):
         ask.ask(ws, "Why?", model="openai/local-model", api_base=openai_server.base_url)
     assert not (folder / ".bh" / "asks.jsonl").exists()
+
+
+def test_chat_model_streams_the_last_user_message_with_current_state(tmp_path, openai_server):
+    import marimo as mo  # the test (not basehalf_core) uses marimo's own message type
+
+    chat_message = mo.ai.ChatMessage
+
+    ws = Workspace.open(make_folder(tmp_path))
+    state = {"selection": None}
+    openai_server.default = {"content": "Scaling keeps softmax gradients usable.", "chunk": 4}
+    fn = ask.chat_model(
+        ws,
+        card_path="02-card.md",
+        selection=lambda: state["selection"],
+        model="openai/local-model",
+        api_base=openai_server.base_url,
+    )
+    msgs = [
+        chat_message(role="user", content="Earlier?"),
+        chat_message(role="user", content="Why?"),
+    ]
+    state["selection"] = SELECTION
+    out = "".join(fn(msgs, None))
+    assert out == "(using your selection from p. 4) Scaling keeps softmax gradients usable."
+    sent = openai_server.requests[0].body["messages"][1]["content"]
+    assert blocks(sent)[-1] == ("QUESTION", "", "Why?")
+    assert ask.read_asks(ws)[-1]["question"] == "Why?"
