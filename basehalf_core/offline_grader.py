@@ -479,7 +479,7 @@ def fit(
     samples: Sequence[Sequence[float]],
     labels: Sequence[str],
     *,
-    epochs: int = 12,
+    epochs: int = 30,
     rate: float = 0.05,
     l2: float = 1e-4,
     balanced: bool = True,
