@@ -73,7 +73,7 @@ def grade_class(
     course_folder: str | os.PathLike,
     card_name: str,
     model: str | None = None,
-    concurrency: int = 8,
+    concurrency: int = 32,
     progress: Progress | None = None,
     *,
     api_base: str | None = None,

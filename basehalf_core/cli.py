@@ -120,4 +120,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as ``python -m basehalf_core.cli``: use the imported module, so the exception classes
+    # the rooms raise are the same objects main() catches.
+    from basehalf_core.cli import main as _main
+
+    sys.exit(_main())

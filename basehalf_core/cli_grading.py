@@ -31,14 +31,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("grade-jsonl", help="grade question/reference/answer lines from a file")
     p.add_argument("input", help="JSON lines with question, reference_answer, student_answer")
     p.add_argument("-o", "--output", help="write result lines here instead of stdout")
-    p.add_argument("--concurrency", type=int, default=8)
+    p.add_argument("--concurrency", type=int, default=32)
     _model_args(p)
     p.set_defaults(func=_grade_jsonl)
 
     p = sub.add_parser("grade-class", help="grade one card in every learner folder of a course")
     p.add_argument("course", help="folder whose subfolders are learners' study folders")
     p.add_argument("--card", required=True, help="the card's path inside each learner folder")
-    p.add_argument("--concurrency", type=int, default=8)
+    p.add_argument("--concurrency", type=int, default=32)
     _model_args(p)
     p.set_defaults(func=_grade_class)
 
