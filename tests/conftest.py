@@ -55,22 +55,20 @@ def free_port() -> int:
 
 
 class MarimoServer:
-    """A ``marimo run workbench.py`` process on a loopback port."""
+    """``marimo run NOTEBOOK -- ARGS`` on a loopback port, stopped by :meth:`stop`."""
 
-    def __init__(self, folder: Path, open_file: str | None, env: dict[str, str], log: Path):
+    def __init__(self, notebook: Path, args: list[str], env: dict[str, str], log: Path):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        args = [
-            sys.executable, "-m", "marimo", "run", str(ROOT / "workbench.py"),
+        cmd = [
+            sys.executable, "-m", "marimo", "run", str(notebook),
             "--headless", "--port", str(self.port), "--no-token", "--no-sandbox",
-            "--", "--folder", str(folder),
+            "--", *args,
         ]  # fmt: skip
-        if open_file:
-            args += ["--open", open_file]
         self.log = log
         self._log = open(log, "wb")  # noqa: SIM115 - lives as long as the server
         self.proc = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT
+            cmd, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT
         )
         self._wait()
 
@@ -96,21 +94,31 @@ class MarimoServer:
 
 
 @pytest.fixture
-def marimo_app(tmp_path: Path) -> Iterator:
-    """Factory: ``marimo_app(folder, open=None, env=None) -> base_url`` of a running workbench."""
+def marimo_notebook(tmp_path: Path) -> Iterator:
+    """Factory: ``marimo_notebook(path, *args, env=None) -> base_url`` of a running notebook."""
     servers: list[MarimoServer] = []
 
-    def start(folder: Path, open: str | None = None, env: dict[str, str] | None = None) -> str:
-        full_env = dict(os.environ)
-        full_env.update(env or {})
-        full_env.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-        server = MarimoServer(Path(folder), open, full_env, tmp_path / f"marimo-{len(servers)}.log")
+    def start(notebook: str | Path, *args: str, env: dict[str, str] | None = None) -> str:
+        full_env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", **(env or {})}
+        log = tmp_path / f"marimo-{len(servers)}.log"
+        server = MarimoServer(ROOT / notebook, [str(a) for a in args], full_env, log)
         servers.append(server)
         return server.url
 
     yield start
     for s in servers:
         s.stop()
+
+
+@pytest.fixture
+def marimo_app(marimo_notebook):
+    """Factory: ``marimo_app(folder, open=None, env=None) -> base_url`` of a running workbench."""
+
+    def start(folder: Path, open: str | None = None, env: dict[str, str] | None = None) -> str:
+        args = ["--folder", str(folder)] + (["--open", open] if open else [])
+        return marimo_notebook("workbench.py", *args, env=env)
+
+    return start
 
 
 def _require_chromium() -> None:

@@ -8,16 +8,12 @@ Cards are clicked and dragged with the mouse at the spot vis-network draws them.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, corpus, free_port, wait_for_app
+from conftest import corpus, wait_for_app
 from playwright.sync_api import expect
 
 from basehalf_core import operations
@@ -31,55 +27,10 @@ CANVAS = "[data-testid='canvas']"
 XSS_NAME = "<img src=x onerror=alert(1)>.md"
 
 
-class CanvasApp:
-    """``marimo run tests/apps/canvas_app.py -- --folder PATH`` on a loopback port."""
-
-    def __init__(self, folder: Path, log: Path):
-        self.url = f"http://127.0.0.1:{free_port()}"
-        port = self.url.rsplit(":", 1)[1]
-        args = [
-            sys.executable, "-m", "marimo", "run", str(ROOT / "tests/apps/canvas_app.py"),
-            "--headless", "--port", port, "--no-token", "--no-sandbox",
-            "--", "--folder", str(folder),
-        ]  # fmt: skip
-        self._log = open(log, "wb")  # noqa: SIM115 - lives as long as the server
-        env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
-        self.proc = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"canvas app exited early:\n{log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/health", timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"canvas app did not start:\n{log.read_text()[-3000:]}")
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self._log.close()
-
-
 @pytest.fixture
-def canvas_app(tmp_path):
+def canvas_app(marimo_notebook):
     """Factory: ``canvas_app(folder) -> url`` of the canvas app over that folder."""
-    apps: list[CanvasApp] = []
-
-    def start(folder: Path) -> str:
-        app = CanvasApp(folder, tmp_path / f"canvas-app-{len(apps)}.log")
-        apps.append(app)
-        return app.url
-
-    yield start
-    for app in apps:
-        app.stop()
+    return lambda folder: marimo_notebook("tests/apps/canvas_app.py", "--folder", folder)
 
 
 def make_study(root: Path) -> Path:
