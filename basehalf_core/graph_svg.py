@@ -21,17 +21,8 @@ NODE_H = 44
 MARGIN = 20
 _LABEL_CHARS = 26
 
-# Fill / stroke per kind; dangling entries are drawn as dashed ghost boxes.
-KIND_STYLE: dict[str, tuple[str, str]] = {
-    "pdf": ("#fde8e8", "#b42318"),
-    "epub": ("#fdf0e1", "#b54708"),
-    "note": ("#eef4ff", "#3538cd"),
-    "practice": ("#ecfdf3", "#027a48"),
-    "grading": ("#f4f3ff", "#5925dc"),
-    "folder": ("#f2f4f7", "#475467"),
-    "other": ("#f9fafb", "#667085"),
-    "dangling": ("#fffaeb", "#dc6803"),
-}
+# Fill / stroke per kind: the export's picture uses the canvas's colours.
+KIND_STYLE = network.KIND_COLORS
 
 
 @dataclass(frozen=True)
