@@ -91,7 +91,13 @@ def reader_app(tmp_path):
 def open_reader(page, url: str) -> None:
     page.goto(url)
     page.wait_for_selector("[data-testid=page-image][src]", timeout=TIMEOUT)
+    settle(page)
     page.wait_for_selector("[data-testid=text-layer] span", timeout=TIMEOUT)
+
+
+def settle(page) -> None:
+    """Wait until the page and zoom last asked for are on screen (fit width may re-render)."""
+    page.wait_for_selector("[data-testid=reader]:not([data-busy])", timeout=TIMEOUT)
 
 
 def span_texts(page) -> list[str]:
@@ -239,6 +245,7 @@ def test_page_buttons_keys_and_go_to_page(reader_app, browser_page, acl):
     page.fill("[data-testid=page-input]", "7")
     page.press("[data-testid=page-input]", "Enter")
     wait_page(page, 7)
+    settle(page)
     assert label(page) == "7 / 20"
     # The new page's words replace the old ones: a drag selects on page 7.
     texts = span_texts(page)
@@ -362,6 +369,7 @@ def test_grow_branch_from_a_mouse_selection_in_the_workbench(marimo_app, browser
     page.goto(marimo_app(folder, open="longeval.pdf"))
     wait_for_app(page)
     page.wait_for_selector("[data-testid=text-layer] span", timeout=TIMEOUT)
+    settle(page)
     canvas = page.locator("[data-testid=canvas]")
     expect(canvas).to_have_attribute("data-node-count", "1", timeout=TIMEOUT)
 

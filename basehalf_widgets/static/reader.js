@@ -97,6 +97,8 @@ function render({ model, el }) {
     if (!n) return;
     const target = Math.min(Math.max(p, 0), n - 1);
     if (target === model.get("page")) return;
+    model.set("page", target);
+    root.dataset.busy = "page";
     // The page Python sent ahead is painted at once; Python's answer then changes nothing.
     if (target === model.get("ahead_page") && model.get("ahead_key") && !drag) {
       paintFrom({
@@ -107,7 +109,6 @@ function render({ model, el }) {
         size: model.get("ahead_size"),
       });
     }
-    model.set("page", target);
     model.save_changes();
     paintBar();
   };
@@ -140,8 +141,12 @@ function render({ model, el }) {
     if (Number.isFinite(v)) turnTo(v - 1);
   });
   const setZoom = (z) => {
+    const zoom = Math.min(Math.max(z, 0.25), 6);
     model.set("fit", false);
-    model.set("zoom", Math.min(Math.max(z, 0.25), 6));
+    if (zoom !== model.get("zoom")) {
+      model.set("zoom", zoom);
+      root.dataset.busy = "zoom";
+    }
     model.save_changes();
   };
   zoomIn.addEventListener("click", () => setZoom(model.get("zoom") * ZOOM_STEP));
@@ -208,6 +213,7 @@ function render({ model, el }) {
       const zoom = model.get("zoom");
       if (want > 0 && Math.abs(want / zoom - 1) > 0.3) {
         model.set("zoom", Math.round(want * 4) / 4);
+        root.dataset.busy = "zoom";
         model.save_changes();
       }
     } else {
@@ -312,6 +318,8 @@ function render({ model, el }) {
     shownPage = imagePage;
     shownKey = key || "";
     current = { words, size };
+    // `data-busy` is set while a page or zoom asked for is not on screen yet (tests wait on it).
+    if (imagePage === model.get("page")) delete root.dataset.busy;
     layout();
     buildTextLayer();
     paintMarks();
