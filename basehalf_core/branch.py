@@ -131,27 +131,29 @@ def grow_from_passage(ws: Workspace, passage: Passage, title: str | None = None)
     )
 
 
-def _document_node(ws: Workspace, file: str):
+def _document_node(ws: Workspace, file: str, password: str | None = None):
     rel = ws.resolve(file)
     if rel is None or ws.nodes[rel].kind not in ("pdf", "epub"):
         what = "no such file" if rel is None else f"a {ws.nodes[rel].kind}, not a PDF or EPUB"
         raise NotADocumentNode(f"{file}: {what} in {ws.root}")
     try:
-        return rel, open_document(inside(ws.root, rel))
+        return rel, open_document(inside(ws.root, rel), password=password)
     except DocumentError as exc:
         # Name the file as the learner knows it (folder-relative), not by its full path.
         raise type(exc)(rel, exc.reason) from None
 
 
-def passage_from_quote(ws: Workspace, file: str, page: int, quote: str) -> Passage:
-    """The passage holding ``quote`` on 1-based ``page`` of ``file``.
+def passage_from_quote(
+    ws: Workspace, file: str, page: int, quote: str, password: str | None = None
+) -> Passage:
+    """The passage holding ``quote`` on 1-based ``page`` of ``file`` (``password`` if encrypted).
 
     Raises:
         NotADocumentNode: ``file`` is not a PDF/EPUB of the folder.
         DocumentError: the document cannot be opened (broken, encrypted, ...).
         QuoteNotFound: the page does not hold the quote.
     """
-    rel, doc = _document_node(ws, file)
+    rel, doc = _document_node(ws, file, password)
     if not normalise(quote):
         raise QuoteNotFound(rel, page, quote)
     if not 1 <= page <= doc.page_count:
@@ -164,13 +166,18 @@ def passage_from_quote(ws: Workspace, file: str, page: int, quote: str) -> Passa
 
 
 def grow_from_quote(
-    ws: Workspace, file: str, page: int, quote: str, title: str | None = None
+    ws: Workspace,
+    file: str,
+    page: int,
+    quote: str,
+    title: str | None = None,
+    password: str | None = None,
 ) -> str:
     """Grow a note from a quote typed (or pasted) by the learner; returns the note's path.
 
     See :func:`passage_from_quote` for the errors.
     """
-    return grow_from_passage(ws, passage_from_quote(ws, file, page, quote), title)
+    return grow_from_passage(ws, passage_from_quote(ws, file, page, quote, password), title)
 
 
 @dataclass

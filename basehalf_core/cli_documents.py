@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from .branch import NotADocumentNode, QuoteNotFound, grow_from_quote
 from .documents import DocumentError
@@ -22,9 +23,15 @@ def _page(text: str) -> int:
 def _grow(args: argparse.Namespace) -> int:
     from .cli import CommandFailed  # cli imports this module lazily; avoid a cycle
 
+    password = None
+    if args.password_env:
+        # Never on the command line (other users see it in ps); only named here.
+        password = os.environ.get(args.password_env)
+        if password is None:
+            raise CommandFailed(f"environment variable {args.password_env} is not set")
     ws = Workspace.open(args.folder)
     try:
-        path = grow_from_quote(ws, args.source, args.page, args.quote, args.title)
+        path = grow_from_quote(ws, args.source, args.page, args.quote, args.title, password)
     except (QuoteNotFound, NotADocumentNode, DocumentError) as exc:
         raise CommandFailed(str(exc)) from None
     print(path)
@@ -45,3 +52,9 @@ def add_commands(subparsers) -> None:
     p.add_argument("--page", type=_page, required=True, help="1-based page number")
     p.add_argument("--quote", required=True, help="the text on that page to quote")
     p.add_argument("--title", default=None, help="the note's title (default: from the quote)")
+    p.add_argument(
+        "--password-env",
+        metavar="VAR",
+        default=None,
+        help="read an encrypted PDF's password from this environment variable",
+    )

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from basehalf_core.documents import open_document
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -16,9 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 BASEHALF = Path(sys.executable).parent / "basehalf"
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [str(BASEHALF), *args],
+        env={**os.environ, **(env or {})},
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -101,3 +105,24 @@ def test_grow_from_a_chinese_quote_gives_a_chinese_note(tmp_path, corpus_file):
     text = (tmp_path / "受不利经济环境的影响不大.md").read_text(encoding="utf-8")
     assert "  - 募集说明书.pdf\n" in text
     assert "> 受不利经济环境的影响不大 (p. 1)" in text
+
+
+def test_an_encrypted_pdf_opens_with_a_password_from_the_environment(folder, monkeypatch):
+    monkeypatch.delenv("BH_PDF_PASSWORD", raising=False)
+    words = open_document(folder / "locked.pdf", password="openpassword").words(0)
+    quote = " ".join(w.text for w in words[:4])
+    args = ["grow", str(folder), "--from", "locked.pdf", "--page", "1", "--quote", quote,
+            "--password-env", "BH_PDF_PASSWORD"]  # fmt: skip
+
+    done = run(*args, env={"BH_PDF_PASSWORD": "openpassword"})
+    assert done.returncode == 0, done.stderr
+    note = (folder / done.stdout.strip()).read_text(encoding="utf-8")
+    assert f"> {quote} (p. 1)" in note
+    assert "openpassword" not in note
+
+    wrong = run(*args, env={"BH_PDF_PASSWORD": "guess"})
+    assert wrong.returncode == 1
+    assert "locked.pdf: the password given does not open it" in wrong.stderr
+    unset = run(*args)
+    assert unset.returncode == 1
+    assert "environment variable BH_PDF_PASSWORD is not set" in unset.stderr
