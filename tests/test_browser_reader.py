@@ -7,19 +7,15 @@ Selections are made by mouse over the word spans' boxes, as a learner drags.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import frontmatter
 import pymupdf
 import pytest
-from conftest import ROOT, corpus, free_port, wait_for_app
+from conftest import corpus, wait_for_app
 from playwright.sync_api import expect
 
 from basehalf_core import branch, documents
@@ -35,57 +31,16 @@ ACL_SENTENCE = (
 TIMEOUT = 60_000
 
 
-class ReaderApp:
-    """``marimo run tests/apps/reader_app.py -- --file PATH`` on a loopback port."""
-
-    def __init__(self, file: Path | str, log: Path, extra: list[str]):
-        self.url = f"http://127.0.0.1:{free_port()}"
-        port = self.url.rsplit(":", 1)[1]
-        args = [
-            sys.executable, "-m", "marimo", "run", str(ROOT / "tests/apps/reader_app.py"),
-            "--headless", "--port", port, "--no-token", "--no-sandbox", "--", "--file", str(file),
-            *extra,
-        ]  # fmt: skip
-        self._log = open(log, "wb")  # noqa: SIM115 - lives as long as the server
-        env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
-        self.proc = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"reader app exited early:\n{log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/health", timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"reader app did not start:\n{log.read_text()[-3000:]}")
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self._log.close()
-
-
 @pytest.fixture
-def reader_app(tmp_path):
+def reader_app(marimo_notebook):
     """Factory: ``reader_app(path, folder=None) -> url`` of the Reader app showing that document
     (``path`` relative to ``folder`` when a study folder is given)."""
-    apps: list[ReaderApp] = []
 
     def start(path: Path | str, folder: Path | None = None) -> str:
         extra = ["--folder", str(folder)] if folder else []
-        app = ReaderApp(path, tmp_path / f"reader-app-{len(apps)}.log", extra)
-        apps.append(app)
-        return app.url
+        return marimo_notebook("tests/apps/reader_app.py", "--file", path, *extra)
 
-    yield start
-    for app in apps:
-        app.stop()
+    return start
 
 
 def open_reader(page, url: str) -> None:
