@@ -18,11 +18,15 @@ def _():
 
     import marimo as mo
 
-    from basehalf_core import ask as asking
-    from basehalf_core import branch, card_detail, course, export, grading, operations, review
-    from basehalf_core.fsio import FolderError, WriteRefused
-    from basehalf_core.operations import OperationRefused
-    from basehalf_core.workspace import Workspace
+    from basehalf_core.folder import operations
+    from basehalf_core.folder.fsio import FolderError, WriteRefused
+    from basehalf_core.folder.operations import OperationRefused
+    from basehalf_core.folder.workspace import Workspace
+    from basehalf_core.study import ask as asking
+    from basehalf_core.study import branch, grading, review
+    from basehalf_core.teaching import course
+    from basehalf_core.views import card as card_detail
+    from basehalf_core.views import export
     from basehalf_widgets.canvas import Canvas
     from basehalf_widgets.grow_form import GrowForm
     from basehalf_widgets.reader import Reader, highlights_for

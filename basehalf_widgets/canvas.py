@@ -2,8 +2,8 @@
 
 The browser side is vis-network, loaded from the installed pyvis package (no CDN, works
 offline) and wrapped into this widget's ES module. Python computes the cards
-(:mod:`basehalf_core.network`) and their positions (:mod:`basehalf_core.layout`); physics
-stays off. Traits:
+(:mod:`basehalf_core.views.network`) and their positions
+(:mod:`basehalf_core.views.layout`); physics stays off. Traits:
 
 - ``nodes``, ``edges``, ``options``: what to draw (vis-network item dicts; text only).
 - ``positions``: cards the learner dragged, ``{id: [x, y]}``; saved to ``.bh/canvas.json``.
@@ -23,11 +23,11 @@ import anywidget
 import pyvis
 import traitlets
 
-from basehalf_core import network
-from basehalf_core.canvas_state import CanvasStore
-from basehalf_core.fsio import WriteRefused
-from basehalf_core.layout import Point, extend
-from basehalf_core.workspace import Workspace
+from basehalf_core.folder.fsio import WriteRefused
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.views import network
+from basehalf_core.views.canvas_state import CanvasStore
+from basehalf_core.views.layout import Point, extend
 
 _STATIC = Path(__file__).parent / "static"
 _VIS = Path(pyvis.__file__).parent / "lib" / "vis-9.1.2"

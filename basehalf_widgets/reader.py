@@ -1,8 +1,9 @@
 """The reader: one PDF/EPUB page as an image with an exact text layer, highlights and search.
 
-Python does the document work through :mod:`basehalf_core.documents` (render, words in reading
-order, passages) and :mod:`basehalf_core.anchors` (highlights, search); the browser shows the
-page and reports what the learner did (page turns, a drag selection, a click on a highlight).
+Python does the document work through :mod:`basehalf_core.documents.document` (render,
+words in reading order, passages) and :mod:`basehalf_core.documents.anchors` (highlights,
+search); the browser shows the page and reports what the learner did (page turns, a drag
+selection, a click on a highlight).
 
 Traits (all synced):
 
@@ -42,8 +43,15 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from basehalf_core import anchors, documents
-from basehalf_core.documents import Document, DocumentError, NeedsPassword, Passage, WrongPassword
+from basehalf_core.documents import anchors
+from basehalf_core.documents import document as documents
+from basehalf_core.documents.document import (
+    Document,
+    DocumentError,
+    NeedsPassword,
+    Passage,
+    WrongPassword,
+)
 
 _STATIC = Path(__file__).parent / "static"
 MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
@@ -394,7 +402,7 @@ def highlights_for(ws, file: str) -> list[dict]:
     """Highlight items for :meth:`Reader.set_highlights`: every note grown from ``file``.
 
     Args:
-        ws: a :class:`basehalf_core.workspace.Workspace`.
+        ws: a :class:`basehalf_core.folder.workspace.Workspace`.
         file: the document's folder-relative path.
     """
     items = []

@@ -39,8 +39,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from pyvis.network import Network  # noqa: E402
 
-from basehalf_core import network, operations  # noqa: E402
-from basehalf_core.workspace import Workspace  # noqa: E402
+from basehalf_core.folder import operations  # noqa: E402
+from basehalf_core.folder.workspace import Workspace  # noqa: E402
+from basehalf_core.views import network  # noqa: E402
 from basehalf_widgets.canvas import Canvas  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"

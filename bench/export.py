@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from basehalf_core import export
-from basehalf_core.workspace import Workspace
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.views import export
 
 
 def make_folder(root: Path, notes: int) -> None:

@@ -24,11 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from basehalf_core import offline_grader as og  # noqa: E402
+from basehalf_core.study import offline_grader as og  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "grading"
 SPLITS = ("sciEntsBank_3way_train.jsonl", "beetle_3way_train.jsonl")
-PARAMS = ROOT / "basehalf_core" / "offline_grader_params.py"
+PARAMS = ROOT / "basehalf_core" / "study" / "offline_grader_params.py"
 
 
 def load(name: str) -> list[dict]:
@@ -118,7 +118,8 @@ def batch_table(concurrency: int, learners: int, sequential: int) -> None:
     ``learners`` learners ``concurrency`` at a time; the figure compared is throughput
     (graded questions per second), since the two runs differ in size.
     """
-    from basehalf_core import classroom, llm
+    from basehalf_core.study import llm
+    from basehalf_core.teaching import classroom
 
     # The server runs as its own process, as a real model server would: in this process it
     # would compete with the graders for the interpreter lock.

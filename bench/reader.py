@@ -27,7 +27,7 @@ import pymupdf
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from basehalf_core.documents import Document  # noqa: E402
+from basehalf_core.documents.document import Document  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 BOOK = CORPUS / "pymupdf_mupdf_explored.pdf"  # 285 pages

@@ -332,7 +332,7 @@ def main(argv: list[str] | None = None) -> None:
     from playwright.sync_api import sync_playwright
 
     sys.path.insert(0, str(ROOT))
-    from basehalf_core.documents import open_document
+    from basehalf_core.documents.document import open_document
 
     book = CORPUS / BOOK
     pages = open_document(book).page_count

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from basehalf_core.workspace import Workspace
+from basehalf_core.folder.workspace import Workspace
 
 NOTE = (
     """---

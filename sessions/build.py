@@ -23,8 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from basehalf_core import branch, grading, operations  # noqa: E402
-from basehalf_core.workspace import Workspace  # noqa: E402
+from basehalf_core.study import branch  # noqa: E402
+from basehalf_core.study import grading
+from basehalf_core.folder import operations
+from basehalf_core.folder.workspace import Workspace  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 OWN_WORDS_PLACEHOLDER = "Own words: …"

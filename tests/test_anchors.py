@@ -8,8 +8,8 @@ from dataclasses import asdict
 import pymupdf
 import pytest
 
-from basehalf_core.anchors import BadAnchor, find_quote, reanchor
-from basehalf_core.documents import open_document
+from basehalf_core.documents.anchors import BadAnchor, find_quote, reanchor
+from basehalf_core.documents.document import open_document
 
 ABSTRACT_START = "The dominant sequence transduction models are based on complex recurrent"
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from openai_server import blocks, no_model_env, openai_server  # noqa: F401
 
-from basehalf_core import ask, llm
-from basehalf_core.workspace import Workspace
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.study import ask, llm
 
 SECRET = "sk-test-ASK-SECRET-77aa21"
 pytestmark = pytest.mark.usefixtures("no_model_env")

@@ -6,8 +6,10 @@ import shutil
 
 import pytest
 
-from basehalf_core.anchors import reanchor
-from basehalf_core.branch import (
+from basehalf_core.documents.anchors import reanchor
+from basehalf_core.documents.document import DocumentError, Passage, open_document
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.study.branch import (
     NotADocumentNode,
     QuoteNotFound,
     default_title,
@@ -17,8 +19,6 @@ from basehalf_core.branch import (
     passage_from_quote,
     passage_note,
 )
-from basehalf_core.documents import DocumentError, Passage, open_document
-from basehalf_core.workspace import Workspace
 
 QUOTE = (
     "The dominant sequence transduction models are based on complex recurrent or "

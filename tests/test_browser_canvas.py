@@ -16,9 +16,9 @@ import pytest
 from conftest import corpus, wait_for_app
 from playwright.sync_api import expect
 
-from basehalf_core import operations
-from basehalf_core.canvas_state import STATE_PATH
-from basehalf_core.workspace import Workspace
+from basehalf_core.folder import operations
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.views.canvas_state import STATE_PATH
 
 pytestmark = pytest.mark.browser
 

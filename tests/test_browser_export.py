@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from basehalf_core import export
-from basehalf_core.workspace import Workspace
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.views import export
 
 pytestmark = pytest.mark.browser
 

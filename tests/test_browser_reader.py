@@ -18,8 +18,9 @@ import pytest
 from conftest import corpus, wait_for_app
 from playwright.sync_api import expect
 
-from basehalf_core import branch, documents
-from basehalf_core.workspace import Workspace
+from basehalf_core.documents import document as documents
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.study import branch
 
 pytestmark = pytest.mark.browser
 

@@ -7,14 +7,14 @@ import os
 
 import pytest
 
-from basehalf_core.canvas_state import (
+from basehalf_core.folder.fsio import OutsideFolder
+from basehalf_core.views.canvas_state import (
     STATE_PATH,
     CanvasStateInvalid,
     CanvasStore,
     encode,
     parse,
 )
-from basehalf_core.fsio import OutsideFolder
 
 
 def test_positions_round_trip_through_the_file(tmp_path):

@@ -9,11 +9,11 @@ import shutil
 import pytest
 from conftest import corpus
 
-from basehalf_core import operations
-from basehalf_core.canvas_state import STATE_PATH
-from basehalf_core.layout import STEP_Y
-from basehalf_core.network import ghost_id
-from basehalf_core.workspace import Workspace
+from basehalf_core.folder import operations
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.views.canvas_state import STATE_PATH
+from basehalf_core.views.layout import STEP_Y
+from basehalf_core.views.network import ghost_id
 from basehalf_widgets.canvas import Canvas
 
 

@@ -9,9 +9,9 @@ import marimo as mo
 import pytest
 from conftest import corpus
 
-from basehalf_core import operations
-from basehalf_core.card_detail import BLOCKED_LINK, card_detail, relink_suggestion, safe_markdown
-from basehalf_core.workspace import UnknownNode, Workspace
+from basehalf_core.folder import operations
+from basehalf_core.folder.workspace import UnknownNode, Workspace
+from basehalf_core.views.card import BLOCKED_LINK, card_detail, relink_suggestion, safe_markdown
 
 
 def write(root, name, text):

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from openai_server import grading_reply, no_model_env, openai_server  # noqa: F401
 
-from basehalf_core import classroom, llm
-from basehalf_core.fsio import FolderError
+from basehalf_core.folder.fsio import FolderError
+from basehalf_core.study import llm
+from basehalf_core.teaching import classroom
 
 pytestmark = pytest.mark.usefixtures("no_model_env")
 

@@ -8,7 +8,7 @@ import pytest
 
 def run(*args, ok=True):
     proc = subprocess.run(
-        [sys.executable, "-m", "basehalf_core.cli", *map(str, args)],
+        [sys.executable, "-m", "basehalf_cli.main", *map(str, args)],
         capture_output=True,
         text=True,
     )

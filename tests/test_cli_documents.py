@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from basehalf_core.documents import open_document
+from basehalf_core.documents.document import open_document
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-# The console script a learner runs (``python -m basehalf_core.cli`` would load cli.py twice).
+# The console script a learner runs (``python -m basehalf_cli.main`` would load cli.py twice).
 BASEHALF = Path(sys.executable).parent / "basehalf"
 
 

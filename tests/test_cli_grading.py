@@ -26,7 +26,7 @@ def run(*args: str, **env: str) -> subprocess.CompletedProcess:
         [
             sys.executable,
             "-c",
-            "import sys; from basehalf_core.cli import main; sys.exit(main())",
+            "import sys; from basehalf_cli.main import main; sys.exit(main())",
             *args,
         ],
         cwd=ROOT,

@@ -10,9 +10,9 @@ import pytest
 import yaml
 from conftest import ROOT
 
-from basehalf_core import course
-from basehalf_core.cli import main
-from basehalf_core.practice import parse_card
+from basehalf_cli.main import main
+from basehalf_core.study.practice import parse_card
+from basehalf_core.teaching import course
 
 SESSIONS = ROOT / "sessions"
 ATTENTION = SESSIONS / "attention-is-all-you-need"

@@ -8,9 +8,9 @@ import threading
 import pymupdf
 import pytest
 
-from basehalf_core import documents as D
-from basehalf_core.documents import open_document
-from basehalf_core.reading_order import Block, order_blocks
+from basehalf_core.documents import document as D
+from basehalf_core.documents.document import open_document
+from basehalf_core.documents.reading_order import Block, order_blocks
 
 
 def _index(words, text, start=0):

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from basehalf_core import export, operations
-from basehalf_core.cli import main
-from basehalf_core.workspace import Workspace
+from basehalf_cli.main import main
+from basehalf_core.folder import operations
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.views import export
 
 LONGEVAL = ROOT / "sessions" / "longeval-human-evaluation"
 ATTENTION = ROOT / "sessions" / "attention-is-all-you-need"

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, corpus
 
-from basehalf_core import fetch
-from basehalf_core.cli import main
-from basehalf_core.workspace import Workspace
+from basehalf_cli.main import main
+from basehalf_core.documents import fetch
+from basehalf_core.folder.workspace import Workspace
 
 SESSION = ROOT / "sessions" / "attention-is-all-you-need"
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from openai_server import blocks, grading_reply, no_model_env, openai_server  # noqa: F401
 
-from basehalf_core import context, grading, llm
-from basehalf_core.practice import EmptyCard
-from basehalf_core.workspace import Workspace
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.study import context, grading, llm
+from basehalf_core.study.practice import EmptyCard
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 SECRET = "sk-test-NEVER-WRITE-ME-93af01"

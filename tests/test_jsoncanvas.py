@@ -10,12 +10,12 @@ import sys
 import pytest
 from conftest import ROOT, corpus
 
-from basehalf_core import operations
-from basehalf_core.canvas_state import CanvasStore
-from basehalf_core.jsoncanvas import export, node_id
-from basehalf_core.layout import CARD_H, CARD_W
-from basehalf_core.network import ghost_id
-from basehalf_core.workspace import Workspace
+from basehalf_core.folder import operations
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.views.canvas_state import CanvasStore
+from basehalf_core.views.jsoncanvas import export, node_id
+from basehalf_core.views.layout import CARD_H, CARD_W
+from basehalf_core.views.network import ghost_id
 
 PRESET = {"1", "2", "3", "4", "5", "6"}
 
@@ -32,7 +32,7 @@ def folder(tmp_path):
 
 def run(*args, cwd=None):
     return subprocess.run(
-        [sys.executable, "-m", "basehalf_core.cli", *args],
+        [sys.executable, "-m", "basehalf_cli.main", *args],
         cwd=cwd or ROOT,
         capture_output=True,
         text=True,

@@ -9,9 +9,10 @@ import shutil
 import pytest
 from conftest import corpus
 
-from basehalf_core import layout, operations
-from basehalf_core.layout import STEP_X, STEP_Y, Occupancy, extend, layers, positions
-from basehalf_core.workspace import Workspace
+from basehalf_core.folder import operations
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.views import layout
+from basehalf_core.views.layout import STEP_X, STEP_Y, Occupancy, extend, layers, positions
 
 
 def note(root, name, upstream=(), title=None):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from openai_server import no_model_env, openai_server  # noqa: F401
 
-from basehalf_core import llm
+from basehalf_core.study import llm
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "sk-test-DO-NOT-LEAK-4c1d2e9f"
@@ -27,7 +27,7 @@ def cfg(server, **kw) -> llm.ModelConfig:
 def test_importing_the_wrapper_does_not_import_litellm():
     code = (
         "import os, sys; os.environ.pop('LITELLM_LOCAL_MODEL_COST_MAP', None);"
-        "import basehalf_core.llm;"
+        "import basehalf_core.study.llm;"
         "print('litellm' in sys.modules, os.environ.get('LITELLM_LOCAL_MODEL_COST_MAP'))"
     )
     out = subprocess.run(

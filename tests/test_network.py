@@ -8,9 +8,10 @@ import shutil
 import pytest
 from conftest import corpus
 
-from basehalf_core import network, operations
-from basehalf_core.network import GHOST_PREFIX, build, ghost_id, options, traits
-from basehalf_core.workspace import Workspace
+from basehalf_core.folder import operations
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.views import network
+from basehalf_core.views.network import GHOST_PREFIX, build, ghost_id, options, traits
 
 XSS_NAME = "<img src=x onerror=alert(1)>.md"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from basehalf_core import offline_grader as og
+from basehalf_core.study import offline_grader as og
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "grading"
 
@@ -95,7 +95,7 @@ def test_small_cv_on_real_data_beats_word_overlap():
 
 
 def test_shipped_weights_match_the_feature_list():
-    from basehalf_core import offline_grader_params as p
+    from basehalf_core.study import offline_grader_params as p
 
     assert p.FEATURES == og.FEATURES
     assert p.LABELS == og.LABELS

@@ -2,9 +2,9 @@ import os
 
 import pytest
 
-from basehalf_core import operations as ops
-from basehalf_core.fsio import AlreadyExists, ChangedOnDisk, OutsideFolder, atomic_write
-from basehalf_core.workspace import Workspace
+from basehalf_core.folder import operations as ops
+from basehalf_core.folder.fsio import AlreadyExists, ChangedOnDisk, OutsideFolder, atomic_write
+from basehalf_core.folder.workspace import Workspace
 
 
 def write(root, rel, text):

@@ -2,7 +2,7 @@ import unicodedata
 
 import pytest
 
-from basehalf_core.paths import check_entry, is_hidden, kind_for, mirror_store, slugify
+from basehalf_core.folder.paths import check_entry, is_hidden, kind_for, mirror_store, slugify
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,8 @@
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from basehalf_core import plainyaml
-from basehalf_core import upstream as up
+from basehalf_core.folder import plainyaml
+from basehalf_core.folder import upstream as up
 
 _word = st.text(alphabet="abcxyz019_./-() 中文é:#&*!'\",[]{}|>%@`~?", min_size=0, max_size=10)
 _scalar = st.one_of(

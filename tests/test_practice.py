@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from basehalf_core.practice import EmptyCard, MissingAnswer, parse_card
+from basehalf_core.study.practice import EmptyCard, MissingAnswer, parse_card
 
 INLINE = """---
 upstream:

@@ -13,8 +13,9 @@ import pymupdf
 import pytest
 from conftest import corpus
 
-from basehalf_core import branch, documents
-from basehalf_core.workspace import Workspace
+from basehalf_core.documents import document as documents
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.study import branch
 from basehalf_widgets.reader import Reader, ReaderError, highlights_for
 
 ACL = "papermage_2023.eacl-main.121.pdf"

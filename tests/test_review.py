@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from fsrs import Card, Rating, Scheduler
 
-from basehalf_core import grading, operations, review
-from basehalf_core.cli import main
-from basehalf_core.workspace import Workspace
+from basehalf_cli.main import main
+from basehalf_core.folder import operations
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.study import grading, review
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -246,7 +247,7 @@ def test_tabs_syncing_at_once_keep_one_valid_state(tmp_path):
 
 
 def test_verdicts_in_force_come_from_the_latest_run_like_the_grading_room(tmp_path):
-    from basehalf_core.verdicts import latest
+    from basehalf_core.study.verdicts import latest
 
     root = _folder(tmp_path)
     first = _grade(root, T0, {1: "Wrong", 2: "Correct"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from basehalf_core.safe_markdown import render, safe_href
+from basehalf_core.views.markdown import render, safe_href
 
 
 @pytest.mark.parametrize(

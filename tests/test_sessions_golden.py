@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, corpus
 
-from basehalf_core.anchors import find_quote
-from basehalf_core.cli import main
-from basehalf_core.documents import open_document
-from basehalf_core.practice import parse_card
-from basehalf_core.workspace import Workspace
+from basehalf_cli.main import main
+from basehalf_core.documents.anchors import find_quote
+from basehalf_core.documents.document import open_document
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.study.practice import parse_card
 
 GOLDEN = Path(__file__).parent / "golden"
 SESSIONS = {

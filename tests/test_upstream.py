@@ -3,7 +3,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from basehalf_core import upstream as up
+from basehalf_core.folder import upstream as up
 
 
 def read(text: str, owner: str = "me.md") -> up.Store:

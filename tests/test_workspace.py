@@ -3,8 +3,8 @@ import time
 
 import pytest
 
-from basehalf_core.fsio import FolderError
-from basehalf_core.workspace import UnknownNode, Workspace
+from basehalf_core.folder.fsio import FolderError
+from basehalf_core.folder.workspace import UnknownNode, Workspace
 
 
 def write(root, rel, text, mode="w"):

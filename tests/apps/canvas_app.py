@@ -17,8 +17,8 @@ def _():
 
     import marimo as mo
 
-    from basehalf_core import operations
-    from basehalf_core.workspace import Workspace
+    from basehalf_core.folder import operations
+    from basehalf_core.folder.workspace import Workspace
     from basehalf_widgets.canvas import Canvas
 
     return Canvas, Workspace, html, mo, operations

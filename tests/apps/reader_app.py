@@ -19,7 +19,7 @@ def _():
 
     import marimo as mo
 
-    from basehalf_core.workspace import Workspace
+    from basehalf_core.folder.workspace import Workspace
     from basehalf_widgets.reader import Reader, highlights_for
 
     return Reader, Workspace, highlights_for, html, mo

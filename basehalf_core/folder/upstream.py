@@ -1,0 +1,464 @@
+"""Read an upstream store and plan minimal text edits to it.
+
+A store is either a Markdown note's YAML frontmatter or a ``.bh/mirror/.../upstream.yaml``
+file. Reading goes through YAML *events* (not values), so ``- 01`` stays the text ``01`` and
+every entry keeps its exact span in the file; edits then replace only those spans, and every
+other byte (comments, quoting, key order, BOM, CRLF, the body) stays as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+import yaml
+
+from basehalf_core.folder import plainyaml
+from basehalf_core.folder.paths import check_entry, nfc
+
+try:  # libyaml is ten times faster; the pure-Python parser gives the same events.
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - wheels ship libyaml
+    _Loader = yaml.SafeLoader
+
+FENCE_LIMIT = 64 * 1024
+KEY = "upstream"
+_BOM = "\ufeff"
+_FENCE = re.compile(r"---[ \t]*(\r\n|\n|\r)")
+_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
+
+
+class StoreUnreadable(Exception):
+    """The store cannot be read safely; it has no edges and refuses writes."""
+
+    def __init__(self, path: str, reason: str):
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+
+@dataclass
+class Entry:
+    """One item of an ``upstream`` list.
+
+    Attributes:
+        raw: the source text, unquoted (``"01"`` and ``01`` both give ``01``).
+        path: the node it names (NFC), or ``None`` when invalid.
+        reason: why it is invalid ("" when valid).
+        start, end: the item's span in the decoded text (``-1`` when it has none).
+    """
+
+    raw: str
+    path: str | None
+    reason: str = ""
+    start: int = -1
+    end: int = -1
+
+
+@dataclass
+class Store:
+    """A parsed store: its entries, or why it cannot be read, and where things sit in the text."""
+
+    owner: str
+    text: str = ""
+    bom: bool = False
+    newline: str = "\n"
+    unreadable: str = ""
+    entries: list[Entry] = field(default_factory=list)
+    fields: dict[str, str] = field(default_factory=dict)
+    # Where the YAML sits: [yaml_start, yaml_end) in ``text``; -1 when there is no frontmatter.
+    yaml_start: int = -1
+    yaml_end: int = -1
+    fenced: bool = True
+    # The upstream key, when present: span of its line(s) and the shape of its value.
+    key_start: int = -1
+    key_end: int = -1
+    value_start: int = -1
+    value_end: int = -1
+    shape: str = ""  # block | flow | scalar | null
+
+    @property
+    def paths(self) -> list[str]:
+        """Valid entries, in order."""
+        return [e.path for e in self.entries if e.path is not None]
+
+
+def decode(data: bytes, owner: str) -> tuple[str, bool]:
+    """Bytes → text and whether a BOM was there; raises :class:`StoreUnreadable` on bad UTF-8."""
+    bom = data.startswith(b"\xef\xbb\xbf")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StoreUnreadable(
+            owner, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    return (text[1:] if bom else text), bom
+
+
+def _newline_of(text: str) -> str:
+    m = re.search(r"\r\n|\n|\r", text)
+    return m.group(0) if m else "\n"
+
+
+def read_note(data: bytes, owner: str) -> Store:
+    """Parse a Markdown note's frontmatter store. Never raises: problems land in ``unreadable``."""
+    store = Store(owner=owner)
+    try:
+        store.text, store.bom = decode(data, owner)
+    except StoreUnreadable as exc:
+        store.unreadable = exc.reason
+        return store
+    text = store.text
+    store.newline = _newline_of(text[:4096])
+    if text.startswith("+++"):
+        store.unreadable = "TOML (+++) frontmatter; basehalf reads upstream from YAML (---) only"
+        return store
+    fence = _FENCE.match(text)
+    if not fence:
+        return store
+    close = _CLOSE.search(text, fence.end(), min(len(text), FENCE_LIMIT))
+    if not close:
+        return store  # '---' with no closing fence in reach: not frontmatter
+    store.yaml_start, store.yaml_end = fence.end(), close.start()
+    _parse_yaml(store)
+    return store
+
+
+def read_mirror(data: bytes | None, owner: str) -> Store:
+    """Parse a ``.bh/mirror/<node>/upstream.yaml`` store (absent file = empty store)."""
+    store = Store(owner=owner, fenced=False, yaml_start=0, yaml_end=0)
+    if data is None:
+        return store
+    try:
+        store.text, store.bom = decode(data, owner)
+    except StoreUnreadable as exc:
+        store.unreadable = exc.reason
+        return store
+    store.newline = _newline_of(store.text[:4096])
+    store.yaml_start, store.yaml_end = 0, len(store.text)
+    _parse_yaml(store)
+    return store
+
+
+def _parse_yaml(store: Store) -> None:
+    src = store.text[store.yaml_start : store.yaml_end]
+    base = store.yaml_start
+    quick = plainyaml.parse(src, base, KEY)
+    if quick is not None:
+        store.fields = quick.fields
+        store.key_start, store.key_end = quick.key_start, quick.key_end
+        store.value_start, store.value_end = quick.value_start, quick.value_end
+        store.shape = quick.shape
+        for item in quick.items:
+            path, reason = check_entry(item.raw, store.owner)
+            store.entries.append(Entry(item.raw, path, reason, item.start, item.end))
+        _mark_duplicates(store)
+        return
+    _parse_events(store, src, base)
+
+
+def _parse_events(store: Store, src: str, base: int) -> None:
+    try:
+        events = list(yaml.parse(src, Loader=_Loader))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = ""
+        if mark is not None:
+            line = store.text.count("\n", 0, base) + mark.line + 1
+            where = f" at line {line}"
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        store.unreadable = (
+            f"malformed YAML{' frontmatter' if store.fenced else ''}: {problem}{where}"
+        )
+        return
+    body = [e for e in events if not isinstance(e, yaml.StreamStartEvent | yaml.StreamEndEvent)]
+    docs = sum(isinstance(e, yaml.DocumentStartEvent) for e in body)
+    if docs == 0:
+        return  # empty
+    if docs > 1:
+        store.unreadable = "frontmatter holds more than one YAML document"
+        return
+    top = body[1]
+    if isinstance(top, yaml.ScalarEvent) and top.value == "" and not top.style:
+        return  # only comments / blank
+    if not isinstance(top, yaml.MappingStartEvent):
+        store.unreadable = "frontmatter is not a mapping of keys"
+        return
+    i = 2
+    seen = False
+    while i < len(body) and not isinstance(body[i], yaml.MappingEndEvent):
+        key = body[i]
+        value_from = i + 1
+        i = _skip(body, value_from)
+        if not isinstance(key, yaml.ScalarEvent):
+            continue
+        if key.value != KEY:
+            value = body[value_from]
+            if isinstance(value, yaml.ScalarEvent) and key.value in plainyaml.FIELD_KEYS:
+                store.fields[key.value] = value.value
+            continue
+        if seen:
+            store.unreadable = "the upstream key appears twice"
+            store.entries = []
+            return
+        seen = True
+        problem = _read_upstream(store, key, body[value_from:i], base)
+        if problem:
+            store.unreadable = problem
+            store.entries = []
+            return
+    _mark_duplicates(store)
+
+
+def _skip(events: list, i: int) -> int:
+    """Index just past the node starting at ``events[i]``."""
+    depth = 0
+    while True:
+        e = events[i]
+        if isinstance(e, yaml.MappingStartEvent | yaml.SequenceStartEvent):
+            depth += 1
+        elif isinstance(e, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+            depth -= 1
+        i += 1
+        if depth == 0:
+            return i
+
+
+def _read_upstream(store: Store, key, value: list, base: int) -> str:
+    for e in value:
+        if isinstance(e, yaml.AliasEvent):
+            return "upstream uses a YAML alias (*); write the entries out"
+        if getattr(e, "anchor", None):
+            return "upstream uses a YAML anchor (&); write the entries out"
+        if getattr(e, "tag", None) and not (isinstance(e, yaml.ScalarEvent) and e.tag == "!"):
+            return f"upstream uses a YAML tag ({e.tag}); write plain entries"
+    head = value[0]
+    store.key_start = base + key.start_mark.index
+    store.key_end = base + key.end_mark.index
+    store.value_start = base + head.start_mark.index
+    store.value_end = base + value[-1].end_mark.index
+    if isinstance(head, yaml.MappingStartEvent):
+        return "upstream is a mapping; it must be a list of paths"
+    if isinstance(head, yaml.ScalarEvent):
+        if head.style in ("|", ">"):
+            return "upstream is a block scalar (| or >); it must be a list of paths"
+        if not head.style and head.value in ("", "~", "null", "Null", "NULL"):
+            store.shape = "null"
+            return ""
+        store.shape = "scalar"
+        store.entries.append(_entry(store, head, base))
+        return ""
+    store.shape = "flow" if head.flow_style else "block"
+    items = value[1:-1]
+    store.value_end = base + value[-1].end_mark.index
+    j = 0
+    while j < len(items):
+        item = items[j]
+        nxt = _skip(items, j)
+        if isinstance(item, yaml.ScalarEvent):
+            if item.style in ("|", ">"):
+                return "an upstream entry is a block scalar (| or >)"
+            store.entries.append(_entry(store, item, base))
+        else:
+            start = base + item.start_mark.index
+            end = base + items[nxt - 1].end_mark.index
+            raw = store.text[start:end]
+            store.entries.append(
+                Entry(raw, None, "not a path (a nested list or mapping)", start, end)
+            )
+        j = nxt
+    if store.shape == "block" and store.entries:
+        store.value_end = store.entries[-1].end
+    return ""
+
+
+def _entry(store: Store, event, base: int) -> Entry:
+    path, reason = check_entry(event.value, store.owner)
+    return Entry(
+        event.value, path, reason, base + event.start_mark.index, base + event.end_mark.index
+    )
+
+
+def _mark_duplicates(store: Store) -> None:
+    seen: set[str] = set()
+    for e in store.entries:
+        if e.path is None:
+            continue
+        if e.path in seen:
+            e.path, e.reason = None, "repeats an earlier entry"
+        else:
+            seen.add(e.path)
+
+
+# --- planning edits -----------------------------------------------------------------------
+
+_YAML_SPECIAL_START = set("-?:,[]{}#&*!|>'\"%@`")
+_NEEDS_QUOTES = (": ", " #", "[", "]", "{", "}", ",", '"', "'")
+
+
+def format_scalar(value: str) -> str:
+    """Write a string so YAML reads back exactly that string."""
+    if _plain_ok(value):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _plain_ok(value: str) -> bool:
+    if not value or value != value.strip() or value[0] in _YAML_SPECIAL_START:
+        return False
+    if value.endswith(":") or any(s in value for s in _NEEDS_QUOTES):
+        return False
+    if any(ord(c) < 32 or c == "\x7f" for c in value):
+        return False
+    try:
+        return yaml.load(value, Loader=_Loader) == value
+    except yaml.YAMLError:
+        return False
+
+
+def _line_start(text: str, i: int) -> int:
+    return max(text.rfind("\n", 0, i), text.rfind("\r", 0, i)) + 1
+
+
+def _line_end(text: str, i: int) -> int:
+    """Index just past the line break of the line holding ``i``."""
+    m = re.compile(r"\r\n|\n|\r").search(text, i)
+    return m.end() if m else len(text)
+
+
+def _item_line_end(text: str, entry: Entry) -> int:
+    # A nested item's end mark can sit at the start of the next line; step back into its own.
+    return _line_end(text, max(entry.end - 1, entry.start))
+
+
+def _indent_of(text: str, i: int) -> str:
+    start = _line_start(text, i)
+    m = re.match(r"[ \t]*", text[start:])
+    return m.group(0) if m else ""
+
+
+def _matches(entry: Entry, target: str) -> bool:
+    if entry.path is not None:
+        return entry.path == target
+    # Duplicates lost their path; they still name the target and go with it.
+    raw = nfc(entry.raw[:-1] if entry.raw.endswith("/") else entry.raw)
+    return entry.reason == "repeats an earlier entry" and raw == target
+
+
+def _require_writable(store: Store) -> None:
+    if store.unreadable:
+        raise StoreUnreadable(store.owner, f"{store.unreadable}; not changed")
+
+
+def add(store: Store, target: str) -> str | None:
+    """Text with ``target`` appended to the upstream list, or ``None`` if it is already there."""
+    _require_writable(store)
+    if target in store.paths:
+        return None
+    text, nl, item = store.text, store.newline, format_scalar(target)
+    if store.yaml_start < 0:
+        block = f"---{nl}{KEY}:{nl}  - {item}{nl}---{nl}"
+        return block + text
+    if store.key_start < 0:
+        at = store.yaml_end
+        lead = "" if at == 0 or text[at - 1] in "\r\n" else nl
+        return text[:at] + f"{lead}{KEY}:{nl}  - {item}{nl}" + text[at:]
+    if store.shape == "block":
+        last = store.entries[-1]
+        indent = _indent_of(text, last.start)
+        at = _item_line_end(text, last)
+        lead = "" if text[at - 1 : at] in ("\n", "\r") else nl
+        return text[:at] + f"{lead}{indent}- {item}{nl}" + text[at:]
+    if store.shape == "flow":
+        close = store.value_end - 1  # the ']'
+        if store.entries:
+            at = store.entries[-1].end
+            return text[:at] + f", {item}" + text[at:]
+        return text[:close] + item + text[close:]
+    # null or a single scalar: turn it into a block list
+    items = [text[e.start : e.end] for e in store.entries] + [item]
+    return _replace_value(store, items)
+
+
+def _replace_value(store: Store, items: list[str]) -> str:
+    text, nl = store.text, store.newline
+    start = _line_start(text, store.key_start)
+    end = _line_end(text, max(store.value_end - 1, store.key_start))
+    key_part = text[start : store.key_end] + ":"
+    lines = [key_part] + [f"  - {i}" for i in items]
+    return text[:start] + nl.join(lines) + nl + text[end:]
+
+
+def remove(store: Store, target: str) -> str | None:
+    """Text without any entry naming ``target``, or ``None`` if none does."""
+    _require_writable(store)
+    hits = [e for e in store.entries if _matches(e, target)]
+    if not hits:
+        return None
+    keep = [e for e in store.entries if e not in hits]
+    if not keep:
+        return _drop_key(store)
+    text = store.text
+    if store.shape == "block":
+        return _apply(
+            text, [(_line_start(text, e.start), _item_line_end(text, e), "") for e in hits]
+        )
+    if store.shape == "flow":
+        open_at = store.value_start
+        inner = ", ".join(text[e.start : e.end] for e in keep)
+        return text[:open_at] + "[" + inner + "]" + text[store.value_end :]
+    return _drop_key(store)  # scalar: the one entry was the hit
+
+
+def _drop_key(store: Store) -> str:
+    text = store.text
+    start = _line_start(text, store.key_start)
+    end = _line_end(text, max(store.value_end - 1, store.key_start))
+    new = text[:start] + text[end:]
+    yaml_end = store.yaml_end - (end - start)
+    if new[store.yaml_start : yaml_end].strip() == "":
+        if not store.fenced:
+            return ""
+        # The block held nothing else: remove it, fences and all.
+        close_end = _line_end(new, yaml_end)
+        return new[close_end:]
+    return new
+
+
+def replace(store: Store, old: str, new: str) -> str | None:
+    """Text with every entry naming ``old`` rewritten to ``new`` (``None`` if none names it).
+
+    If ``new`` is already listed, the ``old`` entries are removed instead of duplicating it.
+    """
+    _require_writable(store)
+    hits = [e for e in store.entries if _matches(e, old)]
+    if not hits:
+        return None
+    if new in store.paths:
+        return remove(store, old)
+    text, item = store.text, format_scalar(new)
+    if store.shape == "flow" and len(hits) > 1:
+        inner = ", ".join(
+            item if e is hits[0] else text[e.start : e.end]
+            for e in store.entries
+            if e is hits[0] or e not in hits
+        )
+        return text[: store.value_start] + "[" + inner + "]" + text[store.value_end :]
+    edits = [(hits[0].start, hits[0].end, item)]
+    edits += [(_line_start(text, e.start), _item_line_end(text, e), "") for e in hits[1:]]
+    return _apply(text, edits)
+
+
+def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
+    out, pos = [], 0
+    for start, end, repl in sorted(edits):
+        out += [text[pos:start], repl]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def encode(store: Store, text: str) -> bytes:
+    """Text back to bytes, with the BOM it came with."""
+    return ((_BOM if store.bom else "") + text).encode("utf-8")

@@ -1,0 +1,232 @@
+"""Grow a branch from a passage: a new note whose ``grown_from`` anchors it in a PDF or EPUB.
+
+The note's format is DESIGN §3. Writing goes through :func:`basehalf_core.folder.operations.grow`,
+which names the file after the title (Chinese titles keep Chinese names) and never overwrites.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, replace
+
+from basehalf_core.documents.anchors import BadAnchor, find_quote, reanchor
+from basehalf_core.documents.document import (
+    DocumentError,
+    Passage,
+    is_cjk,
+    normalise,
+    open_document,
+)
+from basehalf_core.folder import operations
+from basehalf_core.folder.fsio import inside
+from basehalf_core.folder.workspace import Workspace
+
+TITLE_WORDS = 6
+TITLE_CHARS = 14  # for scripts without spaces
+_CJK_STOPS = "，。；：！？、（）「」『』《》"
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s")
+_EDGE_PUNCT = " \t,.;:!?-–—\"'“”‘’()[]{}"
+
+
+class QuoteNotFound(Exception):
+    """The quote is not on the page; the message names the file, the page and the quote."""
+
+    def __init__(self, file: str, page: int, quote: str):
+        self.file, self.page, self.quote = file, page, quote
+        short = quote if len(quote) <= 80 else quote[:77] + "..."
+        super().__init__(f"{file}: page {page} does not contain the quote {short!r}")
+
+
+class NotADocumentNode(Exception):
+    """The file to grow from is not a PDF or EPUB of the folder; the message names it."""
+
+
+def _link_target(file: str) -> str:
+    # Markdown link targets break on spaces, parentheses and angle brackets.
+    return re.sub(r"[ ()<>]", lambda m: f"%{ord(m.group()):02X}", file)
+
+
+def _body_safe(text: str) -> str:
+    # The quote is data: keep it from becoming HTML or a Markdown block marker in the body.
+    text = text.replace("<", "&lt;")
+    return re.sub(r"^([#>+*-]|\d+[.)])", r"\\\1", text)
+
+
+def passage_note(passage: Passage, title: str, note_folder: str = "") -> tuple[dict, str]:
+    """Frontmatter fields and body for a note grown from ``passage`` (DESIGN §3).
+
+    Args:
+        passage: the passage, with ``file`` filled in (folder-relative).
+        title: the note's title (only checked here; the heading is written by ``grow``).
+        note_folder: the folder-relative folder the note goes in ("" = the root); the
+            Source link is relative to it, as Markdown links are to their file.
+
+    Returns:
+        ``({"grown_from": {...}}, body)``; ``upstream`` is added by ``operations.grow``.
+    """
+    if not passage.file:
+        raise ValueError("passage.file is empty: set the folder-relative document path first")
+    anchor: dict = {
+        "file": passage.file,
+        "page": passage.page,
+        "quote": passage.quote,
+        "prefix": passage.prefix,
+        "suffix": passage.suffix,
+        "rects": [[round(float(v), 1) for v in r] for r in passage.rects],
+        "fingerprint": passage.fingerprint,
+    }
+    if passage.file.lower().endswith(".epub") and passage.chapter:
+        anchor["chapter"] = passage.chapter
+    n = passage.page
+    target = posixpath.relpath(passage.file, note_folder or ".")
+    body = (
+        f"> {_body_safe(passage.quote)} (p. {n})\n\n"
+        f"Source: [{passage.file}, p. {n}]({_link_target(target)}#page={n})\n\n"
+        "Own words: …\n"
+    )
+    return {"grown_from": anchor}, body
+
+
+def default_title(passage: Passage | str) -> str:
+    """A short phrase from the passage to name the note: a few words, in the passage's script.
+
+    Latin-script text gives its first words up to the end of the first clause (at most
+    :data:`TITLE_WORDS`); Chinese or Japanese text gives its first characters up to the first
+    punctuation (at most :data:`TITLE_CHARS`).
+    """
+    quote = normalise(passage.quote if isinstance(passage, Passage) else passage)
+    if not quote:
+        return "Untitled"
+    cjk = sum(1 for c in quote if is_cjk(c))
+    letters = sum(1 for c in quote if c.isalpha())
+    if cjk and cjk * 2 >= letters:
+        out = []
+        for ch in quote:
+            if ch in _CJK_STOPS and out:
+                break
+            if not ch.isspace():
+                out.append(ch)
+            if len(out) >= TITLE_CHARS:
+                break
+        return "".join(out).strip(_EDGE_PUNCT + _CJK_STOPS) or "Untitled"
+    first = _SENTENCE_END.split(quote, maxsplit=1)[0]
+    words = []
+    for word in first.split()[:TITLE_WORDS]:
+        if word[0] in "([{" and words:  # a citation or aside does not belong in a name
+            break
+        words.append(word)
+    title = " ".join(words).strip(_EDGE_PUNCT)
+    if not title:
+        return "Untitled"
+    return title[0].upper() + title[1:]
+
+
+def grow_from_passage(ws: Workspace, passage: Passage, title: str | None = None) -> str:
+    """Create the note for ``passage`` next to its document; returns the note's path.
+
+    Raises:
+        ValueError: ``passage.file`` is empty.
+        basehalf_core.folder.operations.OperationRefused: the document is not a node of the folder.
+    """
+    title = (title or "").strip() or default_title(passage)
+    folder = posixpath.dirname(passage.file)
+    fields, body = passage_note(passage, title, folder)
+    return operations.grow(
+        ws, title, upstream=[passage.file], fields=fields, body=body, folder=folder
+    )
+
+
+def _document_node(ws: Workspace, file: str, password: str | None = None):
+    rel = ws.resolve(file)
+    if rel is None or ws.nodes[rel].kind not in ("pdf", "epub"):
+        what = "no such file" if rel is None else f"a {ws.nodes[rel].kind}, not a PDF or EPUB"
+        raise NotADocumentNode(f"{file}: {what} in {ws.root}")
+    try:
+        return rel, open_document(inside(ws.root, rel), password=password)
+    except DocumentError as exc:
+        # Name the file as the learner knows it (folder-relative), not by its full path.
+        raise type(exc)(rel, exc.reason) from None
+
+
+def passage_from_quote(
+    ws: Workspace, file: str, page: int, quote: str, password: str | None = None
+) -> Passage:
+    """The passage holding ``quote`` on 1-based ``page`` of ``file`` (``password`` if encrypted).
+
+    Raises:
+        NotADocumentNode: ``file`` is not a PDF/EPUB of the folder.
+        DocumentError: the document cannot be opened (broken, encrypted, ...).
+        QuoteNotFound: the page does not hold the quote.
+    """
+    rel, doc = _document_node(ws, file, password)
+    if not normalise(quote):
+        raise QuoteNotFound(rel, page, quote)
+    if not 1 <= page <= doc.page_count:
+        raise DocumentError(rel, f"has no page {page} (pages 1..{doc.page_count})")
+    matches = find_quote(doc, quote, page)
+    if not matches:
+        raise QuoteNotFound(rel, page, normalise(quote))
+    found = doc.passage(page - 1, matches[0].word_indices)
+    return replace(found, file=rel)
+
+
+def grow_from_quote(
+    ws: Workspace,
+    file: str,
+    page: int,
+    quote: str,
+    title: str | None = None,
+    password: str | None = None,
+) -> str:
+    """Grow a note from a quote typed (or pasted) by the learner; returns the note's path.
+
+    See :func:`passage_from_quote` for the errors.
+    """
+    return grow_from_passage(ws, passage_from_quote(ws, file, page, quote, password), title)
+
+
+@dataclass
+class Highlight:
+    """Where a note grown from a document points now, ready for the reader to draw.
+
+    Attributes:
+        note: the note's folder-relative path.
+        page: 1-based page (the recorded one for an orphan).
+        boxes: displayed 0..1 boxes, one per line (empty for an orphan).
+        status: exact | moved | fuzzy | orphan (see :mod:`basehalf_core.documents.anchors`).
+        message: a sentence saying what happened, for anything but ``exact``.
+    """
+
+    note: str
+    page: int
+    boxes: list[tuple[float, float, float, float]]
+    status: str
+    message: str = ""
+
+
+def highlights(ws: Workspace, file: str) -> list[Highlight]:
+    """Re-anchor every note grown from ``file`` (its downstream notes with ``grown_from``).
+
+    A note whose anchor cannot be read is reported as an orphan with the reason, never
+    dropped silently.
+
+    Raises:
+        NotADocumentNode, DocumentError: as for :func:`passage_from_quote`.
+    """
+    rel, doc = _document_node(ws, file)
+    out = []
+    for note in ws.downstream(rel):
+        grown = ws.frontmatter(note).get("grown_from")
+        if not isinstance(grown, dict) or grown.get("file") != rel:
+            continue
+        try:
+            anchor = reanchor(doc, grown)
+        except BadAnchor as exc:
+            page = grown.get("page") if isinstance(grown.get("page"), int) else 1
+            out.append(Highlight(note, page, [], "orphan", f"{note}: {exc}"))
+            continue
+        boxes = doc.to_boxes(anchor.page - 1, anchor.rects) if anchor.rects else []
+        message = "" if anchor.status == "exact" else f"{note}: {anchor.note}"
+        out.append(Highlight(note, anchor.page, boxes, anchor.status, message))
+    return out

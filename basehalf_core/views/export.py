@@ -1,0 +1,205 @@
+"""``basehalf export``: a study folder as ONE self-contained HTML page that works offline.
+
+The page holds the notes in learning-path order (quote, page reference, own words), an inline
+SVG picture of the graph, the practice cards with their latest grading, and the missing files.
+It has no script and a Content-Security-Policy that forbids any fetch or script, so a note's
+content cannot run or phone home even if the Markdown sanitiser missed something. Nothing
+from the environment is read: no key can end up in the file.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from html import escape
+from importlib import resources
+from pathlib import Path
+
+from basehalf_core.folder.fsio import atomic_write
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.study.practice import PracticeError, parse_card
+from basehalf_core.study.verdicts import Verdict, latest
+from basehalf_core.views import graph_svg
+from basehalf_core.views import markdown as safe_markdown
+
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'"
+
+
+class ExportError(Exception):
+    """The export could not be written; the message names the file and why."""
+
+
+def _css() -> str:
+    return resources.files("basehalf_core.views").joinpath("static/export.css").read_text("utf-8")
+
+
+def _page_ref(grown: dict) -> str:
+    page = grown.get("page")
+    file = grown.get("file")
+    bits = []
+    if file:
+        bits.append(escape(str(file)))
+    if page is not None:
+        bits.append(f"p. {escape(str(page))}")
+    if grown.get("chapter"):
+        bits.append(escape(str(grown["chapter"])))
+    return ", ".join(bits)
+
+
+def _note_section(ws: Workspace, path: str, index: int) -> str:
+    node = ws.nodes[path]
+    meta = ws.frontmatter(path)
+    body = ws.body(path)
+    # The note's own "# Title" is the section heading already.
+    lines = body.lstrip("\n").splitlines()
+    if lines and lines[0].lstrip().startswith("# "):
+        body = "\n".join(lines[1:])
+    grown = meta.get("grown_from") if isinstance(meta.get("grown_from"), dict) else {}
+    ups = ws.upstream(path)
+    parts = [
+        f'<section class="bh-note bh-kind-{escape(node.kind)}" id="n{index}" '
+        f'data-path="{escape(path)}">',
+        f"<h2>{escape(node.title)}</h2>",
+        f'<p class="bh-meta"><code>{escape(path)}</code> · {escape(node.kind)}',
+    ]
+    if ups:
+        parts.append(" · from " + ", ".join(f"<code>{escape(u)}</code>" for u in ups))
+    parts.append("</p>")
+    quote = " ".join(str(grown.get("quote") or "").split())
+    if quote and quote not in " ".join(body.split()):  # most grown notes quote it in the body
+        parts.append(
+            f'<blockquote class="bh-quote"><p>{escape(quote)}</p>'
+            f"<footer>{_page_ref(grown)}</footer></blockquote>"
+        )
+    if node.kind == "practice":
+        parts.append(_practice(ws, path))
+    else:
+        parts.append(f'<div class="bh-body">{safe_markdown.render(body, heading_shift=2)}</div>')
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _practice(ws: Workspace, path: str) -> str:
+    try:
+        card = parse_card(path, ws.read_text(path))
+    except PracticeError as exc:
+        return f'<p class="bh-problem">{escape(str(exc))}</p>'
+    verdicts = latest(ws, path)
+    rows = ['<ol class="bh-questions">']
+    for q in card.questions:
+        rows.append(f'<li value="{q.number}"><p class="bh-q">{escape(q.text)}</p>')
+        if q.answer:
+            rows.append(f'<p class="bh-a"><b>Answer:</b> {escape(q.answer)}</p>')
+        else:
+            rows.append('<p class="bh-a bh-missing">No answer yet.</p>')
+        v = verdicts.get(q.number)
+        if v is not None:
+            rows.append(_verdict_line(v))
+        rows.append("</li>")
+    rows.append("</ol>")
+    if not verdicts:
+        rows.append('<p class="bh-ungraded">Not graded yet.</p>')
+    return "\n".join(rows)
+
+
+def _verdict_line(v: Verdict) -> str:
+    cls = f"bh-verdict bh-{escape(v.verdict.lower())}"
+    model = f' <span class="bh-model">[{escape(v.model)}, run {escape(v.run_id)}]</span>'
+    if not v.overridden:
+        reason = f" — {escape(v.reason)}" if v.reason else ""
+        return f'<p class="{cls}"><b>{escape(v.verdict)}</b>{reason}{model}</p>'
+    note = f": {escape(v.note)}" if v.note else ""
+    return (
+        f'<p class="{cls}"><b>{escape(v.verdict)}</b> <span class="bh-override">'
+        f"(learner's override{note})</span><br><small>The grader said "
+        f"<b>{escape(v.graded_verdict)}</b>"
+        + (f" — {escape(v.reason)}" if v.reason else "")
+        + f"{model}</small></p>"
+    )
+
+
+def _listing(ws: Workspace, path: str, index: int) -> str:
+    node = ws.nodes[path]
+    return (
+        f'<section class="bh-file bh-kind-{escape(node.kind)}" id="n{index}" '
+        f'data-path="{escape(path)}"><h2>{escape(node.title)}</h2>'
+        f'<p class="bh-meta"><code>{escape(path)}</code> · {escape(node.kind)}</p></section>'
+    )
+
+
+def render_html(folder: str | os.PathLike, *, now: datetime | None = None) -> str:
+    """The whole export page for a study folder.
+
+    Args:
+        folder: the study folder.
+        now: the time stamped in the footer (default: the current time, UTC).
+
+    Returns:
+        A complete HTML document with inline CSS and SVG and no script.
+    """
+    ws = Workspace.open(folder)
+    now = now or datetime.now(UTC)
+    order = ws.learning_path()
+    title = ws.root.name
+    sections, toc = [], []
+    for i, path in enumerate(order, start=1):
+        node = ws.nodes[path]
+        if node.kind == "grading":
+            continue  # shown inside the practice card it grades
+        is_text = node.kind in ("note", "practice")
+        sections.append(_note_section(ws, path, i) if is_text else _listing(ws, path, i))
+        toc.append(
+            f'<li><a href="#n{i}">{escape(node.title)}</a> <small>{escape(node.kind)}</small></li>'
+        )
+    missing = ws.issues()
+    issue_rows = "".join(
+        f"<li><code>{escape(i.path)}</code> lists <code>{escape(i.entry)}</code>: "
+        f"{escape(i.problem)} ({escape(i.reason)})</li>"
+        for i in missing
+    )
+    issues = (
+        f'<section class="bh-issues"><h2>Missing or broken links</h2><ul>{issue_rows}</ul>'
+        "<p>A missing document shows as a dashed box in the graph: fetch it as the "
+        "folder's README says.</p></section>"
+        if missing
+        else ""
+    )
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{escape(title)} — basehalf session</title>",
+            f"<style>{_css()}</style></head><body>",
+            f'<header><h1>{escape(title)}</h1><p class="bh-meta">{len(toc)} items in '
+            "learning-path order. Exported by basehalf on "
+            f"{now.strftime('%Y-%m-%d %H:%M UTC')}.</p></header>",
+            f'<nav><h2>Learning path</h2><ol class="bh-toc">{"".join(toc)}</ol></nav>',
+            f'<figure class="bh-figure">{graph_svg.render_svg(ws)}'
+            "<figcaption>The graph: arrows run from upstream to downstream.</figcaption></figure>",
+            '<main class="bh-notes">',
+            *sections,
+            "</main>",
+            issues,
+            "</body></html>",
+        ]
+    )
+
+
+def export(
+    folder: str | os.PathLike, out: str | os.PathLike, *, now: datetime | None = None
+) -> Path:
+    """Write the export page to ``out`` (replacing an earlier export there).
+
+    Raises:
+        ExportError: ``out`` is a folder or its parent folder does not exist.
+    """
+    target = Path(out).expanduser()
+    if target.is_dir():
+        raise ExportError(f"{target}: is a folder; give a file name such as session.html")
+    if not target.parent.is_dir():
+        raise ExportError(f"{target.parent}: folder does not exist")
+    html = render_html(folder, now=now)
+    atomic_write(target.resolve(), html.encode("utf-8"))
+    return target
