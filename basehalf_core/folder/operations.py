@@ -13,7 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from basehalf_core.folder import upstream as up
-from basehalf_core.folder.fsio import AlreadyExists, WriteRefused, atomic_write, inside, read_bytes
+from basehalf_core.folder.fsio import (
+    AlreadyExists,
+    ChangedOnDisk,
+    WriteRefused,
+    atomic_write,
+    inside,
+    read_bytes,
+)
 from basehalf_core.folder.paths import check_entry, is_markdown, mirror_store, nfc, slugify
 from basehalf_core.folder.workspace import Workspace
 
@@ -192,7 +199,6 @@ def grow(
     base = name or f"{slugify(title)}.md"
     if "/" in base or check_entry(base, "")[0] is None or not is_markdown(base):
         raise OperationRefused(base, "not a usable note name (a .md name without folders)")
-    stem, suffix = base[: base.rfind(".")], base[base.rfind(".") :]
     if folder:
         _existing(ws, folder)
     entries = [nfc(_entry_for(ws, u, "")) for u in upstream]
@@ -201,7 +207,12 @@ def grow(
         lines = ["---"]
     head = "\n".join(lines) + "\n" + render_fields(fields or {}) + "---\n"
     text = f"{head}# {title}\n\n{body.rstrip()}\n" if body.strip() else f"{head}# {title}\n"
-    data = text.encode("utf-8")
+    return _create_unique(ws, folder, base, text.encode("utf-8"))
+
+
+def _create_unique(ws: Workspace, folder: str, base: str, data: bytes) -> str:
+    """Create ``folder/base`` (or ``base-2``, ``base-3`` …) create-only; return the name used."""
+    stem, suffix = base[: base.rfind(".")], base[base.rfind(".") :]
     for n in range(1, 1000):
         candidate = base if n == 1 else f"{stem}-{n}{suffix}"
         rel = f"{folder}/{candidate}" if folder else candidate
@@ -214,6 +225,84 @@ def grow(
         ws.added(rel)
         return rel
     raise OperationRefused(base, "no free name after 999 tries")
+
+
+def create_note(ws: Workspace, name: str, text: str) -> str:
+    """Create a note with exactly ``text`` under a unique name (``name``, ``name-2`` …).
+
+    Create-only: never overwrites. Used for "copy mine to a new file" and new cards whose
+    text the caller has already composed.
+
+    Args:
+        ws: the workspace.
+        name: a folder-relative ``.md`` path; its folder must exist.
+        text: the whole note, frontmatter included.
+
+    Returns:
+        The folder-relative path written.
+    """
+    folder, _, base = name.rpartition("/")
+    if check_entry(name, "")[0] is None or not is_markdown(base):
+        raise OperationRefused(name, "not a usable note name (a .md path inside the folder)")
+    if folder:
+        _existing(ws, folder)
+    return _create_unique(ws, folder, base, text.encode("utf-8"))
+
+
+def save_body(ws: Workspace, path: str, new_body: str, expected: bytes) -> bytes:
+    """Replace a note's body (all text after its frontmatter), keeping the frontmatter bytes.
+
+    The frontmatter, the BOM and the line ends of the head stay byte for byte, even when the
+    frontmatter cannot be read as YAML. Compare-and-swap: ``expected`` is the bytes the editor
+    opened; if the file holds anything else now, nothing is written.
+
+    Args:
+        ws: the workspace.
+        path: the note.
+        new_body: the body text as the learner edited it.
+        expected: the file's bytes when the editor loaded it.
+
+    Returns:
+        The bytes now on disk.
+
+    Raises:
+        OperationRefused: not a Markdown note, gone, or not UTF-8.
+        ChangedOnDisk: the file changed since ``expected`` was read.
+    """
+    node = _existing(ws, path)
+    if not is_markdown(node) or ws.nodes[node].kind == "folder":
+        raise OperationRefused(node, "only Markdown notes have a body to edit")
+    full = inside(ws.root, node)
+    current = read_bytes(full)
+    if current is None:
+        raise OperationRefused(node, "the file is gone from disk")
+    if current != expected:
+        raise ChangedOnDisk(node, "changed on disk since it was opened; nothing written")
+    head, _ = split_body(expected)
+    if head is None:
+        raise OperationRefused(node, "not UTF-8 text; opened read-only")
+    data = head + new_body.encode("utf-8")
+    if data != expected:
+        atomic_write(full, data, expected=expected)
+        ws.saved(node, data)
+    return data
+
+
+def split_body(data: bytes) -> tuple[bytes | None, str]:
+    """A note's bytes → (head bytes: BOM + frontmatter with its fences, body text).
+
+    The head is cut exactly where :func:`~basehalf_core.folder.upstream.read_note` finds the
+    frontmatter's end, so the body shown in the editor and the body saved agree. ``None``
+    as the head means the bytes are not UTF-8.
+    """
+    store = up.read_note(data, "")
+    if store.unreadable.startswith("not UTF-8"):
+        return None, ""
+    bom = b"\xef\xbb\xbf" if store.bom else b""
+    if store.yaml_start < 0:
+        return bom, store.text
+    cut = up._line_end(store.text, store.yaml_end)
+    return bom + store.text[:cut].encode("utf-8"), store.text[cut:]
 
 
 def _rewrite_everywhere(

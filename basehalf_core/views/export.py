@@ -18,8 +18,8 @@ from pathlib import Path
 from basehalf_core.folder.fsio import atomic_write
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study.practice import PracticeError, parse_card
-from basehalf_core.study.verdicts import Verdict, latest
-from basehalf_core.views import graph_svg
+from basehalf_core.study.verdicts import latest
+from basehalf_core.views import graph_svg, panels
 from basehalf_core.views import markdown as safe_markdown
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'"
@@ -30,7 +30,8 @@ class ExportError(Exception):
 
 
 def _css() -> str:
-    return resources.files("basehalf_core.views").joinpath("static/export.css").read_text("utf-8")
+    page = resources.files("basehalf_core.views").joinpath("static/export.css").read_text("utf-8")
+    return page + "\n" + panels.css()
 
 
 def _page_ref(grown: dict) -> str:
@@ -84,38 +85,7 @@ def _practice(ws: Workspace, path: str) -> str:
         card = parse_card(path, ws.read_text(path))
     except PracticeError as exc:
         return f'<p class="bh-problem">{escape(str(exc))}</p>'
-    verdicts = latest(ws, path)
-    rows = ['<ol class="bh-questions">']
-    for q in card.questions:
-        rows.append(f'<li value="{q.number}"><p class="bh-q">{escape(q.text)}</p>')
-        if q.answer:
-            rows.append(f'<p class="bh-a"><b>Answer:</b> {escape(q.answer)}</p>')
-        else:
-            rows.append('<p class="bh-a bh-missing">No answer yet.</p>')
-        v = verdicts.get(q.number)
-        if v is not None:
-            rows.append(_verdict_line(v))
-        rows.append("</li>")
-    rows.append("</ol>")
-    if not verdicts:
-        rows.append('<p class="bh-ungraded">Not graded yet.</p>')
-    return "\n".join(rows)
-
-
-def _verdict_line(v: Verdict) -> str:
-    cls = f"bh-verdict bh-{escape(v.verdict.lower())}"
-    model = f' <span class="bh-model">[{escape(v.model)}, run {escape(v.run_id)}]</span>'
-    if not v.overridden:
-        reason = f" — {escape(v.reason)}" if v.reason else ""
-        return f'<p class="{cls}"><b>{escape(v.verdict)}</b>{reason}{model}</p>'
-    note = f": {escape(v.note)}" if v.note else ""
-    return (
-        f'<p class="{cls}"><b>{escape(v.verdict)}</b> <span class="bh-override">'
-        f"(learner's override{note})</span><br><small>The grader said "
-        f"<b>{escape(v.graded_verdict)}</b>"
-        + (f" — {escape(v.reason)}" if v.reason else "")
-        + f"{model}</small></p>"
-    )
+    return panels.practice_list(card, latest(ws, path))
 
 
 def _listing(ws: Workspace, path: str, index: int) -> str:
@@ -152,11 +122,7 @@ def render_html(folder: str | os.PathLike, *, now: datetime | None = None) -> st
             f'<li><a href="#n{i}">{escape(node.title)}</a> <small>{escape(node.kind)}</small></li>'
         )
     missing = ws.issues()
-    issue_rows = "".join(
-        f"<li><code>{escape(i.path)}</code> lists <code>{escape(i.entry)}</code>: "
-        f"{escape(i.problem)} ({escape(i.reason)})</li>"
-        for i in missing
-    )
+    issue_rows = panels.issue_items(missing)
     issues = (
         f'<section class="bh-issues"><h2>Missing or broken links</h2><ul>{issue_rows}</ul>'
         "<p>A missing document shows as a dashed box in the graph: fetch it as the "
@@ -171,7 +137,7 @@ def render_html(folder: str | os.PathLike, *, now: datetime | None = None) -> st
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{escape(title)} — basehalf session</title>",
-            f"<style>{_css()}</style></head><body>",
+            f'<style>{_css()}</style></head><body class="bh-doc">',
             f'<header><h1>{escape(title)}</h1><p class="bh-meta">{len(toc)} items in '
             "learning-path order. Exported by basehalf on "
             f"{now.strftime('%Y-%m-%d %H:%M UTC')}.</p></header>",

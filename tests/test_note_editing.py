@@ -1,0 +1,102 @@
+"""Writing in the app: saving a note's body keeps its frontmatter byte for byte, safely."""
+
+from __future__ import annotations
+
+import pytest
+
+from basehalf_core.folder import operations as ops
+from basehalf_core.folder.fsio import ChangedOnDisk
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.views import note_edit
+
+HEADS = [
+    # plain, CRLF, BOM + comment, unreadable YAML (tab, unclosed flow), `...` closing fence
+    b"---\nupstream:\n  - a.pdf\ntags: [x]  # mine\n---\n",
+    b"---\r\nupstream:\r\n  - a.pdf\r\n---\r\n",
+    b"\xef\xbb\xbf---\n# a comment\nupstream: [a.pdf]\n---\n",
+    b"---\nupstream: [a.pdf\n\tbad: : yaml\n---\n",
+    b"---\nupstream:\n  - a.pdf\n...\n",
+    b"",
+]
+
+
+@pytest.fixture
+def ws(tmp_path):
+    (tmp_path / "a.pdf").write_bytes(b"%PDF-1.4\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("head", HEADS)
+def test_save_body_keeps_the_frontmatter_bytes(ws, head):
+    (ws / "n.md").write_bytes(head + b"# Title\n\nOld words.\n")
+    w = Workspace.open(ws)
+    opened = note_edit.open_note(w, "n.md")
+    assert opened.readonly == ""
+    assert opened.body == "# Title\n\nOld words.\n"
+    written = ops.save_body(w, "n.md", "# Title\n\nMy own words.\n", opened.data)
+    assert (ws / "n.md").read_bytes() == head + b"# Title\n\nMy own words.\n" == written
+
+
+def test_save_body_refuses_a_file_changed_since_it_was_opened(ws):
+    (ws / "n.md").write_text("---\nupstream: [a.pdf]\n---\nfirst\n", encoding="utf-8")
+    w = Workspace.open(ws)
+    opened = note_edit.open_note(w, "n.md")
+    (ws / "n.md").write_text("---\nupstream: [a.pdf]\n---\ntheirs\n", encoding="utf-8")
+    with pytest.raises(ChangedOnDisk, match="n.md.*changed on disk"):
+        ops.save_body(w, "n.md", "mine\n", opened.data)
+    assert (ws / "n.md").read_text(encoding="utf-8").endswith("theirs\n")
+
+
+def test_save_body_updates_the_index_title(ws):
+    (ws / "n.md").write_text("# Old\n", encoding="utf-8")
+    w = Workspace.open(ws)
+    ops.save_body(w, "n.md", note_edit.with_title("# Old\n", "New title"), b"# Old\n")
+    assert w.nodes["n.md"].title == "New title"
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b"---\nupstream: []\n---\ncaf\xe9\n", "not UTF-8"),
+        (b"x" * (2 * 1024 * 1024 + 1), "over 2 MB"),
+    ],
+)
+def test_bad_notes_open_read_only_with_a_reason(ws, data, reason):
+    (ws / "n.md").write_bytes(data)
+    opened = note_edit.open_note(Workspace.open(ws), "n.md")
+    assert reason in opened.readonly and "n.md" in opened.readonly
+
+
+def test_a_non_utf8_note_is_refused_by_save(ws):
+    data = b"caf\xe9\n"
+    (ws / "n.md").write_bytes(data)
+    with pytest.raises(ops.OperationRefused, match="not UTF-8"):
+        ops.save_body(Workspace.open(ws), "n.md", "x", data)
+    assert (ws / "n.md").read_bytes() == data
+
+
+def test_create_note_never_overwrites(ws):
+    (ws / "n.md").write_text("mine\n", encoding="utf-8")
+    w = Workspace.open(ws)
+    assert ops.create_note(w, "n.md", "copy\n") == "n-2.md"
+    assert (ws / "n.md").read_text(encoding="utf-8") == "mine\n"
+    assert (ws / "n-2.md").read_text(encoding="utf-8") == "copy\n"
+    with pytest.raises(ops.OperationRefused, match="not a usable note name"):
+        ops.create_note(w, "../x.md", "x")
+
+
+@pytest.mark.parametrize(
+    ("body", "title", "expected"),
+    [
+        ("# Old\n\ntext\n", "New", "# New\n\ntext\n"),
+        ("intro\n# Old #\nrest\n", "New", "intro\n# New\nrest\n"),
+        ("no heading\n", "Added", "# Added\n\nno heading\n"),
+        ("", "Only", "# Only\n"),
+        ("# Same\n", "Same", "# Same\n"),
+        ("# Keep\n", "  ", "# Keep\n"),
+    ],
+)
+def test_title_is_the_first_heading(body, title, expected):
+    assert note_edit.with_title(body, title) == expected
+    if title.strip():
+        assert note_edit.title_of(expected) == title.strip()
