@@ -1,557 +1,397 @@
 """basehalf — the study workbench.
 
-Run: ``marimo run workbench.py -- --folder sessions/longeval-human-evaluation [--open FILE]``.
-Every cell wires a widget to a ``basehalf_core`` call; edit them to change the flow.
+Run: ``marimo run workbench.py`` (a folder picker) or
+``marimo run workbench.py -- --folder sessions/longeval-human-evaluation [--open FILE]``.
+One screen: the canvas (left), Card Detail (centre), the Agent Area (right); review, learning
+path, issues and course below. The placement lives in ``layouts/workbench.grid.json``; each
+named cell wires a widget to ``basehalf_core`` calls. Edit them to change the flow.
 """
 
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="full", app_title="basehalf")
+app = marimo.App(width="full", app_title="basehalf", layout_file="layouts/workbench.grid.json")
 
 
 @app.cell
-def _():
-    import html
+def setup():
     import os
     from datetime import UTC, datetime
+    from pathlib import Path
 
     import marimo as mo
 
     from basehalf_core.folder import operations
-    from basehalf_core.folder.fsio import FolderError, WriteRefused
-    from basehalf_core.folder.operations import OperationRefused
+    from basehalf_core.folder.fsio import FolderError
     from basehalf_core.folder.workspace import Workspace
     from basehalf_core.study import ask as asking
     from basehalf_core.study import branch, grading, review
     from basehalf_core.teaching import course
-    from basehalf_core.views import card as card_detail
-    from basehalf_core.views import export
+    from basehalf_core.views import card as card_view
+    from basehalf_core.views import export, panels, recent
+    from basehalf_core.views.note_edit import EditorController
+    from basehalf_widgets import grow_form, panes
     from basehalf_widgets.canvas import Canvas
-    from basehalf_widgets.grow_form import GrowForm
+    from basehalf_widgets.note_editor import NoteEditor
     from basehalf_widgets.reader import Reader, highlights_for
 
     return (
         Canvas,
+        EditorController,
         FolderError,
-        GrowForm,
-        OperationRefused,
+        NoteEditor,
+        Path,
         Reader,
         UTC,
         Workspace,
-        WriteRefused,
         asking,
         branch,
-        card_detail,
+        card_view,
         course,
         datetime,
         export,
         grading,
+        grow_form,
         highlights_for,
-        html,
         mo,
         operations,
         os,
+        panels,
+        panes,
+        recent,
         review,
     )
 
 
 @app.cell
-def _(FolderError, Workspace, mo):
+def launch(mo):
+    # --folder skips the picker; "Switch folder" sets it back to "".
     args = mo.cli_args()
-    # With no --folder, the bundled example session (found beside this notebook).
-    folder = str(args.get("folder") or mo.notebook_dir() / "sessions/longeval-human-evaluation")
-    try:
-        ws = Workspace.open(folder)
-    except FolderError as exc:
-        ws = None
-        folder_error = str(exc)
-    else:
-        folder_error = ""
-    mo.stop(ws is None, mo.callout(mo.md(f"**Cannot open the folder.** {folder_error}"), "danger"))
-    start_file = ws.resolve(str(args.get("open") or "")) or next(
-        (p for p in ws.learning_path() if ws.nodes[p].kind in ("pdf", "epub")), ""
-    )
-    return start_file, ws
-
-
-@app.cell
-def _(mo, start_file):
-    # One revision number for "the folder changed": every panel that shows folder state reads it.
-    # Self-loops allowed: a panel's own buttons change what that panel shows.
+    get_folder, set_folder = mo.state(str(args.get("folder") or ""))
     get_rev, set_rev = mo.state(0, allow_self_loops=True)
-    get_selected, set_selected = mo.state(start_file, allow_self_loops=True)
-    get_doc, set_doc = mo.state(start_file)
-    get_report, set_report = mo.state("")
+    get_open, set_open = mo.state(str(args.get("open") or ""), allow_self_loops=True)
+    get_report, set_report = mo.state("", allow_self_loops=True)
+    get_card, set_card = mo.state(None)
+    get_graded, set_graded = mo.state("")
+    # What the chat reads when asked (a plain dict, so the chat is never rebuilt).
+    current = {"open": "", "reader": None}
 
     def bump():
         # Cells that only bump must not read get_rev, or they would re-run themselves.
         set_rev(lambda rev: rev + 1)
 
-    return bump, get_doc, get_report, get_rev, get_selected, set_doc, set_report, set_selected
+    def open_card(path):
+        if path and path != get_open():
+            set_open(path)
+
+    return (
+        bump,
+        current,
+        get_card,
+        get_folder,
+        get_graded,
+        get_open,
+        get_report,
+        get_rev,
+        open_card,
+        set_card,
+        set_folder,
+        set_graded,
+        set_report,
+    )
 
 
 @app.cell
-def _(export, html, mo, ws):
+def header(export, get_folder, mo, panes, set_folder):
     # Outside edits (an editor, git pull, an agent): poll the folder; only changed files are read.
     watcher = mo.ui.refresh(default_interval="2s", label="Watch folder")
-    export_button = mo.download(
-        data=lambda: export.render_html(ws.root).encode("utf-8"),
-        filename=f"{ws.root.name}.html",
-        label="Export session (static HTML)",
+    switch = mo.ui.button(label="Switch folder", on_click=lambda _: set_folder(""))
+    _name = get_folder().rstrip("/").rsplit("/", 1)[-1] or "choose a study folder"
+    _export = get_folder() and mo.download(
+        data=lambda: export.render_html(get_folder()).encode("utf-8"),
+        filename=f"{_name}.html",
+        label="Export (static HTML)",
     )
     mo.hstack(
-        [mo.md(f"# basehalf · `{html.escape(ws.root.name)}`"), watcher, export_button],
-        justify="space-between",
+        [panes.style(), mo.md(f"**basehalf** · `{_name}`"), switch, watcher, _export or ""],
+        justify="start",
+        align="center",
     )
     return (watcher,)
 
 
 @app.cell
-def _(bump, watcher, ws):
+def settings(mo, os):
+    # Made once and read at click time, so what the learner typed survives every re-run.
+    model_box = mo.ui.text(
+        placeholder=os.environ.get("BASEHALF_MODEL") or "offline, or openai/gpt-4o-mini …",
+        label="Model",
+    )
+    api_base_box = mo.ui.text(
+        placeholder=os.environ.get("BASEHALF_API_BASE") or "provider default", label="API base"
+    )
+    mo.hstack([model_box, api_base_box], justify="end")
+    return api_base_box, model_box
+
+
+@app.cell
+def picker(Path, get_folder, mo, panes, set_folder):
+    get_folder()  # rebuilt after each switch, so the recent list is fresh
+    folder_picker = panes.folder_picker(
+        Path.cwd(),
+        (mo.notebook_dir() or Path.cwd()) / "sessions/longeval-human-evaluation",
+        set_folder,
+    )
+    return (folder_picker,)
+
+
+@app.cell
+def workspace(FolderError, Workspace, get_folder, get_open, recent, set_open):
+    try:
+        ws = Workspace.open(get_folder()) if get_folder() else None
+        folder_error = ""
+    except FolderError as exc:
+        ws, folder_error = None, str(exc)
+    if ws is not None:
+        recent.remember(ws.root)
+        _first = next((p for p in ws.learning_path() if ws.nodes[p].kind in ("pdf", "epub")), "")
+        set_open(ws.resolve(get_open() or "") or _first)
+    return folder_error, ws
+
+
+@app.cell
+def watch(bump, watcher, ws):
     watcher.value
-    if ws.refresh():
+    if ws is not None and ws.refresh():
         bump()
     return
 
 
 @app.cell
-def _(Canvas, mo, set_doc, set_selected, start_file, ws):
-    canvas = Canvas.for_workspace(ws, height="560px")
-    canvas_view = mo.ui.anywidget(canvas)
-    _shown = {"doc": start_file}
+def readers(Reader, branch, bump, grow_form, highlights_for, mo, open_card, ws):
+    # One reader (and Grow form) per document, kept while the folder is open: back to the
+    # PDF, the learner finds the page they left.
+    reader_cache = {}
 
-    def _on_card(change):
-        path = change["new"]
-        if not path:
-            return
-        set_selected(path)
-        node = ws.nodes.get(path)
-        if node is not None and node.kind in ("pdf", "epub") and path != _shown["doc"]:
-            _shown["doc"] = path
-            set_doc(path)
+    def reader_for(doc):
+        if doc not in reader_cache:
+            reader = Reader(ws.root / doc, file=doc, highlights=highlights_for(ws, doc))
+            form = grow_form.GrowForm()
 
-    canvas.observe(_on_card, names=["selected"])
-    return canvas, canvas_view
+            def _grow(passage, title):
+                path = branch.grow_from_passage(ws, passage, title)
+                open_card(path)
+                bump()
+                return path
+
+            grow_form.attach(form, reader, branch.default_title, _grow)
+            reader.observe(
+                lambda c: (c["new"] or {}).get("id") and open_card(c["new"]["id"]),
+                names=["clicked"],
+            )
+            reader_cache[doc] = (reader, (mo.ui.anywidget(reader), mo.ui.anywidget(form)))
+        return reader_cache[doc]
+
+    return (reader_for,)
 
 
 @app.cell
-def _(canvas, get_rev, ws):
+def note_editor(EditorController, NoteEditor, bump, mo, open_card, reader_for, ws):
+    editor = NoteEditor()
+    editing = EditorController(editor, ws, bump)
+    editor.observe(editing.on_text, names=["text", "title"])
+    editor.observe(editing.on_save, names=["save_requests"])
+    editor.observe(editing.on_resolve, names=["resolve"])
+
+    def _follow(change):
+        # A Source link opens its document at the page instead of leaving the app.
+        target, page = editing.link_target(change["new"].get("href", ""))
+        if target is None:
+            editor.status = f"No such file in the folder: {change['new'].get('href', '')}"
+            return
+        open_card(target)
+        if page and ws.nodes[target].kind in ("pdf", "epub"):
+            reader_for(target)[0].show(page - 1)
+
+    editor.observe(_follow, names=["follow"])
+    editor_view = mo.ui.anywidget(editor)
+    return editing, editor_view
+
+
+@app.cell
+def canvas_widget(Canvas, bump, get_open, mo, open_card, operations, panes, set_report, ws):
+    mo.stop(ws is None)
+    canvas = Canvas.for_workspace(ws, height="640px")
+    canvas_actions = panes.Actions(ws, set_report, bump)
+    # Single click selects; double-click (`opened`, once the canvas has it) opens the card.
+    canvas.observe(
+        lambda c: open_card(c["new"]),
+        names=["opened" if canvas.has_trait("opened") else "selected"],
+    )
+    for _trait, _fn in (("link", operations.connect), ("unlink", operations.disconnect)):
+        if canvas.has_trait(_trait):  # drag-to-link and edge delete, when the canvas has them
+            canvas.observe(
+                lambda c, fn=_fn: (
+                    c["new"] and canvas_actions.run(fn, c["new"]["from"], c["new"]["to"])
+                ),
+                names=[_trait],
+            )
+    canvas_view = mo.ui.anywidget(canvas)
+    return canvas, canvas_actions, canvas_view
+
+
+@app.cell
+def canvas_sync(canvas, get_open, get_rev, ws):
+    # After a write (or an outside edit) the canvas applies the difference and follows the
+    # card the app opened (grow, Open card, a highlight click).
     get_rev()
     canvas.sync(ws)
+    if get_open() in ws.nodes and canvas.selected != get_open():
+        canvas.selected = get_open()
     return
 
 
 @app.cell
-def _(
-    OperationRefused,
-    WriteRefused,
-    card_detail,
-    get_rev,
-    get_selected,
-    html,
-    mo,
-    operations,
-    set_report,
-    bump,
-    set_selected,
-    ws,
-):
-    get_rev()
-    _path = ws.resolve(get_selected() or "")
+def canvas_pane(canvas, canvas_actions, canvas_view, get_report, mo, open_card, panes):
+    def _upstream():
+        chosen = list(getattr(canvas, "selection", None) or [])
+        return chosen or ([canvas.selected] if canvas.selected else [])
 
-    def _act(fn, *a, then=None):
-        def run(_):
-            try:
-                result = fn(ws, *a)
-            except (OperationRefused, WriteRefused) as exc:
-                set_report(f"Refused: {exc}")
-                return
-            if hasattr(result, "as_dict"):
-                r = result.as_dict()
-                skipped = "; ".join(f"{s['path']} ({s['reason']})" for s in r["skipped"])
-                set_report(
-                    f"Updated: {', '.join(r['updated']) or 'nothing'}."
-                    + (f" Skipped: {skipped}." if skipped else "")
-                )
-            else:
-                set_report("")
-            if then:
-                then()
-            bump()
-
-        return run
-
-    # Every card is reachable without the mouse on the canvas, too.
-    _all = sorted(ws.nodes)
-    open_card = mo.ui.dropdown(
-        options=_all,
-        value=_path if _path in _all else None,
-        label="Open card",
-        on_change=lambda p: p and set_selected(p),
-    )
-    if _path is None:
-        _hint = '<div data-testid="card-detail">Click a card to see it here.</div>'
-        card_panel = mo.vstack([open_card, mo.Html(_hint)])
-    else:
-        detail = card_detail.card_detail(ws, _path)
-        rename_to = mo.ui.text(value=detail.path, label="Rename / move to", full_width=True)
-        rename = mo.ui.button(
-            label="Rename",
-            on_click=lambda v: _act(
-                operations.move,
-                detail.path,
-                rename_to.value.strip(),
-                then=lambda: set_selected(rename_to.value.strip()),
-            )(v),
-        )
-        _choices = sorted(p for p in ws.nodes if p != detail.path and ws.nodes[p].kind != "folder")
-        add_up = mo.ui.dropdown(options=_choices, label="Add upstream")
-        add = mo.ui.button(
-            label="Connect",
-            on_click=lambda v: (
-                add_up.value and _act(operations.connect, add_up.value, detail.path)(v)
-            ),
-        )
-        _rows = []
-        for _item in detail.upstream:
-            _label = html.escape(_item.entry or "(store)")
-            _state = html.escape(_item.state)
-            _why = f" — {html.escape(_item.reason)}" if _item.reason else ""
-            _buttons = []
-            if _item.entry:
-                _buttons.append(
-                    mo.ui.button(
-                        label="Remove",
-                        on_click=_act(operations.disconnect, _item.entry, detail.path),
-                    )
-                )
-            if _item.suggestion:
-                _buttons.append(
-                    mo.ui.button(
-                        label=f"Relink to {_item.suggestion}",
-                        on_click=_act(operations.relink, _item.entry, _item.suggestion),
-                    )
-                )
-            _rows.append(
-                mo.hstack(
-                    [
-                        mo.Html(
-                            f'<span class="bh-entry" data-state="{_state}" data-entry="{_label}">'
-                            f"{_label} <small>[{_state}]{_why}</small></span>"
-                        ),
-                        *_buttons,
-                    ],
-                    justify="start",
-                )
-            )
-        _down = ", ".join(html.escape(d) for d in detail.downstream) or "none"
-        card_panel = mo.vstack(
+    canvas_pane_view = panes.pane(
+        "canvas-pane",
+        mo.vstack(
             [
-                open_card,
-                mo.Html(
-                    f'<div data-testid="card-detail" data-path="{html.escape(detail.path)}">'
-                    f"<h3>{html.escape(detail.title)}</h3>"
-                    f"<code>{html.escape(detail.path)}</code> · {html.escape(detail.kind)}</div>"
-                ),
-                mo.callout(mo.Html(html.escape(detail.problem)), "warn")
-                if detail.problem
-                else mo.md(""),
-                # The export's renderer: raw HTML shown as text, no script links, no fetches.
-                mo.Html(f'<div class="bh-body" data-testid="card-body">{detail.body_html}</div>'),
-                mo.md("**Upstream**"),
-                mo.vstack(_rows) if _rows else mo.md("_none_"),
-                mo.hstack([add_up, add], justify="start"),
-                mo.Html(f'<div data-testid="downstream"><b>Downstream:</b> {_down}</div>'),
-                mo.hstack([rename_to, rename], justify="start"),
+                panes.new_card_buttons(canvas_actions, _upstream, open_card),
+                canvas_view,
+                panes.report(get_report()),
             ]
-        )
-    return (card_panel,)
-
-
-@app.cell
-def _(canvas_view, card_panel, get_report, html, mo):
-    mo.vstack(
-        [
-            mo.hstack([canvas_view, card_panel], widths=[3, 2], align="start"),
-            mo.Html(f'<div data-testid="card-report">{html.escape(get_report())}</div>'),
-        ]
+        ),
     )
+    canvas_pane_view
     return
 
 
 @app.cell
-def _(
-    GrowForm,
-    Reader,
-    branch,
-    canvas,
-    get_doc,
+def card_detail(
     bump,
-    highlights_for,
+    current,
+    editing,
+    editor_view,
+    folder_error,
+    folder_picker,
+    get_open,
+    get_report,
+    get_rev,
     mo,
-    set_selected,
+    open_card,
+    panes,
+    reader_for,
+    set_report,
     ws,
 ):
-    doc = get_doc()
-    reader = None
-    if not doc:
-        reader_panel = mo.md("_No PDF or EPUB in this folder: add one to read it here._")
-    else:
-        reader = Reader(ws.root / doc, file=doc, highlights=highlights_for(ws, doc))
-        grow_form = GrowForm()
-
-        def _on_selection(_change):
-            passage = reader.passage()
-            if passage is None:
-                grow_form.offer("", 0, "")
-            else:
-                grow_form.offer(passage.quote, passage.page, branch.default_title(passage))
-
-        def _on_grow(_change):
-            passage = reader.passage()
-            if passage is None:
-                grow_form.status = "Select a passage first."
-                return
-            try:
-                path = branch.grow_from_passage(ws, passage, grow_form.title)
-            except Exception as exc:  # shown to the learner; nothing was written
-                grow_form.status = f"Not grown: {exc}"
-                return
-            canvas.sync(ws)
-            reader.set_highlights(highlights_for(ws, doc))
-            reader.clear_selection()
-            grow_form.offer("", 0, "")
-            grow_form.status = f"Grown: {path}"
-            set_selected(path)
-            bump()
-
-        def _on_highlight(change):
-            note = (change["new"] or {}).get("id")
-            if note:
-                set_selected(note)
-
-        reader.observe(_on_selection, names=["selection"])
-        reader.observe(_on_highlight, names=["clicked"])
-        grow_form.observe(_on_grow, names=["requests"])
-        reader_panel = mo.vstack(
-            [mo.md(f"## Reader · `{doc}`"), mo.ui.anywidget(reader), mo.ui.anywidget(grow_form)]
-        )
-    reader_panel
-    return (reader,)
-
-
-@app.cell
-def _(get_rev, get_selected, mo, ws):
     get_rev()
-    _cards = sorted(p for p, n in ws.nodes.items() if n.kind == "practice")
-    _sel = get_selected()
-    card_choice = mo.ui.dropdown(
-        options=_cards,
-        value=_sel if _sel in _cards else (_cards[0] if _cards else None),
-        label="Practice card",
-    )
-    model_box = mo.ui.text(
-        placeholder="offline, or a litellm model such as openai/gpt-4o-mini",
-        label="Model",
-        full_width=True,
-    )
-    grade_button = mo.ui.run_button(label="Grade")
-    mo.vstack([mo.md("## Agent Area"), mo.hstack([card_choice, model_box, grade_button])])
-    return card_choice, grade_button, model_box
-
-
-@app.cell
-def _(bump, card_choice, grade_button, grading, html, mo, model_box, os, ws):
-    # Grading may call a paid model: it runs only when the learner presses Grade.
-    mo.stop(not grade_button.value or not card_choice.value)
-    _model = model_box.value.strip() or os.environ.get("BASEHALF_MODEL") or None
-    try:
-        _run = grading.grade_card(ws, card_choice.value, _model)
-    except Exception as exc:  # the learner sees why; nothing was written
-        _out = mo.callout(
-            mo.Html(f'<span data-testid="grade-error">{html.escape(str(exc))}</span>'), "danger"
-        )
+    _path = ws.resolve(get_open() or "") if ws is not None else None
+    if ws is None:
+        _problem = mo.callout(mo.md(folder_error), "danger") if folder_error else ""
+        card_detail_view = panes.pane("card-detail", mo.vstack([_problem, folder_picker]))
+    elif _path is None:
+        card_detail_view = panes.pane("card-detail", mo.md("Double-click a card to open it here."))
     else:
-        _out = mo.md(f"Graded {len(_run.grades)} answers into `{_run.grading_path}`.")
-        bump()
-    _out
+        _reader = reader_for(_path) if ws.nodes[_path].kind in ("pdf", "epub") else None
+        if _reader is not None:
+            _reader[0].set_highlights(panes.highlights(ws, _path))  # follow renames too
+        elif ws.nodes[_path].kind in ("note", "practice"):
+            editing.open(_path)
+        current.update(open=_path, reader=_reader and _reader[0])
+        _show = panes.what_it_is(ws, _path, editor_view, _reader and _reader[1])
+        _actions = panes.Actions(ws, set_report, bump)
+        card_detail_view = panes.pane(
+            "card-detail",
+            panes.card_detail(ws, _path, _actions, open_card, _show),
+            extra=f'data-path="{panes.attr(_path)}"',
+        )
+    card_detail_view
     return
 
 
 @app.cell
-def _(card_choice, get_rev, grading, html, mo, ws):
+def agent(
+    api_base_box,
+    bump,
+    get_card,
+    get_graded,
+    get_rev,
+    grading,
+    mo,
+    model_box,
+    panes,
+    set_card,
+    set_graded,
+    set_report,
+    ws,
+):
     get_rev()
-    _runs = grading.runs(ws, card_choice.value)[0] if card_choice.value else []
-    _eff = grading.latest_verdicts(ws, card_choice.value) if _runs else {}
-    if not _runs:
-        _html = '<div data-testid="verdicts" data-count="0">Not graded yet.</div>'
-    else:
-        _last = _runs[-1]
-        _label = "offline grader" if _last.offline else f"model {_last.model}"
-        _rows = []
-        for g in _last.grades:
-            e = _eff.get(g.number)
-            shown = e.verdict if e else g.verdict
-            over = ""
-            if e and e.source == "override":
-                over = f" <small>(your override; the grader said {html.escape(g.verdict)})</small>"
-            _rows.append(
-                f'<tr data-number="{g.number}" data-verdict="{html.escape(shown)}">'
-                f"<td>{g.number}</td><td>{html.escape(g.question)}</td>"
-                f"<td>{html.escape(g.answer)}</td><td><b>{html.escape(shown)}</b>{over}</td>"
-                f"<td>{html.escape(g.reason)}<br><small>“{html.escape(g.evidence)}”</small></td>"
-                "</tr>"
-            )
-        _html = (
-            f'<div data-testid="verdicts" data-count="{len(_last.grades)}" '
-            f'data-model="{html.escape(_last.model)}">'
-            f"<p>Run {html.escape(_last.run_id)} · {html.escape(_label)} · "
-            f"{html.escape(_last.time)}</p><table><tr><th>#</th><th>Question</th>"
-            "<th>Answer</th><th>Verdict</th><th>Reason and evidence</th></tr>"
-            + "".join(_rows)
-            + "</table></div>"
-        )
-    mo.Html(_html)
-    return
+    mo.stop(ws is None)
 
-
-@app.cell
-def _(bump, card_choice, get_rev, grading, mo, ws):
-    get_rev()
-    _runs = grading.runs(ws, card_choice.value)[0] if card_choice.value else []
-    mo.stop(not _runs)
-    _last = _runs[-1]
-    override_q = mo.ui.dropdown(
-        options={f"Q{g.number}": g.number for g in _last.grades}, label="Override"
-    )
-    override_v = mo.ui.dropdown(options=list(grading.VERDICTS), label="to")
-    override_note = mo.ui.text(placeholder="why (optional)")
-
-    def _override(_):
-        if override_q.value is None or override_v.value is None:
-            return
-        grading.override(
-            ws,
-            _last.grading_path,
-            _last.run_id,
-            override_q.value,
-            override_v.value,
-            override_note.value,
-        )
-        bump()
-
-    mo.hstack(
-        [override_q, override_v, override_note, mo.ui.button(label="Record", on_click=_override)],
-        justify="start",
-    )
-    return
-
-
-@app.cell
-def _(asking, card_choice, mo, model_box, os, reader, ws):
-    def _answer(messages, config):
-        question = messages[-1].content if messages else ""
-        passage = reader.passage() if reader is not None else None
-        selection = None
-        if passage is not None:
-            # Used for this one question only; it never becomes a note unless grown.
-            selection = {
-                "file": passage.file,
-                "page": passage.page,
-                "quote": passage.quote,
-                "prefix": passage.prefix,
-                "suffix": passage.suffix,
-                "rects": passage.rects,
-            }
-        model = model_box.value.strip() or os.environ.get("BASEHALF_MODEL") or None
+    def _grade(card):
+        # One model rule (study.llm.resolve): the box, else BASEHALF_MODEL, else offline.
         try:
-            yield from asking.ask_stream(ws, question, card_choice.value, selection, model)
-        except Exception as exc:  # shown in the chat; nothing is logged
-            yield f"Could not answer: {exc}"
+            run = grading.grade_card(
+                ws,
+                card,
+                model_box.value.strip() or None,
+                api_base=api_base_box.value.strip() or None,
+            )
+        except Exception as exc:  # the learner sees why; nothing was written
+            set_graded(f"Not graded: {exc}")
+            return
+        set_graded(f"Graded {len(run.grades)} answers into {run.grading_path} ({run.model}).")
+        bump()
 
-    mo.vstack([mo.md("### Ask"), mo.ui.chat(_answer)])
+    agent_view = panes.pane(
+        "agent-area",
+        panes.agent_area(
+            ws, get_card(), set_card, _grade, get_graded(), panes.Actions(ws, set_report, bump)
+        ),
+        height=panes.AGENT_HEIGHT,
+    )
+    agent_view
     return
 
 
 @app.cell
-def _(UTC, course, datetime, get_rev, html, mo, review, ws):
+def ask(api_base_box, asking, current, mo, model_box, ws):
+    mo.stop(ws is None)
+    ask_view = mo.ui.chat(
+        asking.chat_model(
+            ws,
+            card_path=lambda: current["open"],
+            selection=lambda: current["reader"] and current["reader"].passage(),
+            model=lambda: model_box.value.strip() or None,
+            api_base=lambda: api_base_box.value.strip() or None,
+        )
+    )
+    mo.vstack([mo.md("**Ask** (the open card, its upstream notes, your selection)"), ask_view])
+    return
+
+
+@app.cell
+def more(UTC, course, datetime, get_rev, mo, panels, review, ws):
     get_rev()
+    mo.stop(ws is None)
     try:
-        _due = review.due(ws.root, datetime.now(UTC), today=True)
-        _err = ""
+        _due, _err = review.due(ws.root, datetime.now(UTC), today=True), ""
     except Exception as exc:  # a damaged .bh/reviews.json is reported, not fatal
         _due, _err = [], str(exc)
-    _items = "".join(
-        f"<li>{html.escape(d.card)} Q{d.number}: {html.escape(d.question)}"
-        + (f" <b>last: {html.escape(d.last_verdict)}</b>" if d.last_verdict else "")
-        + (f" — reread first: {html.escape(', '.join(d.revisit))}" if d.revisit else "")
-        + "</li>"
-        for d in _due
-    )
-    _parts = [
-        mo.md("## Review today"),
-        mo.Html(
-            f'<div data-testid="review" data-due="{len(_due)}">'
-            + (f"<p>{html.escape(_err)}</p>" if _err else "")
-            + (f"<ul>{_items}</ul>" if _items else "<p>Nothing due today.</p>")
-            + "</div>"
-        ),
-    ]
-    _course_root = next(
-        (p for p in (ws.root, ws.root.parent) if (p / "course.yaml").is_file()), None
-    )
-    if _course_root is not None:
-        _rows = course.progress(_course_root)
-        _parts += [
-            mo.md("## Course progress"),
-            mo.Html(
-                '<table data-testid="course"><tr><th>Session</th><th>Notes</th>'
-                "<th>Questions</th><th>Graded</th><th>Due</th></tr>"
-                + "".join(
-                    f"<tr><td>{html.escape(r['session'])}</td><td>{r['notes']}</td>"
-                    f"<td>{r['practice_questions']}</td><td>{r['graded']}</td>"
-                    f"<td>{r['due']}</td></tr>"
-                    for r in _rows
-                )
-                + "</table>"
-            ),
-        ]
-    mo.vstack(_parts)
-    return
-
-
-@app.cell
-def _(get_rev, html, mo, ws):
-    get_rev()
-    _order = [p for p in ws.learning_path() if ws.nodes[p].kind != "folder"]
-    _issues = ws.issues()
-    _lines = [
-        f'<li data-problem="{i.problem}"><code>{html.escape(i.path)}</code>: '
-        f"{html.escape(i.entry or '(store)')} — <b>{i.problem}</b>: {html.escape(i.reason)}</li>"
-        for i in _issues
-    ]
-    mo.vstack(
-        [
-            mo.md("## Learning path (由浅入深)"),
-            mo.Html(
-                '<ol data-testid="learning-path">'
-                + "".join(
-                    f"<li>{html.escape(ws.nodes[p].title)} "
-                    f"<small><code>{html.escape(p)}</code></small></li>"
-                    for p in _order
-                )
-                + "</ol>"
-            ),
-            mo.md("## Issues"),
-            mo.Html(
-                f'<div data-testid="issues" data-issue-count="{len(_issues)}">'
-                + (f"<ul>{''.join(_lines)}</ul>" if _lines else "<p>No problems found.</p>")
-                + "</div>"
-            ),
-            mo.Html('<div data-testid="workbench-ready"></div>'),
-        ]
-    )
+    _course = course.enclosing(ws.root)
+    _tabs = {
+        "Learning path (由浅入深)": mo.Html(panels.learning_path(ws)),
+        "Review today": mo.Html(panels.review_list(_due, _err)),
+        "Issues": mo.Html(panels.issues_panel(ws.issues())),
+    }
+    if _course is not None:
+        _tabs["Course"] = mo.Html(panels.course_table(course.progress(_course)))
+    mo.vstack([mo.ui.tabs(_tabs), mo.Html('<div data-testid="workbench-ready"></div>')])
     return
 
 

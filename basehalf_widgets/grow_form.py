@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import anywidget
@@ -28,3 +29,39 @@ class GrowForm(anywidget.AnyWidget):
     def offer(self, passage: str, page: int, title: str) -> None:
         """Show a new selection with a suggested title (the learner edits it before growing)."""
         self.passage, self.page, self.title, self.status = passage, page, title, ""
+
+
+def attach(form: GrowForm, reader, suggest: Callable, grow: Callable) -> None:
+    """Wire ``form`` to ``reader``: a selection is offered with a suggested title; a request grows.
+
+    Args:
+        form: the Grow form.
+        reader: a :class:`basehalf_widgets.reader.Reader` (its ``passage()`` is the selection).
+        suggest: passage → suggested title.
+        grow: ``(passage, title) -> str`` that writes the note and returns its path; an
+            exception's message is shown and nothing else happens.
+    """
+
+    def on_selection(_change=None) -> None:
+        passage = reader.passage()
+        if passage is None:
+            form.offer("", 0, "")
+        else:
+            form.offer(passage.quote, passage.page, suggest(passage))
+
+    def on_request(_change=None) -> None:
+        passage = reader.passage()
+        if passage is None:
+            form.status = "Select a passage first."
+            return
+        try:
+            path = grow(passage, form.title)
+        except Exception as exc:  # shown to the learner; nothing was written
+            form.status = f"Not grown: {exc}"
+            return
+        reader.clear_selection()
+        form.offer("", 0, "")
+        form.status = f"Grown: {path}"
+
+    reader.observe(on_selection, names=["selection"])
+    form.observe(on_request, names=["requests"])

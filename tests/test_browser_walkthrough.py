@@ -1,19 +1,24 @@
-"""The user's walkthrough, end to end, in the real app in a real browser.
+"""The user's walkthrough, end to end, in the real app in a real browser, at 1440×900.
 
 `Attention Is All You Need` → five notes grown by mouse from the passages the walkthrough names
 (abstract, introduction, §3.2.1 / Figure 2 on p.4, §3.2.3 on p.5, positional encodings on p.6),
-one renamed through Card Detail, a practice card written in an editor and linked by hand, graded
-in the Agent Area by a model behind a loopback OpenAI-compatible server.
+one renamed through Card Detail, own words typed under each quote in the note editor, a practice
+card made with New practice card and written in the editor, linked, graded in the Agent Area by
+a model behind a loopback OpenAI-compatible server, a question asked about a selection, and the
+learning path read back. The test never writes a file of the study folder itself.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
+import re
 import shutil
 import time
 
 import frontmatter
 import pytest
-from conftest import corpus, wait_for_app
+from conftest import ROOT, corpus, wait_for_app
 from openai_server import grading_reply, start
 from playwright.sync_api import expect
 
@@ -69,14 +74,8 @@ PASSAGES = [
     ),
 ]
 
-PRACTICE = """---
-upstream:
-  - 03-scaled-dot-product.md
-  - 04-three-attention-uses.md
-kind: practice
----
-# Q, K, V in one sentence each
-
+PRACTICE_TITLE = "Q, K, V in one sentence each"
+PRACTICE_BODY = """\
 1. In scaled dot-product attention, what does the Query stand for?
    Answer: What the current position is looking for in the whole sequence.
 2. What does a Key stand for?
@@ -86,6 +85,7 @@ kind: practice
 4. Why are the dot products divided by the square root of d_k?
    Answer: Large dot products push the softmax into regions with tiny gradients.
 """
+DOCS = ROOT / "docs"
 
 
 def words(page) -> list[str]:
@@ -100,6 +100,8 @@ def find(texts: list[str], run: list[str], after: int = 0) -> int:
 
 
 def drag(page, first: int, last: int) -> None:
+    span = page.locator(f"[data-testid=text-layer] span[data-i='{first}']")
+    span.evaluate("e => e.scrollIntoView({block: 'center'})")
     a = page.locator(f"[data-testid=text-layer] span[data-i='{first}']").bounding_box()
     z = page.locator(f"[data-testid=text-layer] span[data-i='{last}']").bounding_box()
     x0, y0 = a["x"] + 1, a["y"] + a["height"] / 2
@@ -131,6 +133,71 @@ def wait_file(path, timeout: float = 30) -> None:
         time.sleep(0.1)
 
 
+def card_open(page, path: str):
+    """Wait until Card Detail shows ``path``; returns its locator."""
+    detail = page.locator(f"[data-testid=card-detail][data-path='{path}']")
+    expect(detail).to_be_visible(timeout=TIMEOUT)
+    return detail
+
+
+def open_card(page, path: str):
+    page.get_by_label("Open card").select_option(path)
+    return card_open(page, path)
+
+
+def rename(page, old: str, typed: str) -> None:
+    card_open(page, old)
+    box = page.get_by_label("Rename / move to")
+    box.fill(typed)
+    box.press("Enter")
+    page.get_by_role("button", name="Rename").click()
+
+
+def write_note(page, path: str, words: str, *, keyboard: bool, title: str | None = None) -> str:
+    """Type ``words`` at the end of the open note's body and save; returns the body typed."""
+    card_open(page, path)
+    editor = page.locator("[data-testid=note-editor]")
+    expect(editor).to_have_value(re.compile(r"\S"), timeout=TIMEOUT)
+    body = editor.input_value().rstrip("\n") + "\n\n" + words + "\n"
+    editor.fill(body)
+    if title is not None:
+        page.locator("[data-testid=note-title]").fill(title)
+    if keyboard:
+        editor.press("Control+s")
+    else:
+        page.locator("[data-testid=note-save]").click()
+    expect(page.locator("[data-testid=note-status]")).to_contain_text(
+        f"Saved {path}", timeout=TIMEOUT
+    )
+    return body
+
+
+def boxes_apart(page) -> None:
+    """Canvas, Card Detail and the Agent Area: inside the viewport, side by side, no overlap."""
+    view = page.viewport_size
+    boxes = {}
+    for tid in ("canvas", "card-detail", "agent-area"):
+        b = page.locator(f"[data-testid={tid}]").bounding_box()
+        assert b is not None, f"{tid} is not on screen"
+        assert b["x"] >= 0 and b["y"] >= 0, (tid, b)
+        assert b["x"] + b["width"] <= view["width"] and b["y"] + b["height"] <= view["height"], (
+            tid,
+            b,
+            view,
+        )
+        assert b["width"] >= 300 and b["height"] >= 300, (tid, b)
+        boxes[tid] = b
+    order = [boxes[t] for t in ("canvas", "card-detail", "agent-area")]
+    for left, right in itertools.pairwise(order):
+        assert left["x"] + left["width"] <= right["x"], (left, right)
+
+
+def shot(page, name: str) -> None:
+    """A screenshot of the three panes for the README (docs/NAME.png)."""
+    DOCS.mkdir(exist_ok=True)
+    page.screenshot(path=str(DOCS / f"{name}.png"), scale="css")
+
+
 @pytest.fixture
 def model():
     server = start(grading_reply("Correct"))
@@ -142,18 +209,26 @@ def test_the_attention_walkthrough(marimo_app, browser_page, tmp_path, model):
     folder = tmp_path / "attention"
     folder.mkdir()
     shutil.copy(corpus("attention-1706.03762.pdf"), folder / PDF)
-    env = {
-        "BASEHALF_MODEL": "openai/local-grader",
-        "BASEHALF_API_BASE": model.base_url,
-        "OPENAI_API_KEY": "sk-test-walkthrough-0000",
-    }
+    env = {"OPENAI_API_KEY": "sk-test-walkthrough-0000", "BASEHALF_CONFIG_DIR": str(tmp_path)}
     page = browser_page
+    page.set_viewport_size({"width": 1440, "height": 900})
     page.goto(marimo_app(folder, open=PDF, env=env))
     wait_for_app(page)
     canvas = page.locator("[data-testid=canvas]")
     expect(canvas).to_have_attribute("data-node-count", "1", timeout=TIMEOUT)
+    card_open(page, PDF)
+    page.wait_for_selector("[data-testid=text-layer] span", timeout=TIMEOUT)
+    boxes_apart(page)
+    shot(page, "workbench-start")
+    # The learner types the model once; every later re-run keeps it.
+    page.get_by_label("Model").fill("openai/local-grader")
+    page.get_by_label("Model").press("Enter")
+    page.get_by_label("API base").fill(model.base_url)
+    page.get_by_label("API base").press("Enter")
 
     for n, (number, head, tail, title, name, quote) in enumerate(PASSAGES, start=1):
+        if n > 1:
+            open_card(page, PDF)  # back to the reader, at the page left
         go_to(page, number)
         texts = words(page)
         first = find(texts, head)
@@ -166,15 +241,10 @@ def test_the_attention_walkthrough(marimo_app, browser_page, tmp_path, model):
         status = page.locator("[data-testid=grow-status]")
         expect(status).to_contain_text("Grown: ", timeout=TIMEOUT)
         grown = status.inner_text().split("Grown: ", 1)[1].strip()
+        card_open(page, grown)  # Card Detail opens the new note in the editor
         if title is None:
-            # Rename the suggested name through Card Detail, which now shows the new note.
-            expect(page.locator(f"[data-testid=card-detail][data-path='{grown}']")).to_be_visible(
-                timeout=TIMEOUT
-            )
-            box = page.get_by_label("Rename / move to")
-            box.fill(name)
-            box.press("Enter")
-            page.get_by_role("button", name="Rename").click()
+            # Renamed without typing ".md": the extension is kept.
+            rename(page, grown, name.removesuffix(".md"))
             wait_file(folder / name)
             assert not (folder / grown).exists()
         else:
@@ -183,66 +253,110 @@ def test_the_attention_walkthrough(marimo_app, browser_page, tmp_path, model):
         assert post["upstream"] == [PDF]
         assert post["grown_from"]["page"] == number
         assert post["grown_from"]["quote"] == quote
-        assert post["grown_from"]["fingerprint"].startswith("sha256:")
-        assert f"> {quote} (p. {number})" in post.content
+        head_bytes = (folder / name).read_bytes().split(b"\n---\n", 1)[0]
+        own = f"Own words {n}: in my words, the passage on page {number}."
+        body = write_note(page, name, own, keyboard=n % 2 == 0)
+        saved = (folder / name).read_text(encoding="utf-8")
+        assert saved.endswith(body) and own in saved
+        assert (folder / name).read_bytes().startswith(head_bytes + b"\n---\n")
+        assert f"> {quote} (p. {number})" in saved
         expect(canvas).to_have_attribute("data-node-count", str(1 + n), timeout=TIMEOUT)
         expect(canvas).to_have_attribute("data-edge-count", str(n), timeout=TIMEOUT)
+        if n == 1:
+            shot(page, "workbench-note-editor")
 
-    # The learner writes the practice card in an editor: the watcher picks it up.
-    (folder / "06-qkv-practice.md").write_text(PRACTICE, encoding="utf-8")
-    expect(canvas).to_have_attribute("data-node-count", "7", timeout=TIMEOUT)
-    expect(canvas).to_have_attribute("data-edge-count", "7", timeout=TIMEOUT)
-
-    # ...and links 02 to it by hand in Card Detail.
-    page.get_by_label("Open card").select_option("06-qkv-practice.md")
-    expect(page.locator("[data-testid=card-detail][data-path='06-qkv-practice.md']")).to_be_visible(
-        timeout=TIMEOUT
-    )
-    page.get_by_label("Add upstream").select_option("02-why-not-only-recurrence.md")
-    page.get_by_role("button", name="Connect").click()
-    expect(canvas).to_have_attribute("data-edge-count", "8", timeout=TIMEOUT)
+    # New practice card: upstream = the card selected on the canvas (03, opened last).
+    open_card(page, "03-scaled-dot-product.md")
+    page.locator("[data-testid=new-practice-card] button").click()
+    card_open(page, "new-practice-card.md")
+    assert "Answer:" in page.locator("[data-testid=note-editor]").input_value()
+    rename(page, "new-practice-card.md", "06-qkv-practice")
+    wait_file(folder / "06-qkv-practice.md")
+    card_open(page, "06-qkv-practice.md")
+    editor = page.locator("[data-testid=note-editor]")
+    editor.fill(f"# {PRACTICE_TITLE}\n\n{PRACTICE_BODY}")
+    editor.press("Control+s")
+    expect(page.locator("[data-testid=note-status]")).to_contain_text("Saved", timeout=TIMEOUT)
+    # Link 04 and 02 to it (Card Detail's Add upstream; the canvas drag does the same call).
+    for up in ("04-three-attention-uses.md", "02-why-not-only-recurrence.md"):
+        page.get_by_label("Add upstream").select_option(up)
+        page.get_by_role("button", name="Connect").click()
+        expect(page.locator(f"[data-testid=card-detail] [data-entry='{up}']")).to_be_visible(
+            timeout=TIMEOUT
+        )
     card = frontmatter.load(folder / "06-qkv-practice.md")
+    assert card["kind"] == "practice"
     assert card["upstream"] == [
         "03-scaled-dot-product.md",
         "04-three-attention-uses.md",
         "02-why-not-only-recurrence.md",
     ]
+    assert card.content.strip() == f"# {PRACTICE_TITLE}\n\n{PRACTICE_BODY}".strip()
+    expect(canvas).to_have_attribute("data-edge-count", "8", timeout=TIMEOUT)
+    # Card Detail shows the card as a numbered list of questions and answers.
+    questions = page.locator("[data-testid=card-detail] [data-testid=practice-questions] > li")
+    expect(questions).to_have_count(4, timeout=TIMEOUT)
 
-    # Grade it in the Agent Area.
+    # Grade it in the Agent Area with the model typed in the box (kept through every re-run).
     page.get_by_label("Practice card").select_option("06-qkv-practice.md")
     page.get_by_role("button", name="Grade").click()
-    verdicts = page.locator("[data-testid=verdicts][data-count='4']")
+    verdicts = page.locator("[data-testid=agent-area] [data-testid=verdicts][data-count='4']")
     expect(verdicts).to_be_visible(timeout=TIMEOUT)
     assert verdicts.get_attribute("data-model") == "openai/local-grader"
-    assert page.locator("[data-testid=verdicts] tr[data-verdict='Correct']").count() == 4
+    assert verdicts.locator("tr[data-verdict='Correct']").count() == 4
     grading = folder / "06-qkv-practice.grading.md"
     assert frontmatter.load(grading)["upstream"] == ["06-qkv-practice.md"]
     [request] = [r for r in model.requests if "ANSWER" in r.text]
     assert "<<<NOTE" in request.text and "Scaled Dot-Product Attention" in request.text
     assert "sk-test-walkthrough-0000" not in grading.read_text(encoding="utf-8")
+    boxes_apart(page)
+    shot(page, "workbench-graded")
 
-    # Renaming a note that the card lists rewrites the card's entry; the edge stays drawn.
-    page.get_by_label("Open card").select_option("02-why-not-only-recurrence.md")
-    expect(
-        page.locator("[data-testid=card-detail][data-path='02-why-not-only-recurrence.md']")
-    ).to_be_visible(timeout=TIMEOUT)
-    box = page.get_by_label("Rename / move to")
-    box.fill("02-why-not-recurrence-alone.md")
-    box.press("Enter")
-    page.get_by_role("button", name="Rename").click()
+    # Renaming a note the card lists rewrites the card's entry; the edge stays drawn.
+    open_card(page, "02-why-not-only-recurrence.md")
+    rename(page, "02-why-not-only-recurrence.md", "02-why-not-recurrence-alone")
     expect(page.locator("[data-testid=card-report]")).to_contain_text(
         "Updated: 06-qkv-practice.md", timeout=TIMEOUT
     )
     wait_file(folder / "02-why-not-recurrence-alone.md")
-    assert not (folder / "02-why-not-only-recurrence.md").exists()
     assert frontmatter.load(folder / "06-qkv-practice.md")["upstream"][2] == (
         "02-why-not-recurrence-alone.md"
     )
     expect(canvas).to_have_attribute("data-node-count", "8", timeout=TIMEOUT)  # + grading file
     expect(canvas).to_have_attribute("data-edge-count", "9", timeout=TIMEOUT)
-    assert page.locator("[data-testid=issues]").get_attribute("data-issue-count") == "0"
+
+    # The Source link of a note opens the reader at its page; the tab stays in the app.
+    url = page.url
+    open_card(page, "03-scaled-dot-product.md")
+    page.locator("[data-testid=note-preview] a", has_text="p. 4").click()
+    card_open(page, PDF)
+    expect(page.locator("[data-testid=page-image][data-page='4']")).to_be_visible(timeout=TIMEOUT)
+    assert page.url == url
+
+    # After the rename, the highlight on page 2 opens the renamed note.
+    go_to(page, 2)
+    page.locator("[data-testid=highlight][data-id='02-why-not-recurrence-alone.md']").first.click()
+    card_open(page, "02-why-not-recurrence-alone.md")
+
+    # Ask with a selection: the answer comes from the model; the ask is logged with the quote.
+    open_card(page, PDF)
+    go_to(page, 4)
+    texts = words(page)
+    first = find(texts, ["We", "call", "our"])
+    drag(page, first, find(texts, ["(Figure", "2)."], first) + 1)
+    expect(page.locator("[data-testid=passage]")).to_contain_text("Scaled", timeout=TIMEOUT)
+    chat = page.get_by_placeholder(re.compile("Type your message"))
+    chat.fill("Why is it called scaled?")
+    chat.press("Enter")
+    asks = folder / ".bh" / "asks.jsonl"
+    wait_file(asks)
+    logged = [json.loads(line) for line in asks.read_text(encoding="utf-8").splitlines()]
+    assert logged[-1]["question"] == "Why is it called scaled?"
+    assert "Scaled Dot-Product Attention" in json.dumps(logged[-1]["selection"])
+    assert logged[-1]["model"] == "openai/local-grader"
 
     # Read back 由浅入深: the PDF, the notes in order, the card, its grading.
+    page.get_by_role("tab", name=re.compile("Learning path")).click()
     order = page.locator("[data-testid=learning-path] code").all_inner_texts()
     assert order == [
         PDF,
@@ -254,5 +368,6 @@ def test_the_attention_walkthrough(marimo_app, browser_page, tmp_path, model):
         "06-qkv-practice.md",
         "06-qkv-practice.grading.md",
     ]
+    assert page.locator("[data-testid=issues]").get_attribute("data-issue-count") == "0"
     assert not page.dialogs
     assert not [u for u in page.failed_requests if not u.startswith("http://127.0.0.1")]

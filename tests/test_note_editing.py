@@ -100,3 +100,79 @@ def test_title_is_the_first_heading(body, title, expected):
     assert note_edit.with_title(body, title) == expected
     if title.strip():
         assert note_edit.title_of(expected) == title.strip()
+
+
+def _outside_edit(ws, text):
+    (ws / "n.md").write_text(f"---\nupstream: [a.pdf]\n---\n{text}", encoding="utf-8")
+
+
+def test_drafts_survive_switching_cards(ws):
+    _outside_edit(ws, "# T\n\nfirst\n")
+    (ws / "m.md").write_text("other\n", encoding="utf-8")
+    w = Workspace.open(ws)
+    drafts = note_edit.Drafts()
+    drafts.open(w, "n.md")
+    drafts.edit("n.md", text="# T\n\nunsaved words\n")
+    drafts.open(w, "m.md")
+    assert drafts.open(w, "n.md").text == "# T\n\nunsaved words\n"
+    assert drafts.unsaved() == ["n.md"]
+
+
+@pytest.mark.parametrize("choice", ["keep", "take", "copy"])
+def test_a_conflict_loses_nothing(ws, choice):
+    _outside_edit(ws, "# T\n\nfirst\n")
+    w = Workspace.open(ws)
+    drafts = note_edit.Drafts()
+    drafts.open(w, "n.md")
+    drafts.edit("n.md", text="# T\n\nmine\n")
+    _outside_edit(ws, "# T\n\ntheirs\n")
+    result = drafts.save(w, "n.md")
+    assert not result.saved and result.theirs == "# T\n\ntheirs\n"
+    if choice == "keep":
+        assert drafts.save(w, "n.md", force=True).saved
+        assert (ws / "n.md").read_text(encoding="utf-8").endswith("mine\n")
+    elif choice == "take":
+        assert drafts.take_theirs(w, "n.md").text == "# T\n\ntheirs\n"
+        assert (ws / "n.md").read_text(encoding="utf-8").endswith("theirs\n")
+    else:
+        copied = drafts.copy_mine(w, "n.md")
+        assert copied.new_path == "n-mine.md"
+        assert (ws / "n-mine.md").read_text(encoding="utf-8") == (
+            "---\nupstream: [a.pdf]\n---\n# T\n\nmine\n"
+        )
+        assert (ws / "n.md").read_text(encoding="utf-8").endswith("theirs\n")
+
+
+@pytest.mark.parametrize(
+    ("old", "typed", "new", "warns"),
+    [
+        ("05-x.md", "05-x", "05-x.md", False),
+        ("05-x.md", " 05-y.md ", "05-y.md", False),
+        ("05-x.md", "05-x.txt", "05-x.txt", True),
+        ("paper.pdf", "paper.md", "paper.md", True),
+        ("paper.pdf", "sub/paper", "sub/paper.pdf", False),
+        ("05-x.md", "05-x.md", "", False),
+        ("05-x.md", "  ", "", False),
+    ],
+)
+def test_rename_keeps_the_extension_and_warns_on_kind_change(old, typed, new, warns):
+    from basehalf_core.views import rename
+
+    got, warning = rename.target(old, typed)
+    assert got == new
+    assert bool(warning) == warns
+
+
+@pytest.mark.parametrize(
+    ("note", "href", "expected"),
+    [
+        ("n.md", "a.pdf#page=4", ("a.pdf", 4)),
+        ("n.md", "a%2Epdf", ("a.pdf", None)),
+        ("n.md", "#page=2", ("n.md", 2)),
+        ("n.md", "missing.pdf#page=1", (None, 1)),
+        ("n.md", "../outside.pdf", (None, None)),
+    ],
+)
+def test_a_source_link_names_a_card_and_page(ws, note, href, expected):
+    (ws / "n.md").write_text("x\n", encoding="utf-8")
+    assert note_edit.link_target(Workspace.open(ws), note, href) == expected

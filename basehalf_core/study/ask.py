@@ -289,7 +289,7 @@ def chat_model(
     selection: dict | Callable[[], dict | None] | None = None,
     model: str | Callable[[], str | None] | None = None,
     *,
-    api_base: str | None = None,
+    api_base: str | Callable[[], str | None] | None = None,
 ) -> Callable[..., Iterator[str]]:
     """A model function for ``mo.ui.chat``: ``fn(messages, config)`` yielding text deltas.
 
@@ -305,13 +305,24 @@ def chat_model(
     def respond(messages, config=None) -> Iterator[str]:
         last = next((m for m in reversed(messages) if getattr(m, "role", None) == "user"), None)
         question = _text_of(getattr(last, "content", "")) if last is not None else ""
-        yield from ask_stream(
-            ws,
-            question,
-            card_path=current(card_path),
-            selection=current(selection),
-            model=current(model),
-            api_base=api_base,
-        )
+        try:
+            yield from ask_stream(
+                ws,
+                question,
+                card_path=current(card_path),
+                selection=_anchor(current(selection)),
+                model=current(model),
+                api_base=current(api_base),
+            )
+        except Exception as exc:  # shown in the chat; nothing is logged
+            yield f"Could not answer: {exc}"
 
     return respond
+
+
+def _anchor(selection: object) -> dict | None:
+    """A reader's passage (or an anchor dict) as the selection anchor ``ask`` takes."""
+    if selection is None or isinstance(selection, dict):
+        return selection
+    keys = ("file", "page", "quote", "prefix", "suffix", "rects")
+    return {k: getattr(selection, k) for k in keys}

@@ -346,3 +346,9 @@ def progress(course_folder: str | os.PathLike, now: datetime | None = None) -> l
             }
         )
     return rows
+
+
+def enclosing(folder: str | os.PathLike) -> Path | None:
+    """The course a study folder belongs to: itself or its parent holding ``course.yaml``."""
+    root = Path(folder)
+    return next((p for p in (root, root.parent) if (p / "course.yaml").is_file()), None)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from basehalf_core.folder.fsio import inside, read_bytes
-from basehalf_core.folder.operations import split_body
+from basehalf_core.folder.fsio import ChangedOnDisk, WriteRefused, inside, read_bytes
+from basehalf_core.folder.operations import OperationRefused, create_note, save_body, split_body
 from basehalf_core.folder.workspace import Workspace
+from basehalf_core.views.markdown import render as render_markdown
 
 MAX_EDIT_BYTES = 2 * 1024 * 1024
 _HEADING = re.compile(r"^# +(.*?)[ \t#]*$", re.M)
@@ -81,3 +82,230 @@ def with_title(body: str, title: str) -> str:
         return f"# {title}\n\n{lead}" if lead else f"# {title}\n"
     return body[: m.start()] + f"# {title}" + body[m.end() :]
 
+
+@dataclass
+class Draft:
+    """The editor's text for one note and the bytes it was opened from.
+
+    Attributes:
+        path: the note.
+        base: the file's bytes when opened (compare-and-swap base).
+        saved_body: the body as on disk at ``base``.
+        text: the body as the learner has it now.
+        title: the title field ("" = leave the heading as the text has it).
+        readonly: why it cannot be saved ("" when it can).
+    """
+
+    path: str
+    base: bytes
+    saved_body: str
+    text: str
+    title: str
+    readonly: str = ""
+
+    @property
+    def body(self) -> str:
+        """What Save writes: the text with the title field applied to its first heading."""
+        return with_title(self.text, self.title)
+
+    @property
+    def dirty(self) -> bool:
+        """Whether there are edits not on disk."""
+        return not self.readonly and self.body != self.saved_body
+
+
+@dataclass(frozen=True)
+class SaveResult:
+    """What a Save did: ``saved`` or not, a message, and both texts when there is a conflict."""
+
+    saved: bool
+    message: str
+    theirs: str | None = None
+    new_path: str = ""
+
+
+class Drafts:
+    """Unsaved edits per note, so switching cards or a grow elsewhere never loses them."""
+
+    def __init__(self) -> None:
+        self._drafts: dict[str, Draft] = {}
+
+    def open(self, ws: Workspace, path: str) -> Draft:
+        """The draft of ``path``: the unsaved one if any, else the note as on disk now."""
+        kept = self._drafts.get(path)
+        if kept is not None and kept.dirty:
+            return kept
+        opened = open_note(ws, path)
+        draft = Draft(path, opened.data, opened.body, opened.body, "", opened.readonly)
+        self._drafts[path] = draft
+        return draft
+
+    def edit(self, path: str, text: str | None = None, title: str | None = None) -> Draft | None:
+        """Record the learner's text and/or title for ``path`` (ignored if it is not open)."""
+        draft = self._drafts.get(path)
+        if draft is None or draft.readonly:
+            return draft
+        if text is not None:
+            draft.text = text
+        if title is not None:
+            draft.title = title
+        return draft
+
+    def unsaved(self) -> list[str]:
+        """Paths with edits not on disk."""
+        return sorted(p for p, d in self._drafts.items() if d.dirty)
+
+    def save(self, ws: Workspace, path: str, *, force: bool = False) -> SaveResult:
+        """Save ``path``'s draft through :func:`operations.save_body`.
+
+        Args:
+            ws: the workspace.
+            path: the note.
+            force: "keep mine": write over what is on disk now (the learner has seen both).
+        """
+        draft = self._drafts.get(path)
+        if draft is None:
+            return SaveResult(False, f"{path} is not open in the editor")
+        if draft.readonly:
+            return SaveResult(False, draft.readonly)
+        base = draft.base
+        if force:
+            base = read_bytes(inside(ws.root, path)) or b""
+        try:
+            data = save_body(ws, path, draft.body, base)
+        except ChangedOnDisk:
+            return SaveResult(
+                False, f"{path} changed on disk since you opened it", _theirs(ws, path)
+            )
+        except (OperationRefused, WriteRefused) as exc:
+            return SaveResult(False, f"Not saved: {exc}")
+        body = split_body(data)[1]
+        self._drafts[path] = Draft(path, data, body, body, "")
+        return SaveResult(True, f"Saved {path}")
+
+    def take_theirs(self, ws: Workspace, path: str) -> Draft:
+        """Drop the draft and reopen the note as it is on disk."""
+        self._drafts.pop(path, None)
+        return self.open(ws, path)
+
+    def copy_mine(self, ws: Workspace, path: str) -> SaveResult:
+        """Write the draft to a new file beside the note (create-only), then take theirs."""
+        draft = self._drafts.get(path)
+        if draft is None:
+            return SaveResult(False, f"{path} is not open in the editor")
+        head, _ = split_body(read_bytes(inside(ws.root, path)) or draft.base)
+        stem = path[: path.rfind(".")] if "." in path.rsplit("/", 1)[-1] else path
+        text = (head or b"").decode("utf-8-sig") + draft.body
+        try:
+            new = create_note(ws, f"{stem}-mine.md", text)
+        except (OperationRefused, WriteRefused) as exc:
+            return SaveResult(False, f"Not copied: {exc}")
+        self.take_theirs(ws, path)
+        return SaveResult(True, f"Your version is in {new}", new_path=new)
+
+
+def _theirs(ws: Workspace, path: str) -> str:
+    data = read_bytes(inside(ws.root, path)) or b""
+    return (
+        split_body(data)[1] if split_body(data)[0] is not None else data.decode("utf-8", "replace")
+    )
+
+
+class EditorController:
+    """Answers an editor view's requests (the note editor widget, or any object with its
+    attributes: ``path``, ``text``, ``title``, ``dirty``, ``status``, ``conflict``, ``preview``,
+    ``show(draft, kind, heading, status)``). Plain attribute access: no UI library here.
+
+    Args:
+        view: the editor view.
+        ws: the workspace.
+        after_write: called after anything was written (the app bumps its revision).
+    """
+
+    def __init__(self, view, ws: Workspace, after_write) -> None:
+        self.view, self.ws, self.after_write = view, ws, after_write
+        self.drafts = Drafts()
+        self._shown: bytes | None = None  # the bytes the view's text was loaded from
+
+    def open(self, path: str) -> None:
+        """Show ``path``: keep the current note's unsaved text, reload a note changed on disk."""
+        view = self.view
+        if view.path and view.path != path:
+            self.drafts.edit(view.path, view.text, view.title)
+        draft = self.drafts.open(self.ws, path)
+        if path == view.path and (draft.dirty or draft.base == self._shown):
+            return  # same note, nothing new on disk: leave the learner's text alone
+        self._show(draft)
+
+    def _show(self, draft: Draft, status: str = "") -> None:
+        node = self.ws.nodes.get(draft.path)
+        kind = node.kind if node is not None else "note"
+        self._shown = draft.base
+        self.view.show(draft, kind, title_of(draft.text), status)
+        self.view.preview = preview_html(draft.body)
+
+    def on_text(self, _change=None) -> None:
+        """The learner typed: remember the draft, refresh the preview."""
+        draft = self.drafts.edit(self.view.path, self.view.text, self.view.title)
+        if draft is not None:
+            self.view.dirty = draft.dirty
+            self.view.preview = preview_html(draft.body)
+
+    def on_save(self, _change=None, *, force: bool = False) -> SaveResult:
+        """Save (button, Ctrl/Cmd+S, or "keep mine" with ``force``)."""
+        self.on_text()
+        path = self.view.path
+        result = self.drafts.save(self.ws, path, force=force)
+        if result.theirs is not None:
+            mine = self.drafts.open(self.ws, path).body
+            self.view.conflict = {"mine": mine, "theirs": result.theirs}
+            self.view.status = result.message
+        elif result.saved:
+            self._show(self.drafts.open(self.ws, path), result.message)
+            self.after_write()
+        else:
+            self.view.status = result.message
+        return result
+
+    def link_target(self, href: str) -> tuple[str | None, int | None]:
+        """Where a link clicked in the open note's preview points (see :func:`link_target`)."""
+        return link_target(self.ws, self.view.path, href)
+
+    def on_resolve(self, change) -> None:
+        """The learner's choice after a conflict: keep mine, take theirs, copy mine."""
+        choice = (change.get("new") or {}).get("choice")
+        path = self.view.path
+        if choice == "keep":
+            self.on_save(force=True)
+        elif choice == "take":
+            self._show(self.drafts.take_theirs(self.ws, path), "Took the version on disk")
+        elif choice == "copy":
+            result = self.drafts.copy_mine(self.ws, path)
+            self._show(self.drafts.open(self.ws, path), result.message)
+            if result.saved:
+                self.after_write()
+
+
+def preview_html(body: str) -> str:
+    """The editor's rendered preview: the one sanitiser's HTML."""
+    return render_markdown(body)
+
+
+def link_target(ws: Workspace, note: str, href: str) -> tuple[str | None, int | None]:
+    """Where a relative link in ``note`` points: (folder path or ``None``, 1-based page).
+
+    ``attention.pdf#page=4`` written in ``notes/a.md`` names ``notes/attention.pdf`` at page 4,
+    the way the Source line of a grown note is written.
+    """
+    from posixpath import dirname, normpath
+    from urllib.parse import unquote
+
+    target, _, fragment = href.partition("#")
+    page = None
+    m = re.fullmatch(r"page=(\d+)", fragment)
+    if m:
+        page = int(m.group(1))
+    if not target:
+        return note, page
+    joined = normpath(f"{dirname(note)}/{unquote(target)}" if dirname(note) else unquote(target))
+    return ws.resolve(joined), page

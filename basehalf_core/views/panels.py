@@ -13,10 +13,11 @@ from html import escape
 from importlib import resources
 
 from basehalf_core.folder.workspace import Issue, Workspace
+from basehalf_core.study import grading
 from basehalf_core.study.grading import GradingRun
-from basehalf_core.study.practice import PracticeCard
+from basehalf_core.study.practice import PracticeCard, PracticeError, parse_card
 from basehalf_core.study.review import DueItem
-from basehalf_core.study.verdicts import Verdict
+from basehalf_core.study.verdicts import Verdict, latest
 
 
 def css() -> str:
@@ -155,3 +156,42 @@ def issues_panel(issues: list[Issue]) -> str:
         + (f"<ul>{items}</ul>" if items else "<p>No problems found.</p>")
         + "</div>"
     )
+
+
+def practice_choices(ws: Workspace) -> list[str]:
+    """Cards the Agent Area offers for grading: ``kind: practice`` ones, and notes shaped like
+    one (numbered questions with ``Answer:`` lines) that lack the key."""
+    found = []
+    for path, node in sorted(ws.nodes.items()):
+        if node.kind == "practice" or (node.kind == "note" and _shaped_like_card(ws, path)):
+            found.append(path)
+    return found
+
+
+def _shaped_like_card(ws: Workspace, path: str) -> bool:
+    try:
+        text = ws.read_text(path)
+    except OSError:
+        return False
+    if "Answer:" not in text:
+        return False
+    try:
+        card = parse_card(path, text)
+    except PracticeError:
+        return False
+    return any(q.answer for q in card.questions)
+
+
+def practice_view(ws: Workspace, path: str) -> str:
+    """Card Detail's view of a practice card: its questions and answers as a numbered list."""
+    try:
+        card = parse_card(path, ws.read_text(path))
+    except (PracticeError, OSError) as exc:
+        return f'<p class="bh-problem">{escape(str(exc))}</p>'
+    return f'<div class="bh-doc">{practice_list(card, latest(ws, path))}</div>'
+
+
+def latest_run(ws: Workspace, card: str) -> str:
+    """The verdict table of ``card``'s latest grading run (the verdicts in force shown)."""
+    found, _ = grading.runs(ws, card)
+    return verdict_table(found[-1] if found else None, latest(ws, card) if found else {})

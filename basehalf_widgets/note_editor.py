@@ -1,0 +1,56 @@
+"""The note editor: a note's body as Markdown source, its title, a preview, Save.
+
+The widget shows and reports; it never reads or writes the folder. Python loads a note with
+:meth:`NoteEditor.show` and answers the learner's requests (``save_requests``, ``resolve``)
+through :class:`basehalf_core.views.note_edit.Drafts`. Typing stays in the browser: the text
+reaches Python a moment after the learner pauses, and Save (button or Ctrl/Cmd+S) sends it
+first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anywidget
+import traitlets
+
+from basehalf_core.views.note_edit import Draft
+
+_STATIC = Path(__file__).parent / "static"
+
+
+class NoteEditor(anywidget.AnyWidget):
+    """Traits: ``path``, ``title``, ``text`` (the body), ``preview`` (safe HTML), ``readonly``
+    (why it cannot be edited, "" when it can), ``dirty``, ``status``, ``conflict``
+    (``{"mine", "theirs"}`` while a save waits for the learner's choice), ``loaded`` (bumped
+    by Python when it replaces the text), and the requests ``save_requests`` and ``resolve``
+    (``{"choice": "keep" | "take" | "copy", "n": …}``) and ``follow`` (``{"href", "n"}``: a
+    relative link clicked in the preview, which the app opens instead of navigating away)."""
+
+    _esm = _STATIC / "note_editor.js"
+    _css = _STATIC / "note_editor.css"
+
+    path = traitlets.Unicode("").tag(sync=True)
+    kind = traitlets.Unicode("note").tag(sync=True)
+    title = traitlets.Unicode("").tag(sync=True)
+    text = traitlets.Unicode("").tag(sync=True)
+    preview = traitlets.Unicode("").tag(sync=True)
+    readonly = traitlets.Unicode("").tag(sync=True)
+    dirty = traitlets.Bool(False).tag(sync=True)
+    status = traitlets.Unicode("").tag(sync=True)
+    conflict = traitlets.Dict({}).tag(sync=True)
+    loaded = traitlets.Int(0).tag(sync=True)
+    save_requests = traitlets.Int(0).tag(sync=True)
+    resolve = traitlets.Dict({}).tag(sync=True)
+    follow = traitlets.Dict({}).tag(sync=True)
+
+    def show(self, draft: Draft, kind: str, heading: str, status: str = "") -> None:
+        """Load ``draft`` into the editor (replacing what the browser shows)."""
+        with self.hold_sync():
+            self.path, self.kind, self.readonly = draft.path, kind, draft.readonly
+            self.title = draft.title or heading
+            self.text = draft.text
+            self.dirty = draft.dirty
+            self.conflict = {}
+            self.status = status
+            self.loaded += 1

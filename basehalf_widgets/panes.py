@@ -1,0 +1,358 @@
+"""The workbench's panes as marimo elements: built here, wired in ``workbench.py``'s named cells.
+
+HTML comes from :mod:`basehalf_core.views.panels` (shared with the export); this module only
+adds marimo controls (buttons, dropdowns) and the ``data-testid`` hooks the browser tests use.
+Every action reports through ``report`` and calls ``after_write`` when it wrote the folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+from pathlib import Path
+
+import marimo as mo
+
+from basehalf_core.folder import operations
+from basehalf_core.folder.fsio import WriteRefused
+from basehalf_core.folder.operations import OperationRefused
+from basehalf_core.folder.workspace import Workspace
+from basehalf_core.study import grading
+from basehalf_core.views import card as card_view
+from basehalf_core.views import panels, recent, rename
+from basehalf_core.views.note_edit import PRACTICE_TEMPLATE
+
+# Heights match the grid layout (layouts/workbench.grid.json, 20 px rows): the three panes are
+# 39 rows, the Agent Area 22 of them (the chat sits under it). Each pane scrolls inside itself.
+PANE_HEIGHT = "764px"
+AGENT_HEIGHT = "424px"
+
+
+def keep(html: mo.Html, *elements: object) -> mo.Html:
+    """Tie UI elements to the HTML that shows them.
+
+    marimo's registry holds UI elements weakly; one embedded only as HTML text would be
+    collected and its clicks lost. The cell keeps the returned HTML in a global, so this
+    keeps the elements alive exactly as long as they are shown.
+    """
+    kept = list(getattr(html, "_bh_keep", []))
+    for e in elements:
+        kept += [*getattr(e, "_bh_keep", []), e]
+    html._bh_keep = kept  # type: ignore[attr-defined]
+    return html
+
+
+def attr(value: object) -> str:
+    """``value`` escaped for an HTML attribute."""
+    return escape(str(value), quote=True)
+
+
+def pane(testid: str, body: object, *, extra: str = "", height: str = PANE_HEIGHT) -> mo.Html:
+    """One of the three panes: a box of its own height that scrolls inside, never the page."""
+    html = mo.Html(
+        f'<div data-testid="{testid}" class="bh-pane" {extra} '
+        f'style="height:{height};overflow:auto;padding:0 .3rem">{mo.as_html(body).text}</div>'
+    )
+    return keep(html, body)
+
+
+def style() -> mo.Html:
+    """The shared panel stylesheet (the export's look) for the whole page."""
+    return mo.Html(f"<style>{panels.css()}</style>")
+
+
+class Actions:
+    """Runs folder operations for buttons and reports the outcome in one status line."""
+
+    def __init__(self, ws: Workspace, report: Callable[[str], None], after_write: Callable):
+        self.ws, self.report, self.after_write = ws, report, after_write
+
+    def run(self, fn: Callable, *args, then: Callable | None = None) -> object:
+        """Call ``fn(ws, *args)``; a refusal is reported with its reason, nothing else happens."""
+        try:
+            result = fn(self.ws, *args)
+        except (OperationRefused, WriteRefused) as exc:
+            self.report(f"Refused: {exc}")
+            return None
+        if hasattr(result, "as_dict"):
+            r = result.as_dict()
+            skipped = "; ".join(f"{s['path']} ({s['reason']})" for s in r["skipped"])
+            self.report(
+                f"Updated: {', '.join(r['updated']) or 'no other card'}."
+                + (f" Skipped: {skipped}." if skipped else "")
+            )
+        else:
+            self.report("")
+        if then is not None:
+            then(result)
+        self.after_write()
+        return result
+
+    def button(self, label: str, fn: Callable, *args, then: Callable | None = None):
+        """A marimo button that runs ``fn(ws, *args)`` when clicked."""
+        return mo.ui.button(label=label, on_click=lambda _: self.run(fn, *args, then=then))
+
+
+def report(text: str) -> mo.Html:
+    """The status line of the last folder action (refusals say why)."""
+    return mo.Html(f'<div data-testid="card-report" role="status">{escape(text)}</div>')
+
+
+def highlights(ws: Workspace, doc: str) -> list[dict]:
+    """The reader's highlights of ``doc``, recomputed from the folder as it is now."""
+    from basehalf_widgets.reader import highlights_for
+
+    return highlights_for(ws, doc)
+
+
+# --- the canvas pane --------------------------------------------------------------------------
+
+
+def new_card_buttons(actions: Actions, upstream: Callable[[], list[str]], open_card: Callable):
+    """ "New note" and "New practice card": created create-only, upstream = the canvas selection."""
+
+    def make(title: str, name: str, fields: dict, body: str):
+        def create(ws: Workspace, _):
+            return operations.grow(
+                ws, title, upstream=upstream(), fields=fields, body=body, name=name
+            )
+
+        return mo.ui.button(
+            label=title,
+            on_click=lambda v: actions.run(create, v, then=open_card),
+        )
+
+    note = make("New note", "new-note.md", {}, "Own words: ")
+    practice = make(
+        "New practice card", "new-practice-card.md", {"kind": "practice"}, PRACTICE_TEMPLATE
+    )
+    html = mo.Html(
+        f'<span data-testid="new-note">{note.text}</span> '
+        f'<span data-testid="new-practice-card">{practice.text}</span>'
+    )
+    return keep(html, note, practice)
+
+
+# --- Card Detail ------------------------------------------------------------------------------
+
+
+def card_header(detail: card_view.CardDetail) -> mo.Html:
+    """The card's title, path and kind (``data-path`` says which card is open)."""
+    return mo.Html(
+        f'<div data-testid="card-detail-head" data-path="{escape(detail.path)}">'
+        f"<h3 style='margin:.2rem 0'>{escape(detail.title)}</h3>"
+        f"<code>{escape(detail.path)}</code> · {escape(detail.kind)}</div>"
+    )
+
+
+def upstream_controls(ws: Workspace, detail: card_view.CardDetail, actions: Actions) -> mo.Html:
+    """The Upstream list (state of each entry, Remove, Relink) and Add upstream + Connect."""
+    rows = []
+    for item in detail.upstream:
+        label = escape(item.entry or "(store)")
+        why = f" — {escape(item.reason)}" if item.reason else ""
+        buttons = []
+        if item.entry:
+            buttons.append(actions.button("Remove", operations.disconnect, item.entry, detail.path))
+        if item.suggestion:
+            buttons.append(
+                actions.button(
+                    f"Relink to {item.suggestion}", operations.relink, item.entry, item.suggestion
+                )
+            )
+        span = (
+            f'<span class="bh-entry" data-state="{escape(item.state)}" data-entry="{label}">'
+            f"{label} <small>[{escape(item.state)}]{why}</small></span>"
+        )
+        rows.append(keep(mo.hstack([mo.Html(span), *buttons], justify="start"), *buttons))
+    choices = sorted(p for p in ws.nodes if p != detail.path and ws.nodes[p].kind != "folder")
+    add_up = mo.ui.dropdown(options=choices, label="Add upstream")
+    add = mo.ui.button(
+        label="Connect",
+        on_click=lambda _: (
+            add_up.value and actions.run(operations.connect, add_up.value, detail.path)
+        ),
+    )
+    down = ", ".join(escape(d) for d in detail.downstream) or "none"
+    html = mo.vstack(
+        [
+            mo.md("**Upstream**"),
+            mo.vstack(rows) if rows else mo.md("_none_"),
+            mo.hstack([add_up, add], justify="start"),
+            mo.Html(f'<div data-testid="downstream"><b>Downstream:</b> {down}</div>'),
+        ]
+    )
+    return keep(html, add_up, add, *rows)
+
+
+def rename_controls(detail: card_view.CardDetail, actions: Actions, open_card: Callable):
+    """Rename / move: the extension is kept unless another is typed; a kind change asks twice."""
+    box = mo.ui.text(value=detail.path, label="Rename / move to", full_width=True)
+    pending = {"warned": ""}
+
+    def go(_):
+        new, warning = rename.target(detail.path, box.value)
+        if not new:
+            actions.report("Type a new name first.")
+            return
+        if warning and pending["warned"] != new:
+            pending["warned"] = new
+            actions.report(warning)
+            return
+        actions.run(operations.move, detail.path, new, then=lambda _r: open_card(new))
+
+    button = mo.ui.button(label="Rename", on_click=go)
+    return keep(mo.hstack([box, button], justify="start"), box, button)
+
+
+# --- folder picker ----------------------------------------------------------------------------
+
+
+def folder_picker(start: Path, bundled: Path, choose: Callable[[str], None]) -> mo.Html:
+    """Choose a study folder: browse, the bundled example, or a recent folder (gone ones marked)."""
+    browser = mo.ui.file_browser(
+        initial_path=start, selection_mode="directory", multiple=False, restrict_navigation=False
+    )
+
+    def open_chosen(_):
+        picked = browser.path(0)
+        if picked is not None:
+            choose(str(picked))
+
+    open_button = mo.ui.button(label="Open the chosen folder", on_click=open_chosen)
+    example = mo.ui.button(
+        label=f"Open the bundled example ({bundled.name})", on_click=lambda _: choose(str(bundled))
+    )
+    items, buttons = [], []
+    for r in recent.load():
+        if r.exists:
+            b = mo.ui.button(label=r.path, on_click=lambda _, p=r.path: choose(p))
+            buttons.append(b)
+            items.append(mo.Html(f'<li data-recent="{escape(r.path)}">{b.text}</li>'))
+        else:
+            items.append(
+                mo.Html(
+                    f'<li data-recent="{escape(r.path)}" data-gone="1"><s>{escape(r.path)}</s> '
+                    "<small>(no longer exists)</small></li>"
+                )
+            )
+    listing = "".join(i.text for i in items) or "<li><i>none yet</i></li>"
+    body = mo.vstack(
+        [
+            mo.md("## Open a study folder"),
+            mo.md("A folder holding a paper (PDF) or a book (EPUB); every file becomes a card."),
+            example,
+            mo.md("**Recent folders**"),
+            mo.Html(f'<ul data-testid="recent-folders">{listing}</ul>'),
+            mo.md("**Or browse** (select a folder, then open it)"),
+            browser,
+            open_button,
+        ]
+    )
+    html = mo.Html(f'<div data-testid="folder-picker">{body.text}</div>')
+    return keep(html, browser, open_button, example, *buttons)
+
+
+# --- the Agent Area ---------------------------------------------------------------------------
+
+
+def agent_area(
+    ws: Workspace,
+    card: str | None,
+    choose: Callable[[str], None],
+    grade: Callable[[str], None],
+    status: str,
+    actions: Actions,
+) -> mo.Html:
+    """Pick a practice card, Grade it (nothing is sent before the click), see and override
+    the verdicts in force."""
+    cards = panels.practice_choices(ws)
+    card = card if card in cards else (cards[0] if cards else None)
+    choice = mo.ui.dropdown(options=cards, value=card, label="Practice card", on_change=choose)
+    grade_button = mo.ui.button(label="Grade", on_click=lambda _: card and grade(card))
+    parts = [
+        mo.md("### Agent Area"),
+        mo.hstack([choice, grade_button], justify="start"),
+        mo.Html(f'<div data-testid="grade-status">{escape(status)}</div>'),
+    ]
+    kept: list = [choice, grade_button]
+    if card:
+        parts.append(mo.Html(panels.latest_run(ws, card)))
+        found, _ = grading.runs(ws, card)
+        if found:
+            row = override_controls(found[-1], actions)
+            parts.append(row)
+            kept.append(row)
+    elif not cards:
+        parts.append(mo.md("_No practice card yet: press **New practice card** on the canvas._"))
+    return keep(mo.vstack(parts), *kept)
+
+
+def override_controls(run: grading.GradingRun, actions: Actions) -> mo.Html:
+    """Record the learner's own verdict for one question of ``run`` (kept beside the grader's)."""
+    question = mo.ui.dropdown(
+        options={f"Q{g.number}": g.number for g in run.grades}, label="Override"
+    )
+    verdict = mo.ui.dropdown(options=list(grading.VERDICTS), label="to")
+    note = mo.ui.text(placeholder="why (optional)")
+
+    def record(_):
+        if question.value is None or verdict.value is None:
+            return
+        actions.run(
+            grading.override,
+            run.grading_path,
+            run.run_id,
+            question.value,
+            verdict.value,
+            note.value,
+        )
+
+    button = mo.ui.button(label="Record", on_click=record)
+    return keep(
+        mo.hstack([question, verdict, note, button], justify="start"),
+        question,
+        verdict,
+        note,
+        button,
+    )
+
+
+def card_detail(
+    ws: Workspace,
+    path: str,
+    actions: Actions,
+    open_card: Callable[[str], None],
+    show: object,
+) -> mo.Html:
+    """Card Detail for ``path``: header, what the card is (``show``: the reader with its Grow
+    form, the note editor, a practice card's questions, a grading file's verdicts), its links
+    and the rename box."""
+    detail = card_view.card_detail(ws, path)
+    opener = mo.ui.dropdown(
+        options=sorted(ws.nodes), value=detail.path, label="Open card", on_change=open_card
+    )
+    problem = mo.callout(mo.Html(escape(detail.problem)), "warn") if detail.problem else ""
+    links = upstream_controls(ws, detail, actions)
+    renamer = rename_controls(detail, actions, open_card)
+    body = mo.vstack([opener, card_header(detail), problem, show, links, renamer])
+    return keep(body, opener, links, renamer, show)
+
+
+def what_it_is(ws: Workspace, path: str, editor: object, reader: object) -> object:
+    """The middle of Card Detail by kind (the widgets are passed in already loaded)."""
+    kind = ws.nodes[path].kind
+    if kind in ("pdf", "epub") and reader is not None:
+        view, form = reader
+        sticky = mo.Html(
+            '<div style="position:sticky;bottom:0;z-index:2;background:var(--background,#fff)">'
+            f"{mo.as_html(form).text}</div>"
+        )
+        return keep(mo.vstack([view, sticky]), view, form)
+    if kind == "grading":
+        card = path[: -len(".grading.md")] + ".md" if path.endswith(".grading.md") else path
+        return mo.Html(panels.latest_run(ws, card))
+    if kind in ("note", "practice"):
+        listing = mo.Html(panels.practice_view(ws, path)) if kind == "practice" else ""
+        return mo.vstack([listing, editor])
+    return mo.md(f"_{escape(kind)}: nothing to show here; its links are below._")

@@ -1,0 +1,135 @@
+// The note editor. Note text only ever goes through .value / textContent; the preview is HTML
+// made by basehalf's one sanitiser on the Python side (no raw markup, no script, no fetch).
+const PUSH_MS = 250;
+
+function el(tag, cls, attrs = {}) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+function render({ model, el: root }) {
+  const box = el("div", "bh-ed");
+  const row = el("div", "bh-ed-row");
+  const title = el("input", "bh-ed-title", { type: "text", "aria-label": "Title", "data-testid": "note-title" });
+  const save = el("button", "bh-ed-save", { type: "button", "data-testid": "note-save" });
+  save.textContent = "Save";
+  const dirty = el("span", "bh-ed-dirty", { "data-testid": "note-dirty" });
+  row.append(title, dirty, save);
+  const readonly = el("div", "bh-ed-readonly", { "data-testid": "note-readonly" });
+  const help = el("div", "bh-ed-help");
+  const text = el("textarea", "bh-ed-text", {
+    "data-testid": "note-editor", "aria-label": "Note text (Markdown)", spellcheck: "true",
+  });
+  const status = el("div", "bh-ed-status", { "data-testid": "note-status", role: "status" });
+  const conflict = el("div", "bh-ed-conflict", { "data-testid": "save-conflict" });
+  const preview = el("div", "bh-ed-preview bh-doc", { "data-testid": "note-preview" });
+  box.append(row, readonly, help, text, status, conflict, preview);
+  root.append(box);
+
+  let timer = null;
+  const push = () => {
+    clearTimeout(timer);
+    timer = null;
+    if (model.get("text") !== text.value) model.set("text", text.value);
+    if (model.get("title") !== title.value) model.set("title", title.value);
+    model.save_changes();
+  };
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(push, PUSH_MS);
+    dirty.textContent = "unsaved";
+  };
+  const requestSave = () => {
+    if (model.get("readonly")) return;
+    push();
+    model.set("save_requests", model.get("save_requests") + 1);
+    model.save_changes();
+  };
+  text.addEventListener("input", later);
+  title.addEventListener("input", later);
+  save.addEventListener("click", requestSave);
+  box.addEventListener("keydown", (e) => {
+    if ((e.ctrlKey || e.metaKey) && (e.key === "s" || e.key === "S")) {
+      e.preventDefault();
+      e.stopPropagation();
+      requestSave();
+    }
+  });
+
+  const choose = (choice) => {
+    model.set("resolve", { choice, n: Date.now() });
+    model.save_changes();
+  };
+  const paintConflict = () => {
+    const c = model.get("conflict") || {};
+    conflict.replaceChildren();
+    conflict.hidden = !c.theirs && c.theirs !== "";
+    if (conflict.hidden) return;
+    const head = el("p");
+    head.textContent = "This note changed on disk since you opened it. Nothing was saved. Choose:";
+    const sides = el("div", "bh-ed-sides");
+    for (const [label, body, id] of [["Yours (not saved)", c.mine, "conflict-mine"], ["On disk now", c.theirs, "conflict-theirs"]]) {
+      const col = el("div");
+      const h = el("b");
+      h.textContent = label;
+      const pre = el("pre", "", { "data-testid": id });
+      pre.textContent = body || "";
+      col.append(h, pre);
+      sides.append(col);
+    }
+    const buttons = el("div");
+    for (const [label, choice] of [["Keep mine", "keep"], ["Take theirs", "take"], ["Copy mine to a new file", "copy"]]) {
+      const b = el("button", "", { type: "button", "data-testid": `conflict-${choice}` });
+      b.textContent = label;
+      b.addEventListener("click", () => choose(choice));
+      buttons.append(b);
+    }
+    conflict.append(head, sides, buttons);
+  };
+  const load = () => {
+    // Python replaced the text (a note opened, theirs taken, a save rewrote the heading).
+    text.value = model.get("text");
+    title.value = model.get("title");
+  };
+  const paint = () => {
+    const ro = model.get("readonly");
+    readonly.hidden = !ro;
+    readonly.textContent = ro ? `Read-only: ${ro}` : "";
+    text.readOnly = !!ro;
+    title.readOnly = !!ro;
+    save.disabled = !!ro;
+    help.textContent = model.get("kind") === "practice"
+      ? "Practice card: numbered questions, each with an indented `Answer:` line (kind: practice is in the frontmatter)."
+      : "";
+    help.hidden = !help.textContent;
+    if (timer === null) dirty.textContent = model.get("dirty") ? "unsaved" : "";
+    status.textContent = model.get("status");
+    preview.innerHTML = model.get("preview");
+    box.dataset.path = model.get("path");
+  };
+  preview.addEventListener("click", (e) => {
+    const a = e.target.closest ? e.target.closest("a") : null;
+    if (!a) return;
+    const href = a.getAttribute("href") || "";
+    if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("//")) {
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+      return;
+    }
+    // A link to a file of the folder (a Source line): the app opens it, the tab stays.
+    e.preventDefault();
+    model.set("follow", { href, n: Date.now() });
+    model.save_changes();
+  });
+  model.on("change:loaded", () => { load(); paint(); });
+  for (const name of ["readonly", "dirty", "status", "preview", "kind", "path"]) model.on(`change:${name}`, paint);
+  model.on("change:conflict", paintConflict);
+  load();
+  paint();
+  paintConflict();
+  return () => { if (timer !== null) push(); };
+}
+
+export default { render };
