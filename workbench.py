@@ -146,17 +146,18 @@ def picker(Path, get_folder, mo, panes, set_folder):
 
 
 @app.cell
-def workspace(FolderError, Workspace, get_folder, get_open, recent, set_open):
+def workspace(FolderError, Workspace, get_folder, mo, recent, set_open):
     try:
         ws = Workspace.open(get_folder()) if get_folder() else None
         folder_error = ""
     except FolderError as exc:
         ws, folder_error = None, str(exc)
+    start_doc = ""
     if ws is not None:
         recent.remember(ws.root)
-        _first = next((p for p in ws.learning_path() if ws.nodes[p].kind in ("pdf", "epub")), "")
-        set_open(ws.resolve(get_open() or "") or _first)
-    return folder_error, ws
+        start_doc = next((p for p in ws.learning_path() if ws.nodes[p].kind in ("pdf", "epub")), "")
+        set_open(ws.resolve(mo.cli_args().get("open") or "") or start_doc)
+    return folder_error, start_doc, ws
 
 
 @app.cell
@@ -168,7 +169,9 @@ def watch(bump, watcher, ws):
 
 
 @app.cell
-def readers(Reader, branch, bump, grow_form, highlights_for, mo, open_card, ws):
+def readers(
+    Reader, branch, bump, grow_form, highlights_for, mo, open_card, set_report, start_doc, ws
+):
     # One reader (and Grow form) per document, kept while the folder is open: back to the
     # PDF, the learner finds the page they left.
     reader_cache = {}
@@ -180,6 +183,7 @@ def readers(Reader, branch, bump, grow_form, highlights_for, mo, open_card, ws):
 
             def _grow(passage, title):
                 path = branch.grow_from_passage(ws, passage, title)
+                set_report(f"Grown: {path}")
                 open_card(path)
                 bump()
                 return path
@@ -189,9 +193,13 @@ def readers(Reader, branch, bump, grow_form, highlights_for, mo, open_card, ws):
                 lambda c: (c["new"] or {}).get("id") and open_card(c["new"]["id"]),
                 names=["clicked"],
             )
-            reader_cache[doc] = (reader, (mo.ui.anywidget(reader), mo.ui.anywidget(form)))
+            reader_cache[doc] = (reader, form)
         return reader_cache[doc]
 
+    # The first reader is made here, not in Card Detail: marimo serves a widget's script from
+    # the run that first showed it, and Card Detail re-runs often.
+    if start_doc:
+        reader_for(start_doc)
     return (reader_for,)
 
 
@@ -219,7 +227,7 @@ def note_editor(EditorController, NoteEditor, bump, mo, open_card, reader_for, w
 
 
 @app.cell
-def canvas_widget(Canvas, bump, get_open, mo, open_card, operations, panes, set_report, ws):
+def canvas_widget(Canvas, bump, mo, open_card, operations, panes, set_report, ws):
     mo.stop(ws is None)
     canvas = Canvas.for_workspace(ws, height="640px")
     canvas_actions = panes.Actions(ws, set_report, bump)
@@ -295,7 +303,7 @@ def card_detail(
         _problem = mo.callout(mo.md(folder_error), "danger") if folder_error else ""
         card_detail_view = panes.pane("card-detail", mo.vstack([_problem, folder_picker]))
     elif _path is None:
-        card_detail_view = panes.pane("card-detail", mo.md("Double-click a card to open it here."))
+        card_detail_view = panes.pane("card-detail", panes.no_card(ws, open_card))
     else:
         _reader = reader_for(_path) if ws.nodes[_path].kind in ("pdf", "epub") else None
         if _reader is not None:
@@ -303,7 +311,7 @@ def card_detail(
         elif ws.nodes[_path].kind in ("note", "practice"):
             editing.open(_path)
         current.update(open=_path, reader=_reader and _reader[0])
-        _show = panes.what_it_is(ws, _path, editor_view, _reader and _reader[1])
+        _show = panes.what_it_is(ws, _path, editor_view, _reader)
         _actions = panes.Actions(ws, set_report, bump)
         card_detail_view = panes.pane(
             "card-detail",

@@ -23,8 +23,10 @@ class NoteEditor(anywidget.AnyWidget):
     """Traits: ``path``, ``title``, ``text`` (the body), ``preview`` (safe HTML), ``readonly``
     (why it cannot be edited, "" when it can), ``dirty``, ``status``, ``conflict``
     (``{"mine", "theirs"}`` while a save waits for the learner's choice), ``loaded`` (bumped
-    by Python when it replaces the text), and the requests ``save_requests`` and ``resolve``
-    (``{"choice": "keep" | "take" | "copy", "n": …}``) and ``follow`` (``{"href", "n"}``: a
+    by Python when it replaces the text), ``edited_path`` (the note the browser's text was
+    typed into: text typed before a switch never lands in another note), and the requests
+    ``save_requests`` and ``resolve`` (``{"choice": "keep" | "take" | "copy", "n": …}``) and
+    ``follow`` (``{"href", "n"}``: a
     relative link clicked in the preview, which the app opens instead of navigating away)."""
 
     _esm = _STATIC / "note_editor.js"
@@ -40,6 +42,7 @@ class NoteEditor(anywidget.AnyWidget):
     status = traitlets.Unicode("").tag(sync=True)
     conflict = traitlets.Dict({}).tag(sync=True)
     loaded = traitlets.Int(0).tag(sync=True)
+    edited_path = traitlets.Unicode("").tag(sync=True)
     save_requests = traitlets.Int(0).tag(sync=True)
     resolve = traitlets.Dict({}).tag(sync=True)
     follow = traitlets.Dict({}).tag(sync=True)

@@ -329,9 +329,7 @@ def card_detail(
     form, the note editor, a practice card's questions, a grading file's verdicts), its links
     and the rename box."""
     detail = card_view.card_detail(ws, path)
-    opener = mo.ui.dropdown(
-        options=sorted(ws.nodes), value=detail.path, label="Open card", on_change=open_card
-    )
+    opener = card_opener(ws, detail.path, open_card)
     problem = mo.callout(mo.Html(escape(detail.problem)), "warn") if detail.problem else ""
     links = upstream_controls(ws, detail, actions)
     renamer = rename_controls(detail, actions, open_card)
@@ -339,11 +337,27 @@ def card_detail(
     return keep(body, opener, links, renamer, show)
 
 
+def card_opener(ws: Workspace, path: str | None, open_card: Callable[[str], None]):
+    """ "Open card": every card reachable without the mouse on the canvas."""
+    options = sorted(ws.nodes)
+    value = path if path in options else None
+    return mo.ui.dropdown(options=options, value=value, label="Open card", on_change=open_card)
+
+
+def no_card(ws: Workspace, open_card: Callable[[str], None]) -> mo.Html:
+    """Card Detail before any card is open."""
+    opener = card_opener(ws, None, open_card)
+    hint = mo.md("Double-click a card on the canvas (or pick one above) to open it here.")
+    return keep(mo.vstack([opener, hint]), opener)
+
+
 def what_it_is(ws: Workspace, path: str, editor: object, reader: object) -> object:
     """The middle of Card Detail by kind (the widgets are passed in already loaded)."""
     kind = ws.nodes[path].kind
     if kind in ("pdf", "epub") and reader is not None:
-        view, form = reader
+        # Wrapped afresh on each run: marimo ties a wrapper's script file to the run that
+        # made it, and drops it when that cell runs again.
+        view, form = (mo.ui.anywidget(w) for w in reader)
         sticky = mo.Html(
             '<div style="position:sticky;bottom:0;z-index:2;background:var(--background,#fff)">'
             f"{mo.as_html(form).text}</div>"

@@ -156,8 +156,8 @@ def rename(page, old: str, typed: str) -> None:
 def write_note(page, path: str, words: str, *, keyboard: bool, title: str | None = None) -> str:
     """Type ``words`` at the end of the open note's body and save; returns the body typed."""
     card_open(page, path)
-    editor = page.locator("[data-testid=note-editor]")
-    expect(editor).to_have_value(re.compile(r"\S"), timeout=TIMEOUT)
+    editor = page.locator(f"[data-testid=note-editor][data-path='{path}']")
+    expect(editor).to_be_visible(timeout=TIMEOUT)
     body = editor.input_value().rstrip("\n") + "\n\n" + words + "\n"
     editor.fill(body)
     if title is not None:
@@ -237,8 +237,10 @@ def test_the_attention_walkthrough(marimo_app, browser_page, tmp_path, model):
         expect(page.locator("[data-testid=passage]")).to_contain_text(quote, timeout=TIMEOUT)
         if title:
             page.locator("[data-testid=branch-title]").fill(title)
+        status = page.locator("[data-testid=card-report]")
+        before = status.inner_text()
         page.click("[data-testid=grow-branch]")
-        status = page.locator("[data-testid=grow-status]")
+        expect(status).not_to_have_text(before, timeout=TIMEOUT)
         expect(status).to_contain_text("Grown: ", timeout=TIMEOUT)
         grown = status.inner_text().split("Grown: ", 1)[1].strip()
         card_open(page, grown)  # Card Detail opens the new note in the editor
@@ -269,11 +271,12 @@ def test_the_attention_walkthrough(marimo_app, browser_page, tmp_path, model):
     open_card(page, "03-scaled-dot-product.md")
     page.locator("[data-testid=new-practice-card] button").click()
     card_open(page, "new-practice-card.md")
-    assert "Answer:" in page.locator("[data-testid=note-editor]").input_value()
+    template = page.locator("[data-testid=note-editor][data-path='new-practice-card.md']")
+    expect(template).to_have_value(re.compile("Answer:"), timeout=TIMEOUT)
     rename(page, "new-practice-card.md", "06-qkv-practice")
     wait_file(folder / "06-qkv-practice.md")
     card_open(page, "06-qkv-practice.md")
-    editor = page.locator("[data-testid=note-editor]")
+    editor = page.locator("[data-testid=note-editor][data-path='06-qkv-practice.md']")
     editor.fill(f"# {PRACTICE_TITLE}\n\n{PRACTICE_BODY}")
     editor.press("Control+s")
     expect(page.locator("[data-testid=note-status]")).to_contain_text("Saved", timeout=TIMEOUT)

@@ -226,11 +226,12 @@ class EditorController:
         self.view, self.ws, self.after_write = view, ws, after_write
         self.drafts = Drafts()
         self._shown: bytes | None = None  # the bytes the view's text was loaded from
+        self._loading = False
 
     def open(self, path: str) -> None:
         """Show ``path``: keep the current note's unsaved text, reload a note changed on disk."""
         view = self.view
-        if view.path and view.path != path:
+        if view.path and view.path != path and self._typed_here():
             self.drafts.edit(view.path, view.text, view.title)
         draft = self.drafts.open(self.ws, path)
         if path == view.path and (draft.dirty or draft.base == self._shown):
@@ -241,11 +242,22 @@ class EditorController:
         node = self.ws.nodes.get(draft.path)
         kind = node.kind if node is not None else "note"
         self._shown = draft.base
-        self.view.show(draft, kind, title_of(draft.text), status)
+        self._loading = True  # the view's own trait changes are not the learner typing
+        try:
+            self.view.show(draft, kind, title_of(draft.text), status)
+        finally:
+            self._loading = False
         self.view.preview = preview_html(draft.body)
+
+    def _typed_here(self) -> bool:
+        # Text the browser typed into another note (before a switch reached it) is not this
+        # note's: it stays out of this draft.
+        return getattr(self.view, "edited_path", self.view.path) in ("", self.view.path)
 
     def on_text(self, _change=None) -> None:
         """The learner typed: remember the draft, refresh the preview."""
+        if self._loading or not self._typed_here():
+            return
         draft = self.drafts.edit(self.view.path, self.view.text, self.view.title)
         if draft is not None:
             self.view.dirty = draft.dirty
@@ -255,6 +267,9 @@ class EditorController:
         """Save (button, Ctrl/Cmd+S, or "keep mine" with ``force``)."""
         self.on_text()
         path = self.view.path
+        if not self._typed_here():
+            self.view.status = "Not saved: the editor was switching notes; press Save again."
+            return SaveResult(False, self.view.status)
         result = self.drafts.save(self.ws, path, force=force)
         if result.theirs is not None:
             mine = self.drafts.open(self.ws, path).body

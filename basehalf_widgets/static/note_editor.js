@@ -29,9 +29,11 @@ function render({ model, el: root }) {
   root.append(box);
 
   let timer = null;
+  let shownPath = model.get("path");
   const push = () => {
     clearTimeout(timer);
     timer = null;
+    model.set("edited_path", shownPath);
     if (model.get("text") !== text.value) model.set("text", text.value);
     if (model.get("title") !== title.value) model.set("title", title.value);
     model.save_changes();
@@ -92,6 +94,8 @@ function render({ model, el: root }) {
     // Python replaced the text (a note opened, theirs taken, a save rewrote the heading).
     text.value = model.get("text");
     title.value = model.get("title");
+    shownPath = model.get("path");
+    text.dataset.path = shownPath;
   };
   const paint = () => {
     const ro = model.get("readonly");
