@@ -107,13 +107,14 @@ def header(export, get_folder, mo, panes, set_folder):
     watcher = mo.ui.refresh(default_interval="2s", label="Watch folder")
     switch = mo.ui.button(label="Switch folder", on_click=lambda _: set_folder(""))
     _name = get_folder().rstrip("/").rsplit("/", 1)[-1] or "choose a study folder"
-    _export = get_folder() and mo.download(
+    _export = mo.download(
         data=lambda: export.render_html(get_folder()).encode("utf-8"),
         filename=f"{_name}.html",
         label="Export (static HTML)",
     )
     mo.hstack(
-        [panes.style(), mo.md(f"**basehalf** · `{_name}`"), switch, watcher, _export or ""],
+        [panes.style(), mo.md(f"**basehalf** · `{_name}`"), switch, watcher]
+        + ([_export] if get_folder() else []),
         justify="start",
         align="center",
     )

@@ -22,8 +22,9 @@ _STATIC = Path(__file__).parent / "static"
 class NoteEditor(anywidget.AnyWidget):
     """Traits: ``path``, ``title``, ``text`` (the body), ``preview`` (safe HTML), ``readonly``
     (why it cannot be edited, "" when it can), ``dirty``, ``status``, ``conflict``
-    (``{"mine", "theirs"}`` while a save waits for the learner's choice), ``loaded`` (bumped
-    by Python when it replaces the text), ``edited_path`` (the note the browser's text was
+    (``{"mine", "theirs"}`` while a save waits for the learner's choice), ``doc`` (``{"path",
+    "title", "text", "n"}`` set by Python when it replaces the text, in one trait because the
+    keys of one update reach the browser in any order), ``edited_path`` (the note the browser's text was
     typed into: text typed before a switch never lands in another note), and the requests
     ``save_requests`` and ``resolve`` (``{"choice": "keep" | "take" | "copy", "n": …}``) and
     ``follow`` (``{"href", "n"}``: a
@@ -41,7 +42,7 @@ class NoteEditor(anywidget.AnyWidget):
     dirty = traitlets.Bool(False).tag(sync=True)
     status = traitlets.Unicode("").tag(sync=True)
     conflict = traitlets.Dict({}).tag(sync=True)
-    loaded = traitlets.Int(0).tag(sync=True)
+    doc = traitlets.Dict({}).tag(sync=True)
     edited_path = traitlets.Unicode("").tag(sync=True)
     save_requests = traitlets.Int(0).tag(sync=True)
     resolve = traitlets.Dict({}).tag(sync=True)
@@ -56,4 +57,5 @@ class NoteEditor(anywidget.AnyWidget):
             self.dirty = draft.dirty
             self.conflict = {}
             self.status = status
-            self.loaded += 1
+            n = self.doc.get("n", 0) + 1
+            self.doc = {"path": draft.path, "title": self.title, "text": draft.text, "n": n}

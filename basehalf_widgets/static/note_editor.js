@@ -92,9 +92,11 @@ function render({ model, el: root }) {
   };
   const load = () => {
     // Python replaced the text (a note opened, theirs taken, a save rewrote the heading).
-    text.value = model.get("text");
-    title.value = model.get("title");
-    shownPath = model.get("path");
+    // One trait carries it all: the keys of one update can arrive in any order.
+    const doc = model.get("doc") || {};
+    text.value = doc.text || "";
+    title.value = doc.title || "";
+    shownPath = doc.path || "";
     text.dataset.path = shownPath;
   };
   const paint = () => {
@@ -127,7 +129,7 @@ function render({ model, el: root }) {
     model.set("follow", { href, n: Date.now() });
     model.save_changes();
   });
-  model.on("change:loaded", () => { load(); paint(); });
+  model.on("change:doc", () => { load(); paint(); });
   for (const name of ["readonly", "dirty", "status", "preview", "kind", "path"]) model.on(`change:${name}`, paint);
   model.on("change:conflict", paintConflict);
   load();
