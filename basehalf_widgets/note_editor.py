@@ -24,8 +24,9 @@ class NoteEditor(anywidget.AnyWidget):
     (why it cannot be edited, "" when it can), ``dirty``, ``status``, ``conflict``
     (``{"mine", "theirs"}`` while a save waits for the learner's choice), ``doc`` (``{"path",
     "title", "text", "n"}`` set by Python when it replaces the text, in one trait because the
-    keys of one update reach the browser in any order), ``edited_path`` (the note the browser's text was
-    typed into: text typed before a switch never lands in another note), and the requests
+    keys of one update reach the browser in any order), ``edited_path`` (the note the
+    browser's text was typed into: text typed before a switch never lands in another note),
+    and the requests
     ``save_requests`` and ``resolve`` (``{"choice": "keep" | "take" | "copy", "n": …}``) and
     ``follow`` (``{"href", "n"}``: a
     relative link clicked in the preview, which the app opens instead of navigating away)."""

@@ -227,6 +227,7 @@ class EditorController:
         self.drafts = Drafts()
         self._shown: bytes | None = None  # the bytes the view's text was loaded from
         self._loading = False
+        self._shown_title = ""
 
     def open(self, path: str) -> None:
         """Show ``path``: keep the current note's unsaved text, reload a note changed on disk."""
@@ -242,6 +243,7 @@ class EditorController:
         node = self.ws.nodes.get(draft.path)
         kind = node.kind if node is not None else "note"
         self._shown = draft.base
+        self._shown_title = draft.title or title_of(draft.text)
         self._loading = True  # the view's own trait changes are not the learner typing
         try:
             self.view.show(draft, kind, title_of(draft.text), status)
@@ -258,7 +260,11 @@ class EditorController:
         """The learner typed: remember the draft, refresh the preview."""
         if self._loading or not self._typed_here():
             return
-        draft = self.drafts.edit(self.view.path, self.view.text, self.view.title)
+        # The title box still showing the heading it was loaded with means "leave the
+        # heading to the text"; only a title the learner changed rewrites it.
+        title = self.view.title
+        title = "" if title == self._shown_title else title
+        draft = self.drafts.edit(self.view.path, self.view.text, title)
         if draft is not None:
             self.view.dirty = draft.dirty
             self.view.preview = preview_html(draft.body)
