@@ -380,7 +380,13 @@ def ask(api_base_box, asking, current, mo, model_box, ws):
             api_base=lambda: api_base_box.value.strip() or None,
         )
     )
-    mo.vstack([mo.md("**Ask** (the open card, its upstream notes, your selection)"), ask_view])
+    mo.Html(
+        '<div data-testid="ask">'
+        + mo.vstack(
+            [mo.md("**Ask** (the open card, its upstream notes, your selection)"), ask_view]
+        ).text
+        + "</div>"
+    )
     return
 
 

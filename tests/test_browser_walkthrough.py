@@ -338,7 +338,10 @@ def test_the_attention_walkthrough(marimo_app, browser_page, tmp_path, model):
 
     # After the rename, the highlight on page 2 opens the renamed note.
     go_to(page, 2)
-    page.locator("[data-testid=highlight][data-id='02-why-not-recurrence-alone.md']").first.click()
+    mark = page.locator("[data-testid=highlight][data-id='02-why-not-recurrence-alone.md']").first
+    mark.evaluate("e => e.scrollIntoView({block: 'center'})")
+    box = mark.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     card_open(page, "02-why-not-recurrence-alone.md")
 
     # Ask with a selection: the answer comes from the model; the ask is logged with the quote.
@@ -348,9 +351,9 @@ def test_the_attention_walkthrough(marimo_app, browser_page, tmp_path, model):
     first = find(texts, ["We", "call", "our"])
     drag(page, first, find(texts, ["(Figure", "2)."], first) + 1)
     expect(page.locator("[data-testid=passage]")).to_contain_text("Scaled", timeout=TIMEOUT)
-    chat = page.get_by_placeholder(re.compile("Type your message"))
-    chat.fill("Why is it called scaled?")
-    chat.press("Enter")
+    page.locator("[data-testid=ask] .cm-content").click()
+    page.keyboard.type("Why is it called scaled?")
+    page.keyboard.press("Enter")
     asks = folder / ".bh" / "asks.jsonl"
     wait_file(asks)
     logged = [json.loads(line) for line in asks.read_text(encoding="utf-8").splitlines()]
@@ -360,7 +363,9 @@ def test_the_attention_walkthrough(marimo_app, browser_page, tmp_path, model):
 
     # Read back 由浅入深: the PDF, the notes in order, the card, its grading.
     page.get_by_role("tab", name=re.compile("Learning path")).click()
-    order = page.locator("[data-testid=learning-path] code").all_inner_texts()
+    path_list = page.locator("[data-testid=learning-path]:visible")
+    expect(path_list).to_have_count(1, timeout=TIMEOUT)
+    order = path_list.locator("code").all_inner_texts()
     assert order == [
         PDF,
         "01-transformer-claim.md",
@@ -371,6 +376,6 @@ def test_the_attention_walkthrough(marimo_app, browser_page, tmp_path, model):
         "06-qkv-practice.md",
         "06-qkv-practice.grading.md",
     ]
-    assert page.locator("[data-testid=issues]").get_attribute("data-issue-count") == "0"
+    assert page.locator("[data-testid=issues]").first.get_attribute("data-issue-count") == "0"
     assert not page.dialogs
     assert not [u for u in page.failed_requests if not u.startswith("http://127.0.0.1")]
