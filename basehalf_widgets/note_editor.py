@@ -14,6 +14,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from basehalf_core.views import panels
 from basehalf_core.views.note_edit import Draft
 
 _STATIC = Path(__file__).parent / "static"
@@ -32,7 +33,9 @@ class NoteEditor(anywidget.AnyWidget):
     relative link clicked in the preview, which the app opens instead of navigating away)."""
 
     _esm = _STATIC / "note_editor.js"
-    _css = _STATIC / "note_editor.css"
+    # The preview sits in the widget's shadow root: it gets the shared panel stylesheet
+    # (numbered lists, sized headings, quote borders) there, as the export does.
+    _css = (_STATIC / "note_editor.css").read_text(encoding="utf-8") + "\n" + panels.css()
 
     path = traitlets.Unicode("").tag(sync=True)
     kind = traitlets.Unicode("note").tag(sync=True)

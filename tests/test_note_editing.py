@@ -176,3 +176,34 @@ def test_rename_keeps_the_extension_and_warns_on_kind_change(old, typed, new, wa
 def test_a_source_link_names_a_card_and_page(ws, note, href, expected):
     (ws / "n.md").write_text("x\n", encoding="utf-8")
     assert note_edit.link_target(Workspace.open(ws), note, href) == expected
+
+
+class FakeView:
+    """The attributes the editor controller reads and writes (the widget's traits)."""
+
+    def __init__(self):
+        self.path = self.text = self.title = self.status = self.preview = self.edited_path = ""
+        self.dirty = False
+        self.conflict = {}
+
+    def show(self, draft, kind, heading, status=""):
+        self.path, self.text, self.title, self.status = draft.path, draft.text, heading, status
+
+
+def test_words_typed_just_before_a_switch_stay_with_their_note(ws):
+    (ws / "n.md").write_text("# N\n", encoding="utf-8")
+    (ws / "m.md").write_text("# M\n", encoding="utf-8")
+    w = Workspace.open(ws)
+    view = FakeView()
+    ctl = note_edit.EditorController(view, w, lambda: None)
+    ctl.open("n.md")
+    ctl.open("m.md")  # the learner clicked another card...
+    view.text, view.edited_path = "# N\n\nlate words\n", "n.md"  # ...before the text arrived
+    ctl.on_text()
+    assert ctl.drafts.unsaved() == ["n.md"]
+    ctl.open("n.md")
+    assert view.text == "# N\n\nlate words\n"
+    view.edited_path = "n.md"
+    assert ctl.on_save().saved
+    assert (ws / "n.md").read_text(encoding="utf-8") == "# N\n\nlate words\n"
+    assert (ws / "m.md").read_text(encoding="utf-8") == "# M\n"

@@ -233,7 +233,7 @@ class EditorController:
         """Show ``path``: keep the current note's unsaved text, reload a note changed on disk."""
         view = self.view
         if view.path and view.path != path and self._typed_here():
-            self.drafts.edit(view.path, view.text, view.title)
+            self.drafts.edit(view.path, view.text, self._title_typed())
         draft = self.drafts.open(self.ws, path)
         if path == view.path and (draft.dirty or draft.base == self._shown):
             return  # same note, nothing new on disk: leave the learner's text alone
@@ -256,15 +256,23 @@ class EditorController:
         # note's: it stays out of this draft.
         return getattr(self.view, "edited_path", self.view.path) in ("", self.view.path)
 
-    def on_text(self, _change=None) -> None:
-        """The learner typed: remember the draft, refresh the preview."""
-        if self._loading or not self._typed_here():
-            return
+    def _title_typed(self) -> str:
         # The title box still showing the heading it was loaded with means "leave the
         # heading to the text"; only a title the learner changed rewrites it.
         title = self.view.title
-        title = "" if title == self._shown_title else title
-        draft = self.drafts.edit(self.view.path, self.view.text, title)
+        return "" if title == self._shown_title else title
+
+    def on_text(self, _change=None) -> None:
+        """The learner typed: remember the draft, refresh the preview."""
+        if self._loading:
+            return
+        owner = getattr(self.view, "edited_path", "") or self.view.path
+        if owner != self.view.path:
+            # Typed into the previous note just before the switch reached the browser: the
+            # words belong to that note's draft, not to the one shown now.
+            self.drafts.edit(owner, self.view.text)
+            return
+        draft = self.drafts.edit(self.view.path, self.view.text, self._title_typed())
         if draft is not None:
             self.view.dirty = draft.dirty
             self.view.preview = preview_html(draft.body)
