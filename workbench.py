@@ -208,8 +208,7 @@ def readers(
 def note_editor(EditorController, NoteEditor, bump, mo, open_card, reader_for, ws):
     editor = NoteEditor()
     editing = EditorController(editor, ws, bump)
-    editor.observe(editing.on_text, names=["text", "title"])
-    editor.observe(editing.on_save, names=["save_requests"])
+    editor.observe(editing.on_typed, names=["typed"])
     editor.observe(editing.on_resolve, names=["resolve"])
 
     def _follow(change):

@@ -21,34 +21,30 @@ _STATIC = Path(__file__).parent / "static"
 
 
 class NoteEditor(anywidget.AnyWidget):
-    """Traits: ``path``, ``title``, ``text`` (the body), ``preview`` (safe HTML), ``readonly``
-    (why it cannot be edited, "" when it can), ``dirty``, ``status``, ``conflict``
-    (``{"mine", "theirs"}`` while a save waits for the learner's choice), ``doc`` (``{"path",
-    "title", "text", "n"}`` set by Python when it replaces the text, in one trait because the
-    keys of one update reach the browser in any order), ``edited_path`` (the note the
-    browser's text was typed into: text typed before a switch never lands in another note),
-    and the requests
-    ``save_requests`` and ``resolve`` (``{"choice": "keep" | "take" | "copy", "n": …}``) and
-    ``follow`` (``{"href", "n"}``: a
-    relative link clicked in the preview, which the app opens instead of navigating away)."""
+    """The editor view. Python → browser: ``doc`` (``{"path", "title", "text", "n"}``, the note
+    to show, in one trait because the keys of one update reach the browser in any order),
+    ``path``, ``kind``, ``readonly`` (why it cannot be edited; "" when it can), ``dirty``,
+    ``status``, ``preview`` (safe HTML), ``conflict`` (``{"mine", "theirs"}`` while a save
+    waits for the learner's choice). Browser → Python: ``typed`` (``{"path", "text",
+    "title", "save", "n"}``: what was typed into which note, and whether Save or Ctrl/Cmd+S
+    asked to save it), ``resolve`` (``{"choice": "keep" | "take" | "copy", "n"}``) and
+    ``follow`` (``{"href", "n"}``: a relative link clicked in the preview, which the app
+    opens instead of leaving the page)."""
 
     _esm = _STATIC / "note_editor.js"
     # The preview sits in the widget's shadow root: it gets the shared panel stylesheet
     # (numbered lists, sized headings, quote borders) there, as the export does.
     _css = (_STATIC / "note_editor.css").read_text(encoding="utf-8") + "\n" + panels.css()
 
+    doc = traitlets.Dict({}).tag(sync=True)
     path = traitlets.Unicode("").tag(sync=True)
     kind = traitlets.Unicode("note").tag(sync=True)
-    title = traitlets.Unicode("").tag(sync=True)
-    text = traitlets.Unicode("").tag(sync=True)
-    preview = traitlets.Unicode("").tag(sync=True)
     readonly = traitlets.Unicode("").tag(sync=True)
     dirty = traitlets.Bool(False).tag(sync=True)
     status = traitlets.Unicode("").tag(sync=True)
+    preview = traitlets.Unicode("").tag(sync=True)
     conflict = traitlets.Dict({}).tag(sync=True)
-    doc = traitlets.Dict({}).tag(sync=True)
-    edited_path = traitlets.Unicode("").tag(sync=True)
-    save_requests = traitlets.Int(0).tag(sync=True)
+    typed = traitlets.Dict({}).tag(sync=True)
     resolve = traitlets.Dict({}).tag(sync=True)
     follow = traitlets.Dict({}).tag(sync=True)
 
@@ -56,10 +52,6 @@ class NoteEditor(anywidget.AnyWidget):
         """Load ``draft`` into the editor (replacing what the browser shows)."""
         with self.hold_sync():
             self.path, self.kind, self.readonly = draft.path, kind, draft.readonly
-            self.title = draft.title or heading
-            self.text = draft.text
-            self.dirty = draft.dirty
-            self.conflict = {}
-            self.status = status
+            self.dirty, self.conflict, self.status = draft.dirty, {}, status
             n = self.doc.get("n", 0) + 1
-            self.doc = {"path": draft.path, "title": self.title, "text": draft.text, "n": n}
+            self.doc = {"path": draft.path, "title": heading, "text": draft.text, "n": n}

@@ -182,12 +182,16 @@ class FakeView:
     """The attributes the editor controller reads and writes (the widget's traits)."""
 
     def __init__(self):
-        self.path = self.text = self.title = self.status = self.preview = self.edited_path = ""
+        self.path = self.status = self.preview = self.text = self.title = ""
         self.dirty = False
         self.conflict = {}
 
     def show(self, draft, kind, heading, status=""):
         self.path, self.text, self.title, self.status = draft.path, draft.text, heading, status
+
+
+def typed(path, text, title="", save=False):
+    return {"new": {"path": path, "text": text, "title": title, "save": save}}
 
 
 def test_words_typed_just_before_a_switch_stay_with_their_note(ws):
@@ -197,13 +201,25 @@ def test_words_typed_just_before_a_switch_stay_with_their_note(ws):
     view = FakeView()
     ctl = note_edit.EditorController(view, w, lambda: None)
     ctl.open("n.md")
-    ctl.open("m.md")  # the learner clicked another card...
-    view.text, view.edited_path = "# N\n\nlate words\n", "n.md"  # ...before the text arrived
-    ctl.on_text()
+    ctl.open("m.md")  # the learner clicked another card before the typed text arrived
+    ctl.on_typed(typed("n.md", "# N\n\nlate words\n", "N", save=True))
     assert ctl.drafts.unsaved() == ["n.md"]
+    assert (ws / "m.md").read_text(encoding="utf-8") == "# M\n"  # nothing saved into m.md
+    assert "no longer open" in view.status
     ctl.open("n.md")
     assert view.text == "# N\n\nlate words\n"
-    view.edited_path = "n.md"
-    assert ctl.on_save().saved
+    ctl.on_typed(typed("n.md", view.text, "N", save=True))
     assert (ws / "n.md").read_text(encoding="utf-8") == "# N\n\nlate words\n"
-    assert (ws / "m.md").read_text(encoding="utf-8") == "# M\n"
+
+
+def test_a_changed_title_box_rewrites_the_heading_an_unchanged_one_does_not(ws):
+    (ws / "n.md").write_text("# Old\n\nbody\n", encoding="utf-8")
+    w = Workspace.open(ws)
+    view = FakeView()
+    ctl = note_edit.EditorController(view, w, lambda: None)
+    ctl.open("n.md")
+    ctl.on_typed(typed("n.md", "# Typed heading\n\nbody\n", "Old", save=True))
+    assert (ws / "n.md").read_text(encoding="utf-8") == "# Typed heading\n\nbody\n"
+    ctl.on_typed(typed("n.md", view.text, "From the box", save=True))
+    assert (ws / "n.md").read_text(encoding="utf-8") == "# From the box\n\nbody\n"
+    assert w.nodes["n.md"].title == "From the box"

@@ -212,9 +212,13 @@ def _theirs(ws: Workspace, path: str) -> str:
 
 
 class EditorController:
-    """Answers an editor view's requests (the note editor widget, or any object with its
-    attributes: ``path``, ``text``, ``title``, ``dirty``, ``status``, ``conflict``, ``preview``,
-    ``show(draft, kind, heading, status)``). Plain attribute access: no UI library here.
+    """Answers an editor view's requests: the note editor widget, or any object with its
+    attributes ``path``, ``dirty``, ``status``, ``conflict``, ``preview`` and
+    ``show(draft, kind, heading, status)``. Plain attribute access: no UI library here.
+
+    What the learner typed arrives as one payload (:meth:`on_typed`): the note it was typed
+    into, the text, the title box, and whether Save was asked for. One payload, because the
+    separate values of one browser update reach Python in any order.
 
     Args:
         view: the editor view.
@@ -226,16 +230,12 @@ class EditorController:
         self.view, self.ws, self.after_write = view, ws, after_write
         self.drafts = Drafts()
         self._shown: bytes | None = None  # the bytes the view's text was loaded from
-        self._loading = False
         self._shown_title = ""
 
     def open(self, path: str) -> None:
-        """Show ``path``: keep the current note's unsaved text, reload a note changed on disk."""
-        view = self.view
-        if view.path and view.path != path and self._typed_here():
-            self.drafts.edit(view.path, view.text, self._title_typed())
+        """Show ``path`` (its unsaved draft if any); reload it when it changed on disk."""
         draft = self.drafts.open(self.ws, path)
-        if path == view.path and (draft.dirty or draft.base == self._shown):
+        if path == self.view.path and (draft.dirty or draft.base == self._shown):
             return  # same note, nothing new on disk: leave the learner's text alone
         self._show(draft)
 
@@ -244,46 +244,35 @@ class EditorController:
         kind = node.kind if node is not None else "note"
         self._shown = draft.base
         self._shown_title = draft.title or title_of(draft.text)
-        self._loading = True  # the view's own trait changes are not the learner typing
-        try:
-            self.view.show(draft, kind, title_of(draft.text), status)
-        finally:
-            self._loading = False
+        self.view.show(draft, kind, self._shown_title, status)
         self.view.preview = preview_html(draft.body)
 
-    def _typed_here(self) -> bool:
-        # Text the browser typed into another note (before a switch reached it) is not this
-        # note's: it stays out of this draft.
-        return getattr(self.view, "edited_path", self.view.path) in ("", self.view.path)
-
-    def _title_typed(self) -> str:
-        # The title box still showing the heading it was loaded with means "leave the
-        # heading to the text"; only a title the learner changed rewrites it.
-        title = self.view.title
-        return "" if title == self._shown_title else title
-
-    def on_text(self, _change=None) -> None:
-        """The learner typed: remember the draft, refresh the preview."""
-        if self._loading:
+    def on_typed(self, change) -> None:
+        """The browser sent ``{"path", "text", "title", "save"}``: keep it, maybe save."""
+        typed = change.get("new") if isinstance(change, dict) else None
+        if not typed or not typed.get("path"):
             return
-        owner = getattr(self.view, "edited_path", "") or self.view.path
+        owner, text = typed["path"], typed.get("text", "")
         if owner != self.view.path:
             # Typed into the previous note just before the switch reached the browser: the
             # words belong to that note's draft, not to the one shown now.
-            self.drafts.edit(owner, self.view.text)
+            self.drafts.edit(owner, text)
+            if typed.get("save"):
+                self.view.status = f"Not saved: {owner} is no longer open; open it to save."
             return
-        draft = self.drafts.edit(self.view.path, self.view.text, self._title_typed())
+        # The title box still showing the heading it was loaded with means "leave the
+        # heading to the text"; only a title the learner changed rewrites it.
+        title = typed.get("title", "")
+        draft = self.drafts.edit(owner, text, "" if title == self._shown_title else title)
         if draft is not None:
             self.view.dirty = draft.dirty
             self.view.preview = preview_html(draft.body)
+        if typed.get("save"):
+            self.save()
 
-    def on_save(self, _change=None, *, force: bool = False) -> SaveResult:
-        """Save (button, Ctrl/Cmd+S, or "keep mine" with ``force``)."""
-        self.on_text()
+    def save(self, *, force: bool = False) -> SaveResult:
+        """Save the open note's draft (``force``: "keep mine" after a conflict)."""
         path = self.view.path
-        if not self._typed_here():
-            self.view.status = "Not saved: the editor was switching notes; press Save again."
-            return SaveResult(False, self.view.status)
         result = self.drafts.save(self.ws, path, force=force)
         if result.theirs is not None:
             mine = self.drafts.open(self.ws, path).body
@@ -305,7 +294,7 @@ class EditorController:
         choice = (change.get("new") or {}).get("choice")
         path = self.view.path
         if choice == "keep":
-            self.on_save(force=True)
+            self.save(force=True)
         elif choice == "take":
             self._show(self.drafts.take_theirs(self.ws, path), "Took the version on disk")
         elif choice == "copy":

@@ -29,13 +29,14 @@ function render({ model, el: root }) {
   root.append(box);
 
   let timer = null;
-  let shownPath = model.get("path");
-  const push = () => {
+  let shownPath = "";
+  // What was typed goes to Python as ONE value naming its note, so text typed just before a
+  // switch can never be taken for the next note's, and Save always saves what is shown.
+  const push = (save = false) => {
     clearTimeout(timer);
     timer = null;
-    model.set("edited_path", shownPath);
-    if (model.get("text") !== text.value) model.set("text", text.value);
-    if (model.get("title") !== title.value) model.set("title", title.value);
+    if (!shownPath) return;
+    model.set("typed", { path: shownPath, text: text.value, title: title.value, save, n: Date.now() });
     model.save_changes();
   };
   const later = () => {
@@ -45,9 +46,7 @@ function render({ model, el: root }) {
   };
   const requestSave = () => {
     if (model.get("readonly")) return;
-    push();
-    model.set("save_requests", model.get("save_requests") + 1);
-    model.save_changes();
+    push(true);
   };
   text.addEventListener("input", later);
   title.addEventListener("input", later);
