@@ -16,6 +16,9 @@ from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views.markdown import render as render_markdown
 
 MAX_EDIT_BYTES = 2 * 1024 * 1024
+# Above this many characters the preview is re-rendered on Save, not while typing: rendering
+# 100 KiB of Markdown takes the kernel most of a second (bench/startup.py).
+PREVIEW_LIVE_LIMIT = 32 * 1024
 _HEADING = re.compile(r"^# +(.*?)[ \t#]*$", re.M)
 
 PRACTICE_TEMPLATE = """\
@@ -231,6 +234,7 @@ class EditorController:
         self.drafts = Drafts()
         self._shown: bytes | None = None  # the bytes the view's text was loaded from
         self._shown_title = ""
+        self._previewed: str | None = None
 
     def open(self, path: str) -> None:
         """Show ``path`` (its unsaved draft if any); reload it when it changed on disk."""
@@ -245,7 +249,7 @@ class EditorController:
         self._shown = draft.base
         self._shown_title = draft.title or title_of(draft.text)
         self.view.show(draft, kind, self._shown_title, status)
-        self.view.preview = preview_html(draft.body)
+        self._preview(draft.body)
 
     def on_typed(self, change) -> None:
         """The browser sent ``{"path", "text", "title", "save"}``: keep it, maybe save."""
@@ -264,11 +268,18 @@ class EditorController:
         # heading to the text"; only a title the learner changed rewrites it.
         title = typed.get("title", "")
         draft = self.drafts.edit(owner, text, "" if title == self._shown_title else title)
-        if draft is not None:
-            self.view.dirty = draft.dirty
-            self.view.preview = preview_html(draft.body)
         if typed.get("save"):
-            self.save()
+            self.save()  # first: the preview can wait, the learner's words cannot
+        elif draft is not None:
+            self.view.dirty = draft.dirty
+            if len(draft.body) <= PREVIEW_LIVE_LIMIT:
+                self._preview(draft.body)  # a long note's preview follows its Saves only
+
+    def _preview(self, body: str) -> None:
+        # Rendering a long note costs more than saving it: only when the text changed.
+        if body != self._previewed:
+            self._previewed = body
+            self.view.preview = preview_html(body)
 
     def save(self, *, force: bool = False) -> SaveResult:
         """Save the open note's draft (``force``: "keep mine" after a conflict)."""
