@@ -92,6 +92,8 @@ function render({ model, el: root }) {
   const load = () => {
     // Python replaced the text (a note opened, theirs taken, a save rewrote the heading).
     // One trait carries it all: the keys of one update can arrive in any order.
+    // Words still waiting to be sent belong to the note they were typed into: send first.
+    if (timer !== null) push();
     const doc = model.get("doc") || {};
     text.value = doc.text || "";
     title.value = doc.title || "";
