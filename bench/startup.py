@@ -37,8 +37,19 @@ SESSION = ROOT / "sessions" / "attention-is-all-you-need"
 CHROMIUM = os.environ.get("BASEHALF_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
 PAINTED = """() => {
-  const c = document.querySelector('[data-testid=canvas]');
-  const img = document.querySelector('[data-testid=page-image]');
+  // The widgets live in shadow roots: look inside every one.
+  const find = (sel) => {
+    const roots = [document];
+    while (roots.length) {
+      const r = roots.pop();
+      const hit = r.querySelector(sel);
+      if (hit) return hit;
+      for (const el of r.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+    }
+    return null;
+  };
+  const c = find('[data-testid=canvas]');
+  const img = find('[data-testid=page-image]');
   return !!(c && Number(c.dataset.nodeCount) > 0 && img && img.complete && img.naturalWidth > 0);
 }"""
 
@@ -99,6 +110,15 @@ def _cell_times(frames: list[str]) -> dict[str, float]:
     return dict(spent)
 
 
+def _recorder(frames: list):
+    """A websocket handler that keeps each received frame with its arrival time."""
+
+    def on_socket(ws) -> None:
+        ws.on("framereceived", lambda m: frames.append((time.perf_counter(), m)))
+
+    return on_socket
+
+
 def page_load(reps: int) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -108,22 +128,28 @@ def page_load(reps: int) -> None:
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                totals, cells = [], defaultdict(list)
+                totals, cells, phases = [], defaultdict(list), defaultdict(list)
                 for rep in range(reps + 1):  # the first load warms the server's imports
                     page = browser.new_page(viewport={"width": 1440, "height": 900})
                     frames: list[str] = []
-                    page.on("websocket", lambda ws, f=frames: ws.on("framereceived", f.append))
+                    page.on("websocket", _recorder(frames))
                     start = time.perf_counter()
                     page.goto(url)
-                    page.wait_for_function(PAINTED, timeout=120_000, polling=20)
+                    page.wait_for_function(PAINTED, timeout=120_000, polling=50)
                     took = time.perf_counter() - start
                     page.close()
                     if rep == 0:
                         print(f"warm-up load: {took:.2f} s (server imports included)")
                         continue
                     totals.append(took)
-                    for name, s in _cell_times(frames).items():
+                    for name, s in _cell_times([m for _, m in frames]).items():
                         cells[name].append(s)
+                    first = frames[0][0] - start if frames else float("nan")
+                    ready = next((t - start for t, m in frames if "kernel-ready" in m[:40]), 0)
+                    last = frames[-1][0] - start if frames else float("nan")
+                    phases["first kernel message"].append(first)
+                    phases["kernel ready (cells known)"].append(ready)
+                    phases["last kernel message before paint"].append(last)
                 browser.close()
         finally:
             proc.terminate()
@@ -133,6 +159,8 @@ def page_load(reps: int) -> None:
         f"page load → canvas + first reader page painted: median {median:.2f} s of {reps} "
         f"({', '.join(f'{t:.2f}' for t in totals)}); goal ≤ 2 s: {median / 2.0:.2f}× the goal"
     )
+    for name, values in phases.items():
+        print(f"  {name:<34} at {statistics.median(values):6.2f} s")
     print("where the kernel's time goes (median per cell, s):")
     for name, values in sorted(cells.items(), key=lambda kv: -statistics.median(kv[1])):
         print(f"  {name:<16} {statistics.median(values):6.3f}")
