@@ -25,7 +25,10 @@ function render({ model, el: root }) {
   const status = el("div", "bh-ed-status", { "data-testid": "note-status", role: "status" });
   const conflict = el("div", "bh-ed-conflict", { "data-testid": "save-conflict" });
   const preview = el("div", "bh-ed-preview bh-doc", { "data-testid": "note-preview" });
-  box.append(row, readonly, help, text, status, conflict, preview);
+  // "card-body": the rendered note, the hook Card Detail's tests have always used.
+  const body = el("div", "", { "data-testid": "card-body" });
+  body.append(preview);
+  box.append(row, readonly, help, text, status, conflict, body);
   root.append(box);
 
   let timer = null;
