@@ -69,6 +69,9 @@ def find_run(texts: list[str], run: list[str]) -> int:
 
 def drag(page, first: int, last: int, steps: int = 12) -> None:
     """Press on the left edge of word ``first``, move, release on the right edge of ``last``."""
+    # In the workbench the reader sits in Card Detail, a pane that scrolls inside itself.
+    span = page.locator(f"[data-testid=text-layer] span[data-i='{first}']")
+    span.evaluate("e => e.scrollIntoView({block: 'center'})")
     a = page.locator(f"[data-testid=text-layer] span[data-i='{first}']").bounding_box()
     z = page.locator(f"[data-testid=text-layer] span[data-i='{last}']").bounding_box()
     x0, y0 = a["x"] + 1, a["y"] + a["height"] / 2
