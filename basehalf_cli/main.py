@@ -19,6 +19,7 @@ from basehalf_core.folder.workspace import UnknownNode, Workspace
 
 # Rooms that add their own subcommands through ``add_commands(subparsers)``.
 COMMAND_MODULES: tuple[str, ...] = (
+    "basehalf_cli.anki",
     "basehalf_cli.canvas",
     "basehalf_cli.documents",
     "basehalf_cli.grading",
