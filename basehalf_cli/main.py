@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "basehalf_cli.canvas",
     "basehalf_cli.documents",
     "basehalf_cli.grading",
+    "basehalf_cli.obsidian",
     "basehalf_cli.sessions",
 )
 
