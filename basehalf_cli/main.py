@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "basehalf_cli.grading",
     "basehalf_cli.obsidian",
     "basehalf_cli.sessions",
+    "basehalf_cli.zotero",
 )
 
 
