@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import AlreadyExists, WriteRefused, atomic_write, inside, read_bytes
 from basehalf_core.folder.paths import (
+    MIRROR_FILE,
+    MIRROR_ROOT,
     check_entry,
     is_markdown,
     mirror_store,
@@ -148,6 +150,30 @@ def edit(ws: Workspace, path: str, transform: Callable[[str], str]) -> bool:
     atomic_write(full, data, expected=before)
     ws.saved(node, data)
     return True
+
+
+def write_mirror_file(ws: Workspace, node: str, name: str, data: bytes) -> str:
+    """Write one of basehalf's own files about a node beside its upstream store.
+
+    The file is ``.bh/mirror/<node>/<name>``, so it moves with the node. The write is a
+    compare-and-swap against the bytes read just before; the same bytes write nothing.
+
+    Returns:
+        The folder-relative path of the file.
+
+    Raises:
+        OperationRefused: no such node, or ``name`` is not a plain file name other than the
+            upstream store's own.
+    """
+    real = _existing(ws, node)
+    if not name or "/" in name or name in (".", "..", MIRROR_FILE) or name.startswith("."):
+        raise OperationRefused(name or "(empty)", "not a usable name for a mirror file")
+    rel = f"{MIRROR_ROOT}/{real}/{name}"
+    full = inside(ws.root, rel)
+    before = read_bytes(full)
+    if before != data:
+        atomic_write(full, data, expected=before)
+    return rel
 
 
 def render_fields(fields: dict, indent: str = "", nl: str = "\n") -> str:
