@@ -97,9 +97,11 @@ class Workspace:
         self.revision = 0
         self._root_str = str(root)
         self._links: set[str] = set()
-        # Obsidian wikilinks: file name (NFC) -> node paths, and the nodes whose store has one.
+        # Obsidian wikilinks: file name (NFC) -> node paths; holder -> the last segments its
+        # wikilinks name, and the reverse (which holders to re-resolve when a name comes/goes).
         self._by_name: dict[str, set[str]] = {}
-        self._wiki: set[str] = set()
+        self._wiki: dict[str, set[str]] = {}
+        self._wiki_by_tail: dict[str, set[str]] = {}
         self.link_form = "path"
         self.settings_problem = ""
 
@@ -181,8 +183,7 @@ class Workspace:
             self._by_nfc[nfc(node.path)] = node.path
             self._by_name.setdefault(nfc(posix_name(node.path)), set()).add(node.path)
         for node in nodes:
-            if any(e.link for e in node.store.entries):
-                self._wiki.add(node.path)
+            if self._note_links(node):
                 self.resolve_links(node.store)
             for target in node.store.paths:
                 self._wanted.setdefault(target, set()).add(node.path)
@@ -249,11 +250,8 @@ class Workspace:
     # --- the index ---------------------------------------------------------------------
 
     def _index(self, node: Node) -> None:
-        if any(e.link for e in node.store.entries):
-            self._wiki.add(node.path)
+        if self._note_links(node):
             self.resolve_links(node.store)
-        else:
-            self._wiki.discard(node.path)
         old = self.nodes.get(node.path)
         if old is None:
             self._by_nfc[nfc(node.path)] = node.path
@@ -271,7 +269,7 @@ class Workspace:
             if real is not None:
                 self.graph.add_edge(real, node.path)
         if old is None:
-            self._relink()
+            self._relink(node.path)
 
     def _unwant(self, node: Node) -> None:
         for target in node.store.paths:
@@ -287,10 +285,10 @@ class Workspace:
             self._unwant(node)
         self._by_nfc.pop(nfc(path), None)
         self._by_name.get(nfc(posix_name(path)), set()).discard(path)
-        self._wiki.discard(path)
+        self._forget_links(path)
         if self.graph.has_node(path):
             self.graph.remove_node(path)
-        self._relink()
+        self._relink(path)
 
     # --- Obsidian wikilinks ------------------------------------------------------------
 
@@ -326,9 +324,31 @@ class Workspace:
         """Resolve ``store``'s wikilink entries against the folder as indexed now."""
         return up.resolve_links(store, lambda link: self.link_target(link, store.owner))
 
-    def _relink(self) -> None:
-        """A node came or went: a short wikilink elsewhere may now name another node."""
-        for path in sorted(self._wiki):
+    def _note_links(self, node: Node) -> bool:
+        """Index which names ``node``'s wikilinks end in; True if it has any."""
+        self._forget_links(node.path)
+        tails = {nfc(e.link).rsplit("/", 1)[-1] for e in node.store.entries if e.link}
+        if not tails:
+            return False
+        self._wiki[node.path] = tails
+        for tail in tails:
+            self._wiki_by_tail.setdefault(tail, set()).add(node.path)
+        return True
+
+    def _forget_links(self, path: str) -> None:
+        for tail in self._wiki.pop(path, ()):
+            holders = self._wiki_by_tail.get(tail)
+            if holders is not None:
+                holders.discard(path)
+                if not holders:
+                    del self._wiki_by_tail[tail]
+
+    def _relink(self, changed: str) -> None:
+        """``changed`` came or went: a short wikilink naming it may now mean another node."""
+        name = nfc(posix_name(changed))
+        tails = {name, name[:-3]} if name.endswith(".md") else {name}
+        holders = set().union(*(self._wiki_by_tail.get(t, ()) for t in tails))
+        for path in sorted(holders):
             node = self.nodes.get(path)
             if node is None:
                 continue
