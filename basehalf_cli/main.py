@@ -12,6 +12,7 @@ import json
 import sys
 from collections.abc import Callable
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import FolderError, WriteRefused
 from basehalf_core.folder.operations import OperationRefused, connect, disconnect, move, relink
 from basehalf_core.folder.upstream import StoreUnreadable
@@ -26,7 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
-class CommandFailed(Exception):
+class CommandFailed(BasehalfError):
     """A command could not do what was asked; the message is the one stderr line."""
 
 

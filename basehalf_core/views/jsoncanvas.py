@@ -15,6 +15,7 @@ import json
 import os
 from pathlib import Path
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import AlreadyExists, atomic_write, inside, read_bytes
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views import network
@@ -27,13 +28,8 @@ SUFFIX = ".canvas"
 KIND_COLOR = {"pdf": "1", "epub": "2", "dangling": "3", "practice": "4", "grading": "6"}
 
 
-class BadCanvasTarget(Exception):
+class BadCanvasTarget(BasehalfError):
     """The export cannot be written where asked; the message names the path and why."""
-
-    def __init__(self, path: str, reason: str):
-        self.path = path
-        self.reason = reason
-        super().__init__(f"{path}: {reason}")
 
 
 def node_id(key: str) -> str:
