@@ -20,8 +20,8 @@ from basehalf_core.folder.fsio import AlreadyExists, atomic_write, inside, read_
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views import network
 from basehalf_core.views.canvas_state import CanvasStore
-from basehalf_core.views.card import safe_markdown
 from basehalf_core.views.layout import CARD_H, CARD_W, positions
+from basehalf_core.views.markdown import escape as safe_markdown
 
 SUFFIX = ".canvas"
 # JSON Canvas preset colours: 1 red, 2 orange, 3 yellow, 4 green, 5 cyan, 6 purple.
