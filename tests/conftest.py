@@ -7,6 +7,7 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import hypothesis
 import pytest
 
 # Re-exported: tests import these names from conftest.
@@ -18,6 +19,10 @@ from harness import (  # noqa: F401
     free_port,
     launch_chromium,
 )
+
+# Property tests check answers, not speed: a per-example deadline only flakes on a busy machine.
+hypothesis.settings.register_profile("basehalf", deadline=None)
+hypothesis.settings.load_profile("basehalf")
 
 # litellm must not reach for its online cost map in any test process.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")

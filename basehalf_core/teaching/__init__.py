@@ -1,5 +1,4 @@
-"""The teaching floor: courses (hand-outs, progress) and grading a class.
-"""
+"""The teaching floor: courses (hand-outs, progress) and grading a class."""
 
 __all__ = [
     "classroom",
