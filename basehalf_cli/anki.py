@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from basehalf_cli.common import CommandFailed
 from basehalf_core.views import anki
 
 
 def _anki(args: argparse.Namespace) -> int:
-    from basehalf_cli.main import CommandFailed  # cli imports this module lazily; avoid a cycle
-
     try:
         out, collected = anki.export(args.folder, args.output)
     except anki.AnkiExportError as exc:

@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from basehalf_cli.main import CommandFailed
+from basehalf_cli.common import CommandFailed
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views.jsoncanvas import (
     BadCanvasFile,

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from basehalf_cli.common import CommandFailed
 from basehalf_core.folder import settings
 from basehalf_core.folder.paths import LINK_FORMS
 from basehalf_core.folder.workspace import Workspace
 
 
 def _links(args: argparse.Namespace) -> int:
-    from basehalf_cli.main import CommandFailed  # cli imports this module lazily; avoid a cycle
-
     ws = Workspace.open(args.folder)
     if args.form is None:
         if ws.settings_problem:

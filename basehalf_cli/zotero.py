@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from basehalf_cli.common import CommandFailed
 from basehalf_core.documents.document import DocumentError
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import zotero
@@ -13,8 +14,6 @@ from basehalf_core.study.branch import NotADocumentNode
 
 
 def _zotero(args: argparse.Namespace) -> int:
-    from basehalf_cli.main import CommandFailed  # cli imports this module lazily; avoid a cycle
-
     path = Path(args.export).expanduser()
     try:
         data = path.read_bytes()

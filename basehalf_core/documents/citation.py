@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 
 import yaml
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
 from basehalf_core.folder.fsio import inside, read_bytes
 from basehalf_core.folder.paths import MIRROR_ROOT
@@ -34,7 +35,7 @@ _DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"'<>]+")
 _BIB_SPECIAL = re.compile(r"([&%$#_{}])")
 
 
-class CitationError(Exception):
+class CitationError(BasehalfError):
     """No metadata was had; the message says why. Nothing was written."""
 
 

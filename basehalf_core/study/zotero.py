@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 
 from basehalf_core.documents.anchors import BadAnchor, reanchor
 from basehalf_core.documents.document import fold, normalise
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import branch
@@ -40,7 +41,7 @@ _QUOTED = re.compile(r"^[“\"](?P<text>.*)[”\"]\s*(?=\(\[)", re.S)
 _PAGE_LABEL = re.compile(r"\bp+\.\s*(?P<page>\d+)")
 
 
-class ZoteroImportError(Exception):
+class ZoteroImportError(BasehalfError):
     """The export cannot be read; the message names the file and why."""
 
 

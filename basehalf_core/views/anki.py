@@ -29,6 +29,7 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import atomic_write
 from basehalf_core.folder.paths import posix_name
 from basehalf_core.folder.workspace import Workspace
@@ -55,7 +56,7 @@ _CSS = (
 )
 
 
-class AnkiExportError(Exception):
+class AnkiExportError(BasehalfError):
     """The deck could not be written; the message names the file and why."""
 
 
