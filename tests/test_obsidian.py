@@ -188,9 +188,12 @@ def test_link_form_command_sets_and_shows_the_setting(tmp_path, capsys):
     make_folder(tmp_path, {})
     assert main(["links", str(tmp_path)]) == 0
     assert capsys.readouterr().out.strip() == "path"
+    open_before = Workspace.open(tmp_path)
     assert main(["links", str(tmp_path), "wikilink"]) == 0
     assert (tmp_path / ".bh/settings.yaml").read_text() == "links: wikilink\n"
     assert Workspace.open(tmp_path).link_form == "wikilink"
+    open_before.refresh()  # an app that had the folder open picks the setting up
+    assert open_before.link_form == "wikilink"
     assert main(["links", str(tmp_path)]) == 0
     assert capsys.readouterr().out.strip().endswith("wikilink")
 

@@ -509,6 +509,7 @@ class Workspace:
         """
         listing = self._list()
         self._links = listing.links
+        self.load_settings()  # `basehalf links` may have changed the link form meanwhile
         changed: set[str] = set()
         for gone in [p for p in self.nodes if p not in listing.files]:
             self._forget(gone)
