@@ -84,7 +84,7 @@ def launch(mo):
     get_card, set_card = mo.state(None)
     get_graded, set_graded = mo.state("")
     # What the chat reads when asked (a plain dict, so the chat is never rebuilt).
-    current = {"open": "", "reader": None}
+    current = {"open": "", "reader": None, "card": None}
 
     def bump():
         # Cells that only bump must not read get_rev, or they would re-run themselves.
@@ -333,25 +333,12 @@ def card_detail(
 
 
 @app.cell
-def agent(
-    api_base_box,
-    bump,
-    get_card,
-    get_graded,
-    get_rev,
-    grading,
-    mo,
-    model_box,
-    panes,
-    set_card,
-    set_graded,
-    set_report,
-    ws,
-):
-    get_rev()
-    mo.stop(ws is None)
-
-    def _grade(card):
+def grader(api_base_box, bump, current, grading, mo, model_box, set_graded, ws):
+    # Made once per folder and read at click time, so a click is never lost to a re-run.
+    def _grade(_):
+        card = current.get("card")
+        if not card:
+            return
         # One model rule (study.llm.resolve): the box, else BASEHALF_MODEL, else offline.
         try:
             run = grading.grade_card(
@@ -366,10 +353,36 @@ def agent(
         set_graded(f"Graded {len(run.grades)} answers into {run.grading_path} ({run.model}).")
         bump()
 
+    grade_button = mo.ui.button(label="Grade", on_click=_grade)
+    return (grade_button,)
+
+
+@app.cell
+def agent(
+    bump,
+    current,
+    get_card,
+    get_graded,
+    get_rev,
+    grade_button,
+    mo,
+    panes,
+    set_card,
+    set_report,
+    ws,
+):
+    get_rev()
+    mo.stop(ws is None)
+    current["card"] = panes.chosen_card(ws, get_card())
     agent_view = panes.pane(
         "agent-area",
         panes.agent_area(
-            ws, get_card(), set_card, _grade, get_graded(), panes.Actions(ws, set_report, bump)
+            ws,
+            current["card"],
+            set_card,
+            grade_button,
+            get_graded(),
+            panes.Actions(ws, set_report, bump),
         ),
         height=panes.AGENT_HEIGHT,
     )

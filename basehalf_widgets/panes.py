@@ -256,26 +256,30 @@ def folder_picker(start: Path, bundled: Path, choose: Callable[[str], None]) -> 
 # --- the Agent Area ---------------------------------------------------------------------------
 
 
+def chosen_card(ws: Workspace, card: str | None) -> str | None:
+    """The practice card the Agent Area shows: the learner's choice, else the first one."""
+    cards = panels.practice_choices(ws)
+    return card if card in cards else (cards[0] if cards else None)
+
+
 def agent_area(
     ws: Workspace,
     card: str | None,
     choose: Callable[[str], None],
-    grade: Callable[[str], None],
+    grade_button: object,
     status: str,
     actions: Actions,
 ) -> mo.Html:
     """Pick a practice card, Grade it (nothing is sent before the click), see and override
-    the verdicts in force."""
+    the verdicts in force. ``grade_button`` is made once by the app (see ``workbench.py``)."""
     cards = panels.practice_choices(ws)
-    card = card if card in cards else (cards[0] if cards else None)
     choice = mo.ui.dropdown(options=cards, value=card, label="Practice card", on_change=choose)
-    grade_button = mo.ui.button(label="Grade", on_click=lambda _: card and grade(card))
     parts = [
         mo.md("### Agent Area"),
         mo.hstack([choice, grade_button], justify="start"),
         mo.Html(f'<div data-testid="grade-status">{escape(status)}</div>'),
     ]
-    kept: list = [choice, grade_button]
+    kept: list = [choice]
     if card:
         parts.append(mo.Html(panels.latest_run(ws, card)))
         found, _ = grading.runs(ws, card)

@@ -11,6 +11,7 @@ import json
 import pytest
 from conftest import wait_for_app
 from playwright.sync_api import expect
+from test_browser_walkthrough import boxes_apart
 
 pytestmark = pytest.mark.browser
 
@@ -43,6 +44,9 @@ def test_the_folder_picker_opens_a_folder_without_a_restart(
     wait_for_app(page)
     canvas = page.locator("[data-testid=canvas]")
     expect(canvas).to_have_attribute("data-node-count", "10", timeout=TIMEOUT)
+    boxes_apart(page)  # 1440×900
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    boxes_apart(page)
     remembered = json.loads((config / "recent-folders.json").read_text(encoding="utf-8"))
     assert remembered["folders"][0].endswith("sessions/longeval-human-evaluation")
     assert str(gone) in remembered["folders"]

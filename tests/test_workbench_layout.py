@@ -1,0 +1,23 @@
+"""The grid layout file places workbench.py's cells by their order: the two must agree."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PANES = {"canvas_pane", "card_detail", "agent"}
+
+
+def test_every_cell_has_its_place_and_the_panes_sit_side_by_side():
+    source = (ROOT / "workbench.py").read_text(encoding="utf-8")
+    layout_file = re.search(r'layout_file="([^"]+)"', source).group(1)
+    layout = json.loads((ROOT / layout_file).read_text(encoding="utf-8"))["data"]
+    names = re.findall(r"@app.cell\ndef (\w+)\(", source)
+    assert len(names) == len(layout["cells"]), "add the new cell's entry to the layout file"
+    placed = {n: c["position"] for n, c in zip(names, layout["cells"], strict=True)}
+    panes = sorted((placed[n] for n in PANES), key=lambda p: p[0])
+    for (x, y, w, _h), (x2, y2, _w2, _h2) in zip(panes, panes[1:], strict=False):
+        assert x + w <= x2 and y == y2  # left to right, same top row
+    assert panes[-1][0] + panes[-1][2] <= layout["columns"]
