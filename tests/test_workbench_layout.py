@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -18,6 +19,6 @@ def test_every_cell_has_its_place_and_the_panes_sit_side_by_side():
     assert len(names) == len(layout["cells"]), "add the new cell's entry to the layout file"
     placed = {n: c["position"] for n, c in zip(names, layout["cells"], strict=True)}
     panes = sorted((placed[n] for n in PANES), key=lambda p: p[0])
-    for (x, y, w, _h), (x2, y2, _w2, _h2) in zip(panes, panes[1:], strict=False):
+    for (x, y, w, _h), (x2, y2, _w2, _h2) in itertools.pairwise(panes):
         assert x + w <= x2 and y == y2  # left to right, same top row
     assert panes[-1][0] + panes[-1][2] <= layout["columns"]
