@@ -15,10 +15,12 @@ from collections.abc import Iterable, Mapping
 
 from basehalf_core.folder.workspace import Workspace
 
-CARD_W = 200
-CARD_H = 56
-GAP_X = 40
-GAP_Y = 90
+# A card is at most three lines of 18-px text, about 22 characters each (network.card_label);
+# the gaps leave room for arrows while keeping a 30-card folder readable when fitted.
+CARD_W = 220
+CARD_H = 74
+GAP_X = 24
+GAP_Y = 46
 STEP_X = CARD_W + GAP_X
 STEP_Y = CARD_H + GAP_Y
 
@@ -51,8 +53,12 @@ def layers(ws: Workspace, order: list[str] | None = None) -> dict[str, int]:
 
 
 def default_wrap(count: int) -> int:
-    """Cards per row before a wide layer wraps: about 1.5 × √count, at least 10."""
-    return max(10, math.ceil(1.5 * math.sqrt(max(count, 1))))
+    """Cards per row before a wide layer wraps: about 1.2 × √count, at least 5.
+
+    Rows that are not much wider than the picture is tall let a small folder fit a canvas pane
+    at a readable scale (a side pane is taller than wide).
+    """
+    return max(5, math.ceil(1.2 * math.sqrt(max(count, 1))))
 
 
 def positions(

@@ -1,11 +1,20 @@
 // The canvas view. `vis` (vis-network from the pyvis package) is defined above this file by
 // basehalf_widgets/canvas.py. Labels are drawn on a <canvas>; tooltips are plain strings,
 // which vis-network 9 inserts with innerText: nothing from a file name or note is parsed as HTML.
+//
+// The view shows and reports; it never changes the folder. A click, a double-click, a drag
+// from card to card (Link mode) and Delete on a selected link only set traits; Python decides.
 
 // Fields whose change must not move a card the learner has dragged.
 const POSITION = ["x", "y"];
+// Ghost cards (dangling entries) have ids under this prefix; network.GHOST_PREFIX in Python.
+const GHOST = "//missing/";
+// The card font is 18 canvas px (network.FONT_SIZE): at this scale it is 12 CSS px.
+const READABLE = 12 / 18;
+// A folder up to this size always opens fitted, whatever the scale.
+const SMALL = 30;
 
-function diff(dataset, previous, items, keepPlace) {
+function diff(previous, items, keepPlace) {
   const next = new Map();
   const add = [];
   const update = [];
@@ -31,49 +40,117 @@ function diff(dataset, previous, items, keepPlace) {
   return { next, add, update, remove };
 }
 
+// A missing file's own path, from its ghost card's id (what an upstream entry would name).
+const entryOf = (id) => (id.startsWith(GHOST) ? id.slice(GHOST.length) : id);
+
+// Python leaves edge ids out of the payload: the id is the JSON of [from, to] (edge_id).
+const withId = (e) => (e.id ? e : { ...e, id: JSON.stringify([e.from, e.to]) });
+
+function button(label, testid, title) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = label;
+  b.title = title;
+  b.dataset.testid = testid;
+  b.className = "bh-canvas-button";
+  return b;
+}
+
 function render({ model, el }) {
+  const times = { start: performance.now() };
+  const bar = document.createElement("div");
+  bar.className = "bh-canvas-bar";
+  const fitButton = button("Fit all", "canvas-fit", "Show every card");
+  const linkButton = button(
+    "Link",
+    "canvas-link",
+    "Link mode: drag from an upstream card to the card that builds on it",
+  );
+  linkButton.setAttribute("aria-pressed", "false");
+  const unlinkButton = button("Unlink", "canvas-unlink", "Remove the selected link (or press Delete)");
+  unlinkButton.disabled = true;
+  const hint = document.createElement("span");
+  hint.className = "bh-canvas-hint";
+  hint.textContent = "Click the canvas (or hold Ctrl) to zoom with the wheel";
+  bar.append(fitButton, linkButton, unlinkButton, hint);
+
   const box = document.createElement("div");
   box.className = "bh-canvas";
   box.dataset.testid = "canvas";
+  box.tabIndex = 0;
   box.setAttribute("role", "application");
   box.setAttribute("aria-label", "Canvas of the study folder");
   box.style.height = model.get("height") || "640px";
+  const message = document.createElement("div");
+  message.className = "bh-canvas-message";
+  message.dataset.testid = "canvas-message";
+  message.setAttribute("role", "status");
+  message.setAttribute("aria-live", "polite");
   const status = document.createElement("div");
   status.className = "bh-canvas-status";
   status.dataset.testid = "canvas-status";
-  el.append(box, status);
+  el.append(bar, box, message, status);
 
-  const nodes = new vis.DataSet();
-  const edges = new vis.DataSet();
-  const network = new vis.Network(box, { nodes, edges }, model.get("options") || {});
   let shownNodes = new Map();
   let shownEdges = new Map();
-  let pins = {};
+  let pins = model.get("positions") || {};
+  const pinned = (item) => {
+    const p = pins[item.id];
+    return p ? { ...item, x: p[0], y: p[1] } : item;
+  };
+
+  // A fresh page: fill the DataSets before the network exists, so vis-network takes all
+  // cards in one setData (one label measurement, one draw) instead of an add event each
+  // for nodes and edges, each drawing the whole canvas synchronously.
+  const first = diff(shownNodes, model.get("nodes") || [], true);
+  const firstEdges = diff(shownEdges, (model.get("edges") || []).map(withId), false);
+  shownNodes = first.next;
+  shownEdges = firstEdges.next;
+  const nodes = new vis.DataSet(first.add.map(pinned));
+  const edges = new vis.DataSet(firstEdges.add);
+  times.data = performance.now();
+
+  let linking = false;
+  const report = (name, from, to) => {
+    const n = ((model.get(name) || {}).n || 0) + 1;
+    model.set(name, { from: entryOf(from), to: entryOf(to), n });
+    model.save_changes();
+  };
+  const withHandlers = (options) => ({
+    ...options,
+    manipulation: {
+      enabled: false,
+      // Link mode: the drag is reported, never drawn here; the edge appears when Python has
+      // written the upstream entry and syncs.
+      addEdge: (data, callback) => {
+        callback(null);
+        report("link", data.from, data.to);
+        if (linking) network.addEdgeMode();
+      },
+    },
+  });
+  const network = new vis.Network(box, { nodes, edges }, withHandlers(model.get("options") || {}));
+  const emitter = network.body.emitter;
+  times.network = performance.now();
 
   const count = () => {
     box.dataset.nodeCount = String(nodes.length);
     box.dataset.edgeCount = String(edges.length);
   };
 
-  const pinned = (item) => {
-    const p = pins[item.id];
-    return p ? { ...item, x: p[0], y: p[1] } : item;
-  };
-
+  // New cards, for bringing them into view (ghosts excepted: they sit above their holder).
   const applyNodes = () => {
     pins = model.get("positions") || {};
-    const d = diff(nodes, shownNodes, model.get("nodes") || [], true);
+    const d = diff(shownNodes, model.get("nodes") || [], true);
     if (d.remove.length) nodes.remove(d.remove);
     if (d.add.length) nodes.add(d.add.map(pinned));
     if (d.update.length) nodes.update(d.update);
     shownNodes = d.next;
+    return d.add.filter((n) => !n.id.startsWith(GHOST)).map((n) => n.id);
   };
 
-  // Python leaves edge ids out of the payload: the id is the JSON of [from, to] (edge_id).
-  const withId = (e) => (e.id ? e : { ...e, id: JSON.stringify([e.from, e.to]) });
-
   const applyEdges = () => {
-    const d = diff(edges, shownEdges, (model.get("edges") || []).map(withId), false);
+    const d = diff(shownEdges, (model.get("edges") || []).map(withId), false);
     if (d.remove.length) edges.remove(d.remove);
     if (d.add.length) edges.add(d.add);
     if (d.update.length) edges.update(d.update);
@@ -93,29 +170,58 @@ function render({ model, el }) {
     if (moves.length) nodes.update(moves);
   };
 
+  // What is highlighted: the multi-selection (shift-click), else the selected card.
   const applySelected = () => {
-    const id = model.get("selected");
-    if (id && nodes.get(id)) network.selectNodes([id], false);
-    else network.unselectAll();
-    box.dataset.selected = id || "";
+    const id = model.get("selected") || "";
+    const many = (model.get("selection") || []).filter((p) => nodes.get(p));
+    const ids = many.length ? many : id && nodes.get(id) ? [id] : [];
+    network.setSelection({ nodes: ids, edges: [] }, { unselectAll: true, highlightEdges: false });
+    box.dataset.selected = id;
+    box.dataset.selection = JSON.stringify(many);
+    unlinkButton.disabled = true;
   };
 
   const paintStatus = () => {
     status.textContent = model.get("status") || "";
     status.hidden = !status.textContent;
   };
+  const paintMessage = () => {
+    message.textContent = model.get("message") || "";
+    message.hidden = !message.textContent;
+  };
 
-  applyNodes();
-  applyEdges();
-  applySelected();
-  paintStatus();
-  count();
-  // Open on the whole folder if it can be read at that size; a big folder opens on the top
-  // of its learning path (the roots) at a readable scale instead of a cloud of dots.
-  const READABLE = 0.55;
-  if (nodes.length) {
-    network.fit({ animation: false });
-    if (network.getScale() < READABLE) {
+  // Is the card drawn inside the visible part of the canvas (its centre, with a margin)?
+  const inView = (id) => {
+    const p = network.canvasToDOM(network.getPosition(id));
+    const m = 30;
+    return p.x > m && p.y > m && p.x < box.clientWidth - m && p.y < box.clientHeight - m;
+  };
+  const bringIntoView = (id) => {
+    if (!nodes.get(id) || inView(id)) return;
+    const scale = Math.max(network.getScale(), READABLE / 2);
+    network.moveTo({ position: network.getPosition(id), scale, animation: false });
+  };
+
+  // Python's choice of card (`focus`): select it and bring it into view. It may name a card
+  // that arrives with the same sync; then it waits for it.
+  let wantFocus = "";
+  const applyFocus = () => {
+    if (!wantFocus || !nodes.get(wantFocus)) return;
+    const id = wantFocus;
+    wantFocus = "";
+    applySelected();
+    network.selectNodes([id], false);
+    bringIntoView(id);
+  };
+
+  const fitAll = () => network.fit({ animation: false });
+
+  // Open on the whole folder. A big folder that would then be unreadable opens on the top of
+  // its learning path (the roots) at a readable scale instead of a cloud of dots.
+  const openView = () => {
+    if (!nodes.length) return;
+    fitAll();
+    if (nodes.length > SMALL && network.getScale() < READABLE) {
       // Cards come in learning-path order (ghosts last): the first one sits on the top row.
       const items = nodes.get();
       const top = items[0].y;
@@ -124,21 +230,133 @@ function render({ model, el }) {
       const half = box.clientHeight / 2 / READABLE;
       network.moveTo({ position: { x, y: top - 60 + half }, scale: READABLE, animation: false });
     }
-  }
+  };
+
+  wantFocus = model.get("focus") || "";
+  applySelected();
+  paintStatus();
+  paintMessage();
+  count();
+  openView();
+  applyFocus();
+  // setData asked for one draw on the next frame; the view and selection set since then only
+  // ask again (no synchronous draw), so the first picture is drawn once.
+  times.ready = performance.now();
+  requestAnimationFrame(() => {
+    times.drawn = performance.now();
+  });
+  // Bench hook: when this view started, filled its data, built the network and was drawn.
+  box.bhTimes = times;
+
+  // --- reports: click, double-click, shift-click, drags, links -----------------------------
+
+  const pathOf = (id) => {
+    const item = nodes.get(id);
+    // A ghost card has no file: it stands for the note that lists it, where a relink is offered.
+    return item ? item.path || item.id : "";
+  };
 
   network.on("click", (params) => {
+    const shift = params.event && params.event.srcEvent && params.event.srcEvent.shiftKey;
+    if (params.nodes.length === 1) {
+      const path = pathOf(params.nodes[0]);
+      if (!path) return;
+      let many = [];
+      if (shift) {
+        const had = model.get("selection") || [];
+        const start = had.length ? had : [model.get("selected")].filter((p) => p && nodes.get(p));
+        many = start.includes(path) ? start.filter((p) => p !== path) : [...start, path];
+      }
+      model.set("selection", many.length ? many : [path]);
+      model.set("selected", path);
+      model.save_changes();
+      applySelected();
+      return;
+    }
+    if (params.edges.length === 1) {
+      // A link is selected: Delete or Unlink removes it.
+      unlinkButton.disabled = false;
+      box.dataset.selectedEdge = params.edges[0];
+      return;
+    }
+    // A click on empty canvas: the card Card Detail shows stays highlighted.
+    if ((model.get("selection") || []).length > 1) {
+      model.set("selection", [model.get("selected")].filter(Boolean));
+      model.save_changes();
+    }
+    applySelected();
+  });
+
+  network.on("doubleClick", (params) => {
     if (params.nodes.length !== 1) return;
-    const item = nodes.get(params.nodes[0]);
-    if (!item) return;
-    // A ghost card has no file: it opens the note that lists it, where a relink is offered.
-    const path = item.path || item.id;
-    box.dataset.selected = path;
+    const path = pathOf(params.nodes[0]);
+    if (!path) return;
+    // A counter, so double-clicking the same card twice opens it twice.
+    const n = ((model.get("opened") || {}).n || 0) + 1;
     model.set("selected", path);
+    model.set("selection", [path]);
+    model.set("opened", { path, n });
     model.save_changes();
+    applySelected();
+  });
+
+  const unlinkSelected = () => {
+    const edge = network.getSelectedEdges()[0];
+    if (!edge || !edges.get(edge)) return;
+    const { from, to } = edges.get(edge);
+    report("unlink", from, to);
+  };
+  unlinkButton.addEventListener("click", unlinkSelected);
+
+  const setLinking = (on) => {
+    linking = on;
+    linkButton.setAttribute("aria-pressed", on ? "true" : "false");
+    linkButton.classList.toggle("bh-on", on);
+    box.dataset.mode = on ? "link" : "";
+    if (on) network.addEdgeMode();
+    else network.disableEditMode();
+  };
+  linkButton.addEventListener("click", () => setLinking(!linking));
+  fitButton.addEventListener("click", fitAll);
+
+  box.addEventListener("keydown", (event) => {
+    if ((event.key === "Delete" || event.key === "Backspace") && !unlinkButton.disabled) {
+      event.preventDefault();
+      unlinkSelected();
+    } else if (event.key === "Escape" && linking) {
+      setLinking(false);
+    }
+  });
+
+  // Clicking the canvas gives it the keyboard (Delete) and the wheel (zoom).
+  box.addEventListener("pointerdown", () => box.focus({ preventScroll: true }));
+
+  // The wheel zooms only when the canvas has focus (clicked) or with Ctrl/⌘ held (a trackpad
+  // pinch sends Ctrl+wheel); otherwise it scrolls the page as anywhere else.
+  const interaction = network.interactionHandler;
+  box.addEventListener(
+    "wheel",
+    (event) => {
+      const zoom = event.ctrlKey || event.metaKey || box.contains(document.activeElement);
+      if (interaction && interaction.options) interaction.options.zoomView = zoom;
+    },
+    { capture: true, passive: true },
+  );
+
+  // vis-network hides a tooltip on the next mouse move over the canvas: a pointer that leaves
+  // in one jump would leave it standing (and a pending one would still open).
+  box.addEventListener("pointerleave", () => {
+    if (!interaction) return;
+    clearTimeout(interaction.popupTimer);
+    interaction.popupTimer = undefined;
+    if (interaction.popup && !interaction.popup.hidden) {
+      interaction.popupObj = undefined;
+      interaction.popup.hide();
+    }
   });
 
   network.on("dragEnd", (params) => {
-    if (!params.nodes.length) return;
+    if (!params.nodes.length || linking) return;
     const at = network.getPositions(params.nodes);
     const next = { ...(model.get("positions") || {}) };
     for (const id of params.nodes) next[id] = [Math.round(at[id].x), Math.round(at[id].y)];
@@ -147,7 +365,7 @@ function render({ model, el }) {
     model.save_changes();
   });
 
-  // Test and accessibility hook: where a card is drawn, in CSS pixels of this element.
+  // Test and accessibility hooks: where a card is drawn, in CSS pixels of this element.
   box.bhCardCenter = (id) => {
     if (!nodes.get(id)) return null;
     const p = network.canvasToDOM(network.getPosition(id));
@@ -156,6 +374,24 @@ function render({ model, el }) {
   box.bhPosition = (id) => (nodes.get(id) ? network.getPosition(id) : null);
   box.bhFocus = (id, scale = 1) => {
     if (nodes.get(id)) network.focus(id, { scale, animation: false });
+  };
+  box.bhScale = () => network.getScale();
+  // A card's label and its box in CSS pixels of this element (for readability checks).
+  box.bhCard = (id) => {
+    const node = network.body.nodes[id];
+    if (!node) return null;
+    const b = network.getBoundingBox(id);
+    const tl = network.canvasToDOM({ x: b.left, y: b.top });
+    const br = network.canvasToDOM({ x: b.right, y: b.bottom });
+    const font = node.options.font.size * network.getScale();
+    return { label: node.options.label, left: tl.x, top: tl.y, right: br.x, bottom: br.y, font };
+  };
+  box.bhEdgeCenter = (id) => {
+    const edge = network.body.edges[id];
+    if (!edge) return null;
+    const a = network.canvasToDOM({ x: edge.from.x, y: edge.from.y });
+    const b = network.canvasToDOM({ x: edge.to.x, y: edge.to.y });
+    return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
   };
 
   // One sync brings nodes and edges in one message: apply both in one step. vis-network
@@ -166,17 +402,20 @@ function render({ model, el }) {
     const { nodesChanged, edgesChanged } = pending;
     pending = null;
     const t = performance.now();
-    const emitter = network.body && network.body.emitter;
-    if (emitter) emitter.emit("_blockRedraw");
+    let added = [];
+    emitter.emit("_blockRedraw");
     try {
-      if (nodesChanged) applyNodes();
+      if (nodesChanged) added = applyNodes();
       if (edgesChanged) applyEdges();
+      count();
+      if (nodesChanged) applySelected();
+      // A grown card that lands outside the view is brought into it; Python's focus wins.
+      if (added.length && !wantFocus) bringIntoView(added[added.length - 1]);
+      applyFocus();
     } finally {
-      if (emitter) emitter.emit("_allowRedraw");
+      emitter.emit("_allowRedraw");
       network.redraw();
     }
-    count();
-    if (nodesChanged) applySelected();
     // Bench hook: when the last update arrived and how long applying it took.
     box.bhLastNodes = { at: t, ms: performance.now() - t };
   };
@@ -189,37 +428,30 @@ function render({ model, el }) {
   };
   const onNodes = () => schedule("nodesChanged");
   const onEdges = () => schedule("edgesChanged");
-  const onOptions = () => network.setOptions(model.get("options") || {});
+  const onOptions = () => network.setOptions(withHandlers(model.get("options") || {}));
   const onHeight = () => {
     box.style.height = model.get("height") || "640px";
   };
-  model.on("change:nodes", onNodes);
-  model.on("change:edges", onEdges);
-  model.on("change:positions", applyPositions);
-  // Python chose a card (a link in Card Detail, the learning path): select it, and bring it
-  // into view if it is off screen, keeping the zoom.
-  const onSelected = () => {
-    applySelected();
-    const id = model.get("selected");
-    if (!id || !nodes.get(id)) return;
-    const p = network.canvasToDOM(network.getPosition(id));
-    if (p.x < 0 || p.y < 0 || p.x > box.clientWidth || p.y > box.clientHeight) {
-      network.moveTo({ position: network.getPosition(id), animation: false });
-    }
+  const onFocus = () => {
+    wantFocus = model.get("focus") || "";
+    if (!pending) applyFocus();
   };
-  model.on("change:selected", onSelected);
-  model.on("change:status", paintStatus);
-  model.on("change:options", onOptions);
-  model.on("change:height", onHeight);
+  const handlers = {
+    "change:nodes": onNodes,
+    "change:edges": onEdges,
+    "change:positions": applyPositions,
+    "change:selected": applySelected,
+    "change:selection": applySelected,
+    "change:focus": onFocus,
+    "change:status": paintStatus,
+    "change:message": paintMessage,
+    "change:options": onOptions,
+    "change:height": onHeight,
+  };
+  for (const [name, fn] of Object.entries(handlers)) model.on(name, fn);
 
   return () => {
-    model.off("change:nodes", onNodes);
-    model.off("change:edges", onEdges);
-    model.off("change:positions", applyPositions);
-    model.off("change:selected", onSelected);
-    model.off("change:status", paintStatus);
-    model.off("change:options", onOptions);
-    model.off("change:height", onHeight);
+    for (const [name, fn] of Object.entries(handlers)) model.off(name, fn);
     network.destroy();
   };
 }
