@@ -112,20 +112,32 @@ class Canvas(anywidget.AnyWidget):
         self._pins: dict[str, Point] = {}  # saved and dragged spots, also of absent cards
         self._seen: tuple[Workspace | None, int] = (None, -1)
         self._loading = False
+        self._aspect: float | None = None
         self.observe(self._on_positions, names=["positions"])
         self.observe(self._on_focus, names=["focus"])
 
     @classmethod
-    def for_workspace(cls, ws: Workspace, *, height: str = "640px") -> Canvas:
-        """A canvas of ``ws``: saved positions from ``.bh/canvas.json``, the rest laid out."""
+    def for_workspace(
+        cls, ws: Workspace, *, height: str = "640px", aspect: float | None = 1.5
+    ) -> Canvas:
+        """A canvas of ``ws``: saved positions from ``.bh/canvas.json``, the rest laid out.
+
+        Args:
+            ws: the workspace.
+            height: the canvas's CSS height.
+            aspect: about how wide the pane is for its height: cards that have no saved spot
+                are laid out to fill such a pane, so a small folder fits it at a readable
+                size (``None``: rows of about 1.2 × √cards).
+        """
         canvas = cls(height=height)
+        canvas._aspect = aspect
         canvas._load(ws)
         return canvas
 
     def _load(self, ws: Workspace) -> None:
         self._store = CanvasStore(ws.root)
         self._pins = self._store.load()
-        net = network.build(ws, self._pins)
+        net = network.build(ws, self._pins, aspect=self._aspect)
         self._remember(net.nodes)
         self._seen = (ws, ws.revision)
         with self.hold_sync():

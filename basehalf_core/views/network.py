@@ -241,6 +241,7 @@ def build(
     *,
     order: list[str] | None = None,
     scanned: tuple[Ghosts, Problems] | None = None,
+    aspect: float | None = None,
 ) -> Network:
     """The pyvis network of the workspace.
 
@@ -249,6 +250,8 @@ def build(
         xy: card centres by id (real paths and ghost ids); missing ones are laid out.
         order: the nodes to show (default :func:`shown_nodes`).
         scanned: a result of :func:`scan_issues` to reuse.
+        aspect: width / height of the pane, to lay out cards that fill it
+            (:func:`basehalf_core.views.layout.positions`).
 
     Returns:
         A ``pyvis.network.Network`` whose ``nodes`` / ``edges`` / ``options`` the widget ships.
@@ -257,7 +260,7 @@ def build(
     ghosts, problems = scanned or scan_issues(ws)
     xy = dict(xy or {})
     if any(p not in xy for p in order):
-        layout = positions(ws, order=order)
+        layout = positions(ws, order=order, aspect=aspect)
         xy.update({p: layout[p] for p in order if p not in xy})
     xy.update(ghost_positions(ghosts, xy, {k: v for k, v in xy.items() if is_ghost(k)}))
 
