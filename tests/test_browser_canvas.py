@@ -70,9 +70,13 @@ def centre(canvas, node: str) -> tuple[float, float]:
     return box["x"] + at["x"], box["y"] + at["y"]
 
 
-def click_card(page, canvas, node: str, **kwargs) -> None:
+def click_card(page, canvas, node: str, *, shift: bool = False) -> None:
     x, y = centre(canvas, node)
-    page.mouse.click(x, y, **kwargs)
+    if shift:
+        page.keyboard.down("Shift")
+    page.mouse.click(x, y)
+    if shift:
+        page.keyboard.up("Shift")
 
 
 def in_view(canvas, node: str) -> bool:
@@ -355,3 +359,103 @@ def test_workbench_hostile_note_runs_nothing_in_card_detail(marimo_app, browser_
     body = page.locator("[data-testid='card-body']")
     expect(body).to_contain_text("<img src=w onerror=alert(5)>", timeout=TIMEOUT)
     no_injection(page)
+
+
+def test_click_selects_shift_click_adds_and_double_click_opens(canvas_app, browser_page, tmp_path):
+    folder = make_study(tmp_path / "study")
+    page = browser_page
+    canvas = open_canvas(page, canvas_app(folder))
+    detail = page.locator("[data-testid='card-detail']")
+    opened = page.locator("[data-testid='card-opened']")
+    selection = page.locator("[data-testid='card-selection']")
+    click_card(page, canvas, "attention.pdf")
+    expect(detail).to_have_text("attention.pdf", timeout=TIMEOUT)
+    expect(selection).to_have_text("attention.pdf")
+    page.wait_for_timeout(600)  # a single click opens nothing
+    expect(opened).to_have_text("")
+    click_card(page, canvas, "qkv.md", shift=True)
+    expect(selection).to_have_text("attention.pdf qkv.md", timeout=TIMEOUT)
+    assert json.loads(canvas.get_attribute("data-selection")) == ["attention.pdf", "qkv.md"]
+    click_card(page, canvas, "attention.pdf", shift=True)  # taken out again
+    expect(selection).to_have_text("qkv.md", timeout=TIMEOUT)
+    x, y = centre(canvas, "the-transformer-claim.md")
+    page.mouse.dblclick(x, y)
+    expect(opened).to_have_text("the-transformer-claim.md", timeout=TIMEOUT)
+    expect(detail).to_have_text("the-transformer-claim.md")
+    expect(selection).to_have_text("the-transformer-claim.md")
+    # The same card opened again is reported again (the counter moves).
+    before = canvas.evaluate("(el) => el.bhOpened()")
+    page.mouse.dblclick(x, y)
+    wait_for(lambda: canvas.evaluate("(el) => el.bhOpened()") == before + 1, "a second open")
+
+
+def test_drag_in_link_mode_links_and_delete_unlinks(canvas_app, browser_page, tmp_path):
+    folder = make_study(tmp_path / "study")
+    page = browser_page
+    canvas = open_canvas(page, canvas_app(folder))
+    expect(canvas).to_have_attribute("data-edge-count", "4")
+    link = page.get_by_test_id("canvas-link")
+    link.click()
+    expect(link).to_have_attribute("aria-pressed", "true")
+    drag(page, centre(canvas, "titled.md"), centre(canvas, "qkv.md"))
+    expect(canvas).to_have_attribute("data-edge-count", "5", timeout=TIMEOUT)
+    assert Workspace.open(folder).upstream("qkv.md") == ["the-transformer-claim.md", "titled.md"]
+    # Still in Link mode: a card dragged onto itself is refused, with the reason shown.
+    x, y = centre(canvas, "lost.md")
+    drag(page, (x, y), (x + 25, y + 4))
+    message = page.get_by_test_id("canvas-message")
+    expect(message).to_contain_text("names the node itself", timeout=TIMEOUT)
+    link.click()
+    expect(link).to_have_attribute("aria-pressed", "false")
+    # Select the new link with a click on its middle, then Delete.
+    edge = json.dumps(["titled.md", "qkv.md"], separators=(",", ":"))
+    at = canvas.evaluate("(el, id) => el.bhEdgePoint(id)", edge)
+    box = canvas.bounding_box()
+    page.mouse.click(box["x"] + at["x"], box["y"] + at["y"])
+    expect(page.get_by_test_id("canvas-unlink")).to_be_enabled()
+    page.keyboard.press("Delete")
+    expect(canvas).to_have_attribute("data-edge-count", "4", timeout=TIMEOUT)
+    assert Workspace.open(folder).upstream("qkv.md") == ["the-transformer-claim.md"]
+    # A drag outside Link mode moves a card and links nothing.
+    x, y = centre(canvas, "titled.md")
+    drag(page, (x, y), (x + 40, y + 40))
+    page.wait_for_timeout(500)
+    expect(canvas).to_have_attribute("data-edge-count", "4")
+
+
+def test_tooltip_leaves_with_the_pointer_and_the_wheel_scrolls_the_page(
+    canvas_app, browser_page, tmp_path
+):
+    folder = make_study(tmp_path / "study")
+    page = browser_page
+    page.set_viewport_size({"width": 1200, "height": 700})
+    canvas = open_canvas(page, canvas_app(folder))
+    # Hover a card, wait for its tooltip, then jump out of the canvas in one move.
+    x, y = centre(canvas, "attention.pdf")
+    page.mouse.move(x, y)
+    tooltip = page.locator("div.vis-tooltip")
+    expect(tooltip).to_be_visible(timeout=10_000)
+    box = canvas.bounding_box()
+    page.mouse.move(box["x"] + box["width"] + 30, box["y"] - 30, steps=1)
+    expect(tooltip).to_be_hidden(timeout=2_000)
+    # A pointer that leaves before the tooltip delay: none appears afterwards.
+    x, y = centre(canvas, "qkv.md")
+    page.mouse.move(x, y)
+    page.mouse.move(box["x"] + box["width"] + 30, box["y"] - 30, steps=1)
+    page.wait_for_timeout(800)
+    expect(tooltip).to_be_hidden()
+    # The wheel over a canvas nobody clicked scrolls the page and leaves the zoom alone.
+    page.locator("body").click(position={"x": 5, "y": 5})
+    scale = canvas.evaluate("(el) => el.bhScale()")
+    top = canvas.bounding_box()["y"]
+    page.mouse.move(box["x"] + box["width"] / 2, max(box["y"], 0) + 100)
+    page.mouse.wheel(0, 300)
+    wait_for(lambda: canvas.bounding_box()["y"] < top - 50, "the page to scroll")
+    assert canvas.evaluate("(el) => el.bhScale()") == scale
+    # Clicked, the canvas takes the wheel: it zooms and the page stays.
+    box = canvas.bounding_box()
+    page.mouse.click(box["x"] + 10, box["y"] + 10)
+    top = canvas.bounding_box()["y"]
+    page.mouse.wheel(0, -300)
+    wait_for(lambda: canvas.evaluate("(el) => el.bhScale()") > scale * 1.05, "a zoom")
+    assert abs(canvas.bounding_box()["y"] - top) < 1

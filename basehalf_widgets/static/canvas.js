@@ -396,6 +396,7 @@ function render({ model, el }) {
     if (nodes.get(id)) network.focus(id, { scale, animation: false });
   };
   box.bhScale = () => network.getScale();
+  box.bhOpened = () => (model.get("opened") || {}).n || 0;
   // A card's label and its box in CSS pixels of this element (for readability checks).
   box.bhCard = (id) => {
     const node = network.body.nodes[id];
@@ -410,12 +411,18 @@ function render({ model, el }) {
     return { label, left: tl.x, top: tl.y, right: br.x, bottom: br.y, font, drawnLines };
   };
   box.bhCards = () => Object.fromEntries(nodes.getIds().map((id) => [id, box.bhCard(id)]));
-  box.bhEdgeCenter = (id) => {
+  // A point on a link, off every card, where a click selects the link.
+  box.bhEdgePoint = (id) => {
     const edge = network.body.edges[id];
     if (!edge) return null;
     const a = network.canvasToDOM({ x: edge.from.x, y: edge.from.y });
     const b = network.canvasToDOM({ x: edge.to.x, y: edge.to.y });
-    return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    for (let k = 1; k < 20; k += 1) {
+      const t = k % 2 ? 0.5 + k / 40 : 0.5 - k / 40;
+      const p = { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
+      if (network.getNodeAt(p) === undefined && network.getEdgeAt(p) === id) return p;
+    }
+    return null;
   };
 
   // One sync brings nodes and edges in one message: apply both in one step. vis-network
@@ -436,6 +443,8 @@ function render({ model, el }) {
       // A grown card that lands outside the view is brought into it; Python's focus wins.
       if (added.length && !wantFocus) bringIntoView(added[added.length - 1]);
       applyFocus();
+      // vis-network leaves its edit modes on any data change: stay in Link mode.
+      if (linking) network.addEdgeMode();
     } finally {
       emitter.emit("_allowRedraw");
       network.redraw();

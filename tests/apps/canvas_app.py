@@ -47,18 +47,23 @@ def _(Canvas, Workspace, mo, operations):
     canvas.observe(lambda change: set_opened(change["new"].get("path", "")), names=["opened"])
     canvas.observe(lambda change: set_selection(list(change["new"])), names=["selection"])
 
-    def _write(change, op, verb):
-        report = change["new"]
-        try:
-            op(ws, report["from"], report["to"])
-        except operations.OperationRefused as exc:
-            canvas.message = f"Not {verb}: {exc}"
-            return
-        canvas.message = ""
-        canvas.sync(ws)
+    # marimo drops a cell's "_" names when the cell has run: an observer must hold the
+    # function itself, not look "_write" up later.
+    def _writer(op, verb):
+        def write(change):
+            report = change["new"]
+            try:
+                op(ws, report["from"], report["to"])
+            except operations.OperationRefused as exc:
+                canvas.message = f"Not {verb}: {exc}"
+                return
+            canvas.message = ""
+            canvas.sync(ws)
 
-    canvas.observe(lambda c: _write(c, operations.connect, "linked"), names=["link"])
-    canvas.observe(lambda c: _write(c, operations.disconnect, "unlinked"), names=["unlink"])
+        return write
+
+    canvas.observe(_writer(operations.connect, "linked"), names=["link"])
+    canvas.observe(_writer(operations.disconnect, "unlinked"), names=["unlink"])
     return canvas, canvas_view, get_opened, get_selected, get_selection, ws
 
 
