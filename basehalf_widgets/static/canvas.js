@@ -357,7 +357,8 @@ function render({ model, el }) {
   box.addEventListener(
     "wheel",
     (event) => {
-      const zoom = event.ctrlKey || event.metaKey || box.contains(document.activeElement);
+      // :focus-within, not document.activeElement: inside marimo the view is in a shadow root.
+      const zoom = event.ctrlKey || event.metaKey || box.matches(":focus-within");
       if (interaction && interaction.options) interaction.options.zoomView = zoom;
     },
     { capture: true, passive: true },
