@@ -249,7 +249,9 @@ if (location.hash === "#baseline") {
   mod.default.render({ model, el });
 }
 const t1 = performance.now();
-requestAnimationFrame(() => { window.bhDone = { render: t1 - t0, drawn: performance.now() - t0 }; });
+requestAnimationFrame(() => {
+  window.bhDone = { render: t1 - t0, drawn: performance.now() - t0 };
+});
 </script></body></html>"""
 
 

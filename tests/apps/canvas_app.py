@@ -89,7 +89,9 @@ def _(canvas, mo, operations, ws):
 def _(canvas, mo):
     # Python's choice of card (as Card Detail links or the learning path would do it).
     show_path = mo.ui.text(label="Show card", placeholder="path")
-    show_button = mo.ui.button(label="Show", on_click=lambda _: canvas.show(show_path.value.strip()))
+    show_button = mo.ui.button(
+        label="Show", on_click=lambda _: canvas.show(show_path.value.strip())
+    )
     return show_button, show_path
 
 
