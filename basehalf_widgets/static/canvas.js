@@ -13,24 +13,42 @@ const GHOST = "//missing/";
 const READABLE = 12 / 18;
 // A folder up to this size always opens fitted, whatever the scale.
 const SMALL = 30;
+// Over this many cards, a folder that opens on part of itself draws that part first.
+const PROGRESSIVE = 200;
+// The largest card, in canvas px (layout.CARD_W / CARD_H in Python).
+const CARD = { w: 220, h: 74 };
+
+// Items are flat dicts but for a colour object now and then: compare values, and JSON only
+// for those objects (stringifying every item of a 1,000-card folder cost more than the rest).
+function sameItem(a, b) {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    const x = a[key];
+    const y = b[key];
+    if (x === y) continue;
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+    if (JSON.stringify(x) !== JSON.stringify(y)) return false;
+  }
+  return true;
+}
 
 function diff(previous, items, keepPlace) {
   const next = new Map();
   const add = [];
   const update = [];
   for (const item of items) {
-    const json = JSON.stringify(item);
     const old = previous.get(item.id);
-    next.set(item.id, { json, item });
+    next.set(item.id, item);
     if (!old) {
       add.push(item);
       continue;
     }
-    if (old.json === json) continue;
+    if (sameItem(old, item)) continue;
     const patch = { ...item };
     // A key the new item no longer has goes back to its default (null resets in vis-network).
-    for (const key of Object.keys(old.item)) if (!(key in item)) patch[key] = null;
-    if (keepPlace && old.item.x === item.x && old.item.y === item.y) {
+    for (const key of Object.keys(old)) if (!(key in item)) patch[key] = null;
+    if (keepPlace && old.x === item.x && old.y === item.y) {
       for (const key of POSITION) delete patch[key];
     }
     update.push(patch);
@@ -45,6 +63,34 @@ const entryOf = (id) => (id.startsWith(GHOST) ? id.slice(GHOST.length) : id);
 
 // Python leaves edge ids out of the payload: the id is the JSON of [from, to] (edge_id).
 const withId = (e) => (e.id ? e : { ...e, id: JSON.stringify([e.from, e.to]) });
+
+// Where a folder too big to read when fitted opens: the top of its learning path (the roots)
+// at a readable scale instead of a cloud of dots. Worked out from the card positions alone,
+// before vis-network has built anything. null: the whole folder fits readably (or is small).
+function topView(items, box) {
+  if (items.length <= SMALL) return null;
+  const xs = items.map((n) => n.x);
+  const ys = items.map((n) => n.y);
+  const width = Math.max(...xs) - Math.min(...xs) + CARD.w;
+  const height = Math.max(...ys) - Math.min(...ys) + CARD.h;
+  if (Math.min(box.clientWidth / width, box.clientHeight / height) >= READABLE) return null;
+  // Cards come in learning-path order (ghosts last): the first one sits on the top row.
+  const top = items[0].y;
+  const row = items.filter((n) => n.y === top && n.group !== "dangling").map((n) => n.x);
+  const x = row.reduce((a, b) => a + b, 0) / row.length;
+  const half = box.clientHeight / 2 / READABLE;
+  return { position: { x, y: top - 60 + half }, scale: READABLE };
+}
+
+// The ids of the cards inside the view, or one card's size outside it.
+function nearView(items, view, box) {
+  const w = box.clientWidth / 2 / view.scale + CARD.w;
+  const h = box.clientHeight / 2 / view.scale + CARD.h;
+  const { x, y } = view.position;
+  const near = new Set();
+  for (const n of items) if (Math.abs(n.x - x) <= w && Math.abs(n.y - y) <= h) near.add(n.id);
+  return near;
+}
 
 function button(label, testid, title) {
   const b = document.createElement("button");
@@ -106,8 +152,26 @@ function render({ model, el }) {
   const firstEdges = diff(shownEdges, (model.get("edges") || []).map(withId), false);
   shownNodes = first.next;
   shownEdges = firstEdges.next;
-  const nodes = new vis.DataSet(first.add.map(pinned));
-  const edges = new vis.DataSet(firstEdges.add);
+  const allNodes = first.add.map(pinned);
+  // A big folder opens on the top of its learning path: only the cards in (or next to) that
+  // view are built for the first picture; the rest follow once it is on screen, so vis-network
+  // does not build and measure a thousand cards nobody sees yet before drawing anything.
+  const startView = topView(allNodes, box);
+  let rest = null;
+  let firstNodes = allNodes;
+  let firstLinks = firstEdges.add;
+  if (startView && allNodes.length > PROGRESSIVE) {
+    const near = nearView(allNodes, startView, box);
+    const inNear = (e) => near.has(e.from) && near.has(e.to);
+    firstNodes = allNodes.filter((n) => near.has(n.id));
+    firstLinks = firstEdges.add.filter(inNear);
+    rest = {
+      nodes: allNodes.filter((n) => !near.has(n.id)),
+      edges: firstEdges.add.filter((e) => !inNear(e)),
+    };
+  }
+  const nodes = new vis.DataSet(firstNodes);
+  const edges = new vis.DataSet(firstLinks);
   times.data = performance.now();
 
   let linking = false;
@@ -236,20 +300,30 @@ function render({ model, el }) {
     network.moveTo({ position, scale, animation: false });
   };
 
-  // Open on the whole folder. A big folder that would then be unreadable opens on the top of
-  // its learning path (the roots) at a readable scale instead of a cloud of dots.
+  // Open on the whole folder, or on the top of a big one (topView).
   const openView = () => {
     if (!nodes.length) return;
-    fitAll();
-    if (nodes.length > SMALL && network.getScale() < READABLE) {
-      // Cards come in learning-path order (ghosts last): the first one sits on the top row.
-      const items = nodes.get();
-      const top = items[0].y;
-      const row = items.filter((n) => n.y === top && n.group !== "dangling").map((n) => n.x);
-      const x = row.reduce((a, b) => a + b, 0) / row.length;
-      const half = box.clientHeight / 2 / READABLE;
-      network.moveTo({ position: { x, y: top - 60 + half }, scale: READABLE, animation: false });
+    if (startView) network.moveTo({ ...startView, animation: false });
+    else fitAll();
+  };
+
+  // The cards held back from the first picture; any update or focus brings them in first.
+  const finishLoading = () => {
+    if (!rest) return;
+    const held = rest;
+    rest = null;
+    emitter.emit("_blockRedraw");
+    try {
+      nodes.add(held.nodes);
+      edges.add(held.edges);
+      count();
+      applySelected();
+      applyFocus();
+    } finally {
+      emitter.emit("_allowRedraw");
+      network.redraw();
     }
+    times.all = performance.now();
   };
 
   wantFocus = model.get("focus") || "";
@@ -264,8 +338,11 @@ function render({ model, el }) {
   times.ready = performance.now();
   requestAnimationFrame(() => {
     times.drawn = performance.now();
+    if (rest) setTimeout(finishLoading, 0);
+    else times.all = times.drawn;
   });
-  // Bench hook: when this view started, filled its data, built the network and was drawn.
+  // Bench hook: when this view started, filled its data, built the network, was drawn and
+  // had every card in.
   box.bhTimes = times;
 
   // --- reports: click, double-click, shift-click, drags, links -----------------------------
@@ -337,7 +414,10 @@ function render({ model, el }) {
     else network.disableEditMode();
   };
   linkButton.addEventListener("click", () => setLinking(!linking));
-  fitButton.addEventListener("click", fitAll);
+  fitButton.addEventListener("click", () => {
+    finishLoading();
+    fitAll();
+  });
 
   box.addEventListener("keydown", (event) => {
     if ((event.key === "Delete" || event.key === "Backspace") && !unlinkButton.disabled) {
@@ -435,6 +515,7 @@ function render({ model, el }) {
     pending = null;
     const t = performance.now();
     let added = [];
+    finishLoading();
     emitter.emit("_blockRedraw");
     try {
       if (nodesChanged) added = applyNodes();
@@ -468,7 +549,9 @@ function render({ model, el }) {
   };
   const onFocus = () => {
     wantFocus = model.get("focus") || "";
-    if (!pending) applyFocus();
+    if (pending) return; // applied after the update that may bring the card
+    finishLoading();
+    applyFocus();
   };
   const handlers = {
     "change:nodes": onNodes,
