@@ -239,41 +239,36 @@ def note_editor(EditorController, NoteEditor, bump, mo, open_card, reader_for, w
 @app.cell
 def canvas_widget(Canvas, bump, mo, open_card, operations, panes, set_report, ws):
     mo.stop(ws is None)
-    canvas = Canvas.for_workspace(ws, height="640px")
-    canvas_actions = panes.Actions(ws, set_report, bump)
-    # Single click selects; double-click (`opened`, once the canvas has it) opens the card.
-    canvas.observe(
-        lambda c: open_card(c["new"]),
-        names=["opened" if canvas.has_trait("opened") else "selected"],
-    )
+    canvas = Canvas.for_workspace(ws, height="640px", aspect=0.7)  # the pane is tall
+    # A refusal (self-link, unreadable store) shows next to the canvas and in the status line.
+    canvas_actions = panes.Actions(ws, panes.reporter(set_report, canvas), bump)
+    # A click selects; a double-click (`opened`) opens the card in Card Detail.
+    canvas.observe(lambda c: open_card(panes.opened_path(c["new"])), names=["opened"])
     for _trait, _fn in (("link", operations.connect), ("unlink", operations.disconnect)):
-        if canvas.has_trait(_trait):  # drag-to-link and edge delete, when the canvas has them
-            canvas.observe(
-                lambda c, fn=_fn: (
-                    c["new"] and canvas_actions.run(fn, c["new"]["from"], c["new"]["to"])
-                ),
-                names=[_trait],
-            )
+        canvas.observe(
+            lambda c, fn=_fn: c["new"] and canvas_actions.run(fn, c["new"]["from"], c["new"]["to"]),
+            names=[_trait],
+        )
     canvas_view = mo.ui.anywidget(canvas)
     return canvas, canvas_actions, canvas_view
 
 
 @app.cell
 def canvas_sync(canvas, get_open, get_rev, ws):
-    # After a write (or an outside edit) the canvas applies the difference and follows the
-    # card the app opened (grow, Open card, a highlight click).
+    # After a write (or an outside edit) the canvas applies the difference, then selects and
+    # brings into view the card the app opened (grow, Open card, a highlight click).
     get_rev()
     canvas.sync(ws)
-    if get_open() in ws.nodes and canvas.selected != get_open():
-        canvas.selected = get_open()
+    if get_open() in ws.nodes and canvas.focus != get_open():
+        canvas.show(get_open())
     return
 
 
 @app.cell
 def canvas_pane(canvas, canvas_actions, canvas_view, get_report, mo, open_card, panes):
     def _upstream():
-        chosen = list(getattr(canvas, "selection", None) or [])
-        return chosen or ([canvas.selected] if canvas.selected else [])
+        # The cards selected on the canvas (shift-click for several).
+        return list(canvas.selection) or ([canvas.selected] if canvas.selected else [])
 
     canvas_pane_view = panes.pane(
         "canvas-pane",

@@ -93,6 +93,21 @@ class Actions:
         return mo.ui.button(label=label, on_click=lambda _: self.run(fn, *args, then=then))
 
 
+def reporter(set_report: Callable[[str], None], canvas: object) -> Callable[[str], None]:
+    """Report to the status line, and a refusal also next to the canvas (its ``message``)."""
+
+    def say(text: str) -> None:
+        set_report(text)
+        canvas.message = text if text.startswith("Refused") else ""
+
+    return say
+
+
+def opened_path(value: object) -> str:
+    """The card a canvas ``opened`` report names (``{"path", "n"}``, or a bare path)."""
+    return (value or {}).get("path", "") if isinstance(value, dict) else str(value or "")
+
+
 def report(text: str) -> mo.Html:
     """The status line of the last folder action (refusals say why)."""
     return mo.Html(f'<div data-testid="card-report" role="status">{escape(text)}</div>')
