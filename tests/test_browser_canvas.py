@@ -339,7 +339,7 @@ def test_workbench_canvas_opens_card_detail(marimo_app, browser_page, tmp_path):
     wait_for_app(page)
     canvas = page.locator(CANVAS)
     expect(canvas).to_have_attribute("data-node-count", "7", timeout=TIMEOUT)
-    click_card(page, canvas, "the-transformer-claim.md")
+    page.mouse.dblclick(*centre(canvas, "the-transformer-claim.md"))  # double-click opens
     detail = page.locator("[data-testid='card-detail']")
     expect(detail).to_have_attribute("data-path", "the-transformer-claim.md", timeout=TIMEOUT)
     expect(detail).to_contain_text("The Transformer claim")
@@ -352,7 +352,7 @@ def test_workbench_hostile_note_runs_nothing_in_card_detail(marimo_app, browser_
     wait_for_app(page)
     canvas = page.locator(CANVAS)
     expect(canvas).to_have_attribute("data-node-count", "7", timeout=TIMEOUT)
-    click_card(page, canvas, XSS_NAME)
+    page.mouse.dblclick(*centre(canvas, XSS_NAME))
     detail = page.locator("[data-testid='card-detail']")
     expect(detail).to_have_attribute("data-path", XSS_NAME, timeout=TIMEOUT)
     expect(detail).to_contain_text("<script>alert(2)</script>")
