@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "basehalf_cli.documents",
     "basehalf_cli.grading",
     "basehalf_cli.sessions",
+    "basehalf_cli.serve",  # after sessions: it adds to the `course` command
 )
 
 
