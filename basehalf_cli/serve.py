@@ -27,7 +27,9 @@ import getpass
 import html
 import logging
 import os
+import shutil
 import sys
+import tempfile
 from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -183,9 +185,12 @@ class Gate:
         await self.app(scope, receive, send)
 
     async def _login(self, scope, receive, send) -> None:
-        page = LOGIN_PAGE.format(title=html.escape(self.title), message="{message}")
+
+        def page(message: str) -> str:
+            return LOGIN_PAGE.format(title=html.escape(self.title), message=message)
+
         if scope.get("method") != "POST":
-            await self._send(send, 200, page.format(message="Sign in to your workbench."))
+            await self._send(send, 200, page("Sign in to your workbench."))
             return
         body = b""
         while True:
@@ -204,14 +209,14 @@ class Gate:
         if self.throttle.wait(*keys) > 0:
             self.refuse_log(scope, name, "sign-in throttled after repeated failures")
             await self._send(
-                send, 429, page.format(message="Too many failed sign-ins: wait, then try again.")
+                send, 429, page("Too many failed sign-ins: wait, then try again.")
             )
             return
         role = await asyncio.to_thread(auth.verify, self.root, name, password)
         if role is None:
             self.throttle.failed(*keys)
             self.refuse_log(scope, name, "wrong name or password")
-            await self._send(send, 401, page.format(message=REFUSED))
+            await self._send(send, 401, page(REFUSED))
             return
         self.throttle.succeeded(keys[0])
         token = auth.make_token(self.secret, name, role)
@@ -267,7 +272,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     print(f"basehalf serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="websockets")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio")
     return 0
 
 
@@ -288,13 +293,23 @@ def _add_learner(args: argparse.Namespace) -> int:
         learner = roster.add(root, args.name)
         folder = root.joinpath(*learner.folder.split("/"))
         if not folder.exists():
-            course.handout(root, folder)
-            if args.git:
-                gitout.init_repository(folder, f"Hand-out of {course.load(root).title}")
+            hand_out(root, folder, git=args.git)
     except course.CourseError as exc:
         raise _fail(exc) from None
     print(f"{learner.name}\t{folder}")
     return 0
+
+
+def hand_out(course_root: Path, folder: Path, *, git: bool = False) -> None:
+    """Write a learner's hand-out to ``folder`` under the course (made aside, then moved in:
+    a hand-out is never written inside the course it is made from)."""
+    with tempfile.TemporaryDirectory(prefix="basehalf-handout-") as tmp:
+        made = Path(tmp) / folder.name
+        course.handout(course_root, made)
+        if git:
+            gitout.init_repository(made, f"Hand-out of {course.load(course_root).title}")
+        folder.parent.mkdir(exist_ok=True)
+        shutil.move(made, folder)
 
 
 def _set_password(args: argparse.Namespace) -> int:

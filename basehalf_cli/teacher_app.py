@@ -27,6 +27,7 @@ def _():
 
 @app.cell
 def _(budget, mo, roster, served):
+    _why = ""
     try:
         course_root = served.teacher_course(mo.app_meta().request)
     except PermissionError as exc:

@@ -276,11 +276,18 @@ def _key_lines(text: str) -> list[str]:
 def _course_answers(course: Course) -> list[str]:
     """Every answer text in the course's cards and key files (what a handout must not hold)."""
     found: list[str] = []
-    for dirpath, _dirs, files in os.walk(course.root):
+    tops = set(course.sessions) | {k.split("/")[0] for k in course.key}
+    for dirpath, dirs, files in os.walk(course.root):
+        if dirpath == str(course.root):
+            # Only sessions are handed out and keys hold answers: learners' folders (their own
+            # answers, a class of them) are neither read nor held against a new hand-out.
+            dirs[:] = [d for d in dirs if d in tops]
         for name in files:
             full = Path(dirpath, name)
             rel = full.relative_to(course.root).as_posix()
             if any(p.startswith(".") for p in rel.split("/")):
+                continue
+            if dirpath == str(course.root) and not course.is_key(rel):
                 continue
             text = full.read_bytes().decode("utf-8-sig", errors="replace")
             if course.is_key(rel):
