@@ -208,9 +208,7 @@ class Gate:
         keys = (f"name:{name}", f"client:{client}")
         if self.throttle.wait(*keys) > 0:
             self.refuse_log(scope, name, "sign-in throttled after repeated failures")
-            await self._send(
-                send, 429, page("Too many failed sign-ins: wait, then try again.")
-            )
+            await self._send(send, 429, page("Too many failed sign-ins: wait, then try again."))
             return
         role = await asyncio.to_thread(auth.verify, self.root, name, password)
         if role is None:

@@ -189,7 +189,7 @@ class Throttle:
         """Seconds until any of ``keys`` may try again (0 when it may now)."""
         now = self.clock()
         with self._lock:
-            return max((self._until(k) - now for k in keys), default=0.0) if keys else 0.0
+            return max([0.0, *(self._until(k) - now for k in keys)])
 
     def _until(self, key: str) -> float:
         count, last = self._fails.get(key, (0, 0.0))

@@ -95,7 +95,7 @@ def load(course_folder: str | os.PathLike) -> Traffic:
         for k in ("rpm", "tpm"):
             if d.get(k) is not None and (not isinstance(d[k], int) or d[k] <= 0):
                 raise TrafficError(
-                    f"{where}: deployment {d['model']}: {k} must be a positive number"
+                    f"{where}: deployment {d['model']}: {k} must be a positive whole number"
                 )
     strategy = str(data.get("routing_strategy") or "simple-shuffle")
     if strategy not in _STRATEGIES:
