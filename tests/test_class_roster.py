@@ -12,7 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from conftest import ROOT
+from class_server import make_class
 from openai_server import grading_reply, no_model_env, openai_server  # noqa: F401
 
 from basehalf_cli import served
@@ -20,26 +20,13 @@ from basehalf_cli.main import main
 from basehalf_core.folder.fsio import FolderError, OutsideFolder
 from basehalf_core.folder.workspace import UnknownNode, Workspace
 from basehalf_core.study import grading, llm
-from basehalf_core.teaching import auth, budget, classroom, classview, course, roster, traffic
+from basehalf_core.teaching import auth, budget, classroom, classview, roster, traffic
 from basehalf_core.views import card as card_detail
 from basehalf_widgets.canvas import Canvas
 
 pytestmark = pytest.mark.usefixtures("no_model_env")
 
-SESSION = ROOT / "sessions" / "attention-is-all-you-need"
 CARD = "attention-is-all-you-need/06-qkv-practice.md"
-KEY = "# Key\n\n1. The walrus-striped query vector probes every token of the sequence.\n"
-
-
-def make_class(tmp_path: Path, *names: str) -> Path:
-    """A course of one session with an answer key, and learners handed out under it."""
-    root = tmp_path / "course"
-    course.new(root, "Reading Transformers", [SESSION], key=["answers/"])
-    (root / "answers").mkdir()
-    (root / "answers" / "key.md").write_text(KEY, encoding="utf-8")
-    for name in names:
-        assert main(["course", "add-learner", str(root), name]) == 0
-    return root
 
 
 def request_of(name: str | None, **query) -> SimpleNamespace:
