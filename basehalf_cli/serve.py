@@ -35,6 +35,7 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 from basehalf_cli import served
+from basehalf_cli.common import CommandFailed
 from basehalf_core.folder.fsio import FolderError, open_folder
 from basehalf_core.study import llm
 from basehalf_core.teaching import auth, budget, course, gitout, roster, traffic
@@ -256,17 +257,8 @@ def build_app(course_folder: str | os.PathLike, *, throttle: auth.Throttle | Non
 # --- commands ------------------------------------------------------------------------------
 
 
-def _fail(exc: Exception):
-    from basehalf_cli.main import CommandFailed
-
-    return CommandFailed(str(exc))
-
-
 def _serve(args: argparse.Namespace) -> int:
-    try:
-        app = build_app(args.course)
-    except course.CourseError as exc:
-        raise _fail(exc) from None
+    app = build_app(args.course)
     import uvicorn
 
     print(f"basehalf serve: http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
@@ -278,7 +270,7 @@ def _password(args: argparse.Namespace, name: str) -> str:
     if args.password_env:
         value = os.environ.get(args.password_env)
         if not value:
-            raise _fail(ValueError(f"environment variable {args.password_env} is not set"))
+            raise CommandFailed(f"environment variable {args.password_env} is not set")
         return value
     if not sys.stdin.isatty():
         return sys.stdin.readline().rstrip("\n")
@@ -286,14 +278,11 @@ def _password(args: argparse.Namespace, name: str) -> str:
 
 
 def _add_learner(args: argparse.Namespace) -> int:
-    try:
-        root = open_folder(args.course)
-        learner = roster.add(root, args.name)
-        folder = root.joinpath(*learner.folder.split("/"))
-        if not folder.exists():
-            hand_out(root, folder, git=args.git)
-    except course.CourseError as exc:
-        raise _fail(exc) from None
+    root = open_folder(args.course)
+    learner = roster.add(root, args.name)
+    folder = root.joinpath(*learner.folder.split("/"))
+    if not folder.exists():
+        hand_out(root, folder, git=args.git)
     print(f"{learner.name}\t{folder}")
     return 0
 
@@ -312,10 +301,7 @@ def hand_out(course_root: Path, folder: Path, *, git: bool = False) -> None:
 
 def _set_password(args: argparse.Namespace) -> int:
     role = "teacher" if args.name == roster.TEACHER else "learner"
-    try:
-        auth.set_password(args.course, args.name, _password(args, args.name), role)
-    except course.CourseError as exc:
-        raise _fail(exc) from None
+    auth.set_password(args.course, args.name, _password(args, args.name), role)
     print(f"password set for {args.name} (stored as a salted scrypt hash)")
     return 0
 
@@ -324,30 +310,24 @@ def _handout_git(original):
     def run(args: argparse.Namespace) -> int:
         status = original(args)
         if status == 0 and getattr(args, "git", False):
-            try:
-                commit = gitout.init_repository(args.output, "Hand-out")
-            except course.CourseError as exc:
-                raise _fail(exc) from None
+            commit = gitout.init_repository(args.output, "Hand-out")
             print(f"git repository at {args.output} (main, {commit[:12]})", file=sys.stderr)
         return status
 
     return run
 
 
-def _course_parser(subparsers) -> argparse._SubParsersAction:
-    """The ``course`` command's own subcommands (registered by basehalf_cli.sessions)."""
-    parser = subparsers.choices["course"]
-    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-
-
 def add_commands(subparsers) -> None:
-    """Register ``serve`` and ``course add-learner | set-password``; ``course handout --git``."""
+    """Register ``serve``."""
     p = subparsers.add_parser("serve", help="serve the workbench to a class (each in own folder)")
     p.set_defaults(func=_serve)
     p.add_argument("course", help="the course folder (course.yaml with a learners list)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=2718)
-    sub = _course_parser(subparsers)
+
+
+def add_course_commands(sub) -> None:
+    """Add ``add-learner`` and ``set-password`` to ``course``, and ``--git`` to its hand-out."""
     q = sub.add_parser("add-learner", help="list a learner and hand their folder out")
     q.set_defaults(func=_add_learner)
     q.add_argument("course")
