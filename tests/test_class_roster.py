@@ -17,6 +17,8 @@ from openai_server import grading_reply, no_model_env, openai_server  # noqa: F4
 
 from basehalf_cli import served
 from basehalf_cli.main import main
+from basehalf_core.errors import BasehalfError
+from basehalf_core.folder import operations
 from basehalf_core.folder.fsio import FolderError, OutsideFolder
 from basehalf_core.folder.workspace import UnknownNode, Workspace
 from basehalf_core.study import grading, llm
@@ -227,6 +229,17 @@ def test_a_learner_cannot_reach_outside_their_folder(tmp_path):
             ws.read_bytes(link)
     seen = "".join(card_detail.card_detail(ws, p).body_html for p in ws.nodes)
     assert "bob-only-marker" not in seen and "walrus-striped" not in seen
+    # The workbench's Rename box and Connect dropdown with crafted paths: refused, nothing
+    # written anywhere but Alice's folder.
+    note = "attention-is-all-you-need/01-transformer-claim.md"
+    bob_before = sorted(p.relative_to(bob).as_posix() for p in bob.rglob("*"))
+    for target in ["../bob/stolen.md", "bob-folder/stolen.md", "/tmp/stolen.md", "key/x.md"]:
+        with pytest.raises(BasehalfError):
+            operations.move(ws, note, target)
+        with pytest.raises(BasehalfError):
+            operations.connect(ws, target, note)
+    assert sorted(p.relative_to(bob).as_posix() for p in bob.rglob("*")) == bob_before
+    assert (alice / note).is_file() and not (root / "answers" / "x.md").exists()
 
 
 # --- budget and model traffic ----------------------------------------------------------------
