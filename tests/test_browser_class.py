@@ -3,6 +3,7 @@ teacher sees both; a learner's crafted request for the other's session is refuse
 
 from __future__ import annotations
 
+import shutil
 import time
 from urllib.parse import parse_qs, urlparse
 
@@ -16,7 +17,7 @@ from basehalf_core.teaching import roster
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 90_000
-PDF = "longeval-human-evaluation/longeval-2023.eacl-main.121.pdf"
+CARD = "longeval-human-evaluation/06-longeval-practice.md"
 
 
 def sign_in(browser, server: ClassServer, name: str):
@@ -40,15 +41,17 @@ def wait_for(path, timeout: float = 60) -> None:
 
 def test_two_learners_at_once_and_the_teacher_sees_both(_browser, tmp_path):
     root = make_class(tmp_path, "alice", "bob", sessions=(LONGEVAL,), passwords=True)
-    server = ClassServer(root, tmp_path / "serve.log")
+    # Alice answered her card in an editor before class; Bob's is still blank.
+    shutil.copy(LONGEVAL / CARD.split("/", 1)[1], roster.folder_of(root, "alice") / CARD)
+    server = ClassServer(root, tmp_path / "serve.log", env={"BASEHALF_MODEL": ""})
     try:
         pages = {name: sign_in(_browser, server, name) for name in ("alice", "bob")}
         folders = {name: roster.folder_of(root, name) for name in pages}
         for name, page in pages.items():
             wait_for_app(page, TIMEOUT)
-            expect(page.locator("[data-testid=served-status]")).to_have_attribute(
-                "data-learner", name
-            )
+            status = page.locator("[data-testid=served-status]")
+            expect(status).to_have_attribute("data-learner", name)
+            expect(status).to_have_attribute("data-calls-left", "50")  # the daily budget, shown
             page.wait_for_selector("[data-testid=text-layer] span", timeout=TIMEOUT)
         canvas = {n: p.locator("[data-testid=canvas]") for n, p in pages.items()}
         before = canvas["alice"].get_attribute("data-node-count")
@@ -127,6 +130,14 @@ def test_two_learners_at_once_and_the_teacher_sees_both(_browser, tmp_path):
         shown = teacher.locator("[data-testid=learner-file][data-learner=alice]")
         expect(shown).to_contain_text("alice grew this", timeout=TIMEOUT)
         assert teacher.locator("button", has_text="Rename").count() == 0
+
+        # Grade the class (offline here): a gradebook with a row per learner and question.
+        teacher.get_by_label("Card", exact=True).select_option(CARD)
+        teacher.get_by_role("button", name="Grade the class").click()
+        expect(teacher.locator("[data-testid=gradebook]")).to_be_attached(timeout=TIMEOUT)
+        book = (root / "learners" / "06-longeval-practice.gradebook.csv").read_text()
+        assert "\nalice," in book and "\nbob," in book
+        expect(teacher.locator("[data-testid=most-wrong]")).to_be_attached(timeout=TIMEOUT)
         for page in [*pages.values(), teacher]:
             page.context.close()
     finally:
