@@ -37,7 +37,8 @@ def _(budget, mo, roster, served):
     learners = roster.load(course_root)
     class_folder = course_root / roster.LEARNERS_DIR
     calls = budget.Budget(course_root, served.calls_per_day())
-    refresh = mo.ui.refresh(default_interval="10s", label="Refresh")
+    # Every learner folder is re-read per refresh: not too often for a large class.
+    refresh = mo.ui.refresh(options=["30s", "2m", "10m"], default_interval="30s", label="Refresh")
     mo.hstack([mo.md(f"# Teacher view · `{course_root.name}`"), refresh], justify="space-between")
     return calls, class_folder, course_root, learners, refresh
 
