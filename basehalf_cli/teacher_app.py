@@ -37,10 +37,12 @@ def _(budget, mo, roster, served):
     learners = roster.load(course_root)
     class_folder = course_root / roster.LEARNERS_DIR
     calls = budget.Budget(course_root, served.calls_per_day())
+    # Bumped after each "Grade the class": the gradebook below re-reads its CSV.
+    get_graded, set_graded = mo.state(0)
     # Every learner folder is re-read per refresh: not too often for a large class.
     refresh = mo.ui.refresh(options=["30s", "2m", "10m"], default_interval="30s", label="Refresh")
     mo.hstack([mo.md(f"# Teacher view · `{course_root.name}`"), refresh], justify="space-between")
-    return calls, class_folder, course_root, learners, refresh
+    return calls, class_folder, course_root, get_graded, learners, refresh, set_graded
 
 
 @app.cell
@@ -110,7 +112,7 @@ def _(Workspace, course, course_root, mo):
 
 
 @app.cell
-def _(class_folder, classroom, grade_card, grade_go, grade_model, mo):
+def _(class_folder, classroom, grade_card, grade_go, grade_model, mo, set_graded):
     mo.stop(not grade_go.value or not grade_card.value)
     _have, _ = classroom.learner_folders(class_folder, grade_card.value)
     with mo.status.progress_bar(total=len(_have), title="Grading the class") as _bar:
@@ -120,6 +122,7 @@ def _(class_folder, classroom, grade_card, grade_go, grade_model, mo):
             model=grade_model.value.strip() or None,
             progress=lambda done, total, name: _bar.update(subtitle=name),
         )
+    set_graded(lambda n: n + 1)
     mo.md(
         f"Graded {len(report.results) - len(report.failures)} of {len(report.results)} learners;"
         f" {len(report.failures)} failed."
@@ -128,7 +131,8 @@ def _(class_folder, classroom, grade_card, grade_go, grade_model, mo):
 
 
 @app.cell
-def _(class_folder, classview, grade_card, html, mo):
+def _(class_folder, classview, get_graded, grade_card, html, mo):
+    get_graded()
     mo.stop(not grade_card.value)
     _stem = grade_card.value.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     _book = class_folder / f"{_stem}.gradebook.csv"
