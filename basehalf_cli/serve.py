@@ -218,6 +218,7 @@ class Gate:
             await self._send(send, 401, page(REFUSED))
             return
         self.throttle.succeeded(keys[0])
+        self.log.info("signed in client=%s user=%s role=%s", client, name, role)
         token = auth.make_token(self.secret, name, role)
         cookie = f"{COOKIE}={token}; Max-Age={MAX_AGE}; Path=/; HttpOnly; SameSite=Strict"
         to = TEACHER_PREFIX + "/" if role == "teacher" else "/"
