@@ -383,7 +383,7 @@ def _(bump, card_choice, grade_button, grading, html, mo, model_box, os, ws):
 def _(card_choice, get_rev, grading, html, mo, ws):
     get_rev()
     _runs = grading.runs(ws, card_choice.value)[0] if card_choice.value else []
-    _eff = grading.latest_verdicts(ws, card_choice.value) if _runs else {}
+    _eff = grading.in_force(ws, card_choice.value) if _runs else {}
     if not _runs:
         _html = '<div data-testid="verdicts" data-count="0">Not graded yet.</div>'
     else:
@@ -425,7 +425,7 @@ def _(bump, card_choice, get_rev, grading, mo, ws):
     override_q = mo.ui.dropdown(
         options={f"Q{g.number}": g.number for g in _last.grades}, label="Override"
     )
-    override_v = mo.ui.dropdown(options=list(grading.VERDICTS), label="to")
+    override_v = mo.ui.dropdown(options=list(grading.GRADES), label="to")
     override_note = mo.ui.text(placeholder="why (optional)")
 
     def _override(_):

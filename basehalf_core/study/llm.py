@@ -224,10 +224,18 @@ def complete(
     raise AssertionError("unreachable")
 
 
-def stream(cfg: ModelConfig, messages: list[dict], *, temperature: float = 0.0) -> Iterator[str]:
+def stream(
+    cfg: ModelConfig,
+    messages: list[dict],
+    *,
+    temperature: float = 0.0,
+    response_format: dict | None = None,
+) -> Iterator[str]:
     """Yield the answer as text deltas (what ``mo.ui.chat`` expects)."""
     lib = _lib()
     args = _call_args(cfg)
+    if response_format is not None:
+        args["response_format"] = response_format
     wait = cfg.backoff
     sent = False
     for attempt in range(cfg.retries + 1):

@@ -30,6 +30,7 @@ from basehalf_core.folder.operations import render_fields
 from basehalf_core.folder.paths import check_entry, is_markdown, kind_for
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import review
+from basehalf_core.study.grading import in_force
 from basehalf_core.study.practice import (
     _ANSWER,
     _ANSWERS_H,
@@ -40,7 +41,6 @@ from basehalf_core.study.practice import (
     parse_card,
 )
 from basehalf_core.study.practice import split_frontmatter as _split
-from basehalf_core.study.verdicts import latest
 
 COURSE_FILE = "course.yaml"
 # basehalf state that belongs to one learner, never to a copy for others.
@@ -334,7 +334,7 @@ def progress(course_folder: str | os.PathLike, now: datetime | None = None) -> l
             except PracticeError:
                 continue
             questions += len(card.questions)
-            graded += len(latest(ws, path))
+            graded += len(in_force(ws, path))
         rows.append(
             {
                 "session": session,
