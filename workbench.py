@@ -23,13 +23,16 @@ def _():
     from basehalf_core.folder.operations import OperationRefused
     from basehalf_core.folder.workspace import Workspace
     from basehalf_core.study import ask as asking
-    from basehalf_core.study import branch, grading, review
+    from basehalf_core.study import branch, grading, llm, review
     from basehalf_core.teaching import course
     from basehalf_core.views import card as card_detail
     from basehalf_core.views import export
     from basehalf_widgets.canvas import Canvas
     from basehalf_widgets.grow_form import GrowForm
     from basehalf_widgets.reader import Reader, highlights_for
+
+    if llm.resolve() is not None:  # grade (issue 12): litellm's import off the first click
+        llm.warm_up()
 
     return (
         Canvas,

@@ -360,3 +360,91 @@ def test_api_key_is_never_written(tmp_path, openai_server, monkeypatch):
     for path in folder.rglob("*"):
         if path.is_file():
             assert SECRET.encode() not in path.read_bytes(), path
+
+
+# --- the model path does not break on a good model --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        lambda g: g,  # a top-level list
+        lambda g: {"verdicts": g},
+        lambda g: {"grades": [{"question": x["number"]} | x for x in g]},
+        lambda g: {"grades": [x | {"verdict": x["verdict"].upper()} for x in g]},
+    ],
+)
+def test_near_shape_replies_are_read_without_a_repair(tmp_path, openai_server, shape):
+    ws = Workspace.open(make_folder(tmp_path))
+    base = grading_reply({1: "Correct", 2: "Wrong"})
+
+    def reply(body: dict) -> dict:
+        grades = json.loads(base(body)["content"])["grades"]
+        return {"content": json.dumps(shape(grades))}
+
+    openai_server.default = reply
+    run = grading.grade_card(ws, "03-practice.md", config=model_cfg(openai_server))
+    assert [(g.number, g.verdict) for g in run.grades] == [(1, "Correct"), (2, "Wrong")]
+    assert len(openai_server.requests) == 1
+
+
+def test_a_quote_with_small_changes_is_kept_as_approximate_with_the_real_passage(
+    tmp_path, openai_server
+):
+    ws = Workspace.open(make_folder(tmp_path))
+    # Curly quotes, a dash, a dropped word and an ellipsis, as real models quote.
+    changed = "The query is what the current position is looking for … in the sequence"
+    openai_server.default = grading_reply("Correct", evidence=changed)
+    run = grading.grade_card(ws, "03-practice.md", config=model_cfg(openai_server))
+    assert len(openai_server.requests) == 1
+    g = run.grades[0]
+    assert g.evidence_match == "approximate"
+    assert "The query is what the current position is looking for" in g.nearest
+    ctx = context.build(ws, grading.load_card(ws, "03-practice.md"))
+    assert ctx.contains(g.nearest)
+    assert grading.runs(ws, "03-practice.md")[0][0].grades[0].evidence_match == "approximate"
+
+
+def test_evidence_with_nothing_close_is_repaired_once_then_recorded_as_not_found(
+    tmp_path, openai_server
+):
+    folder = make_folder(tmp_path)
+    ws = Workspace.open(folder)
+    openai_server.default = grading_reply(evidence="a sentence that appears in no note at all")
+    run = grading.grade_card(ws, "03-practice.md", config=model_cfg(openai_server))
+    assert len(openai_server.requests) == 2  # one repair asked for
+    assert "not quoted verbatim" in openai_server.requests[1].body["messages"][-1]["content"]
+    assert [g.evidence_match for g in run.grades] == ["not found", "not found"]
+    assert "- Evidence match: not found" in (folder / run.grading_path).read_text()
+
+
+def test_streaming_yields_each_verdict_as_it_arrives_then_the_written_run(tmp_path, openai_server):
+    folder = make_folder(tmp_path)
+    ws = Workspace.open(folder)
+    base = grading_reply({1: "Correct", 2: "Partial"})
+    openai_server.default = lambda body: base(body) | {"chunk": 7}
+    seen = []
+    for item in grading.grade_stream(ws, "03-practice.md", config=model_cfg(openai_server)):
+        # Nothing is written before the last grade is in.
+        seen.append((item, (folder / "03-practice.grading.md").exists()))
+    grades, run = [s[0] for s in seen[:-1]], seen[-1][0]
+    assert [(g.number, g.verdict) for g in grades] == [(1, "Correct"), (2, "Partial")]
+    assert [written for _, written in seen[:-1]] == [False, False]
+    assert isinstance(run, grading.GradingRun) and run.grades == grades
+    assert openai_server.requests[0].body.get("stream") is True
+
+
+def test_cancelled_stream_writes_nothing(tmp_path, openai_server):
+    import threading
+
+    folder = make_folder(tmp_path)
+    ws = Workspace.open(folder)
+    openai_server.default = lambda body: grading_reply()(body) | {"chunk": 5}
+    cancel = threading.Event()
+    stream = grading.grade_stream(
+        ws, "03-practice.md", config=model_cfg(openai_server), cancel=cancel
+    )
+    with pytest.raises(grading.Cancelled):
+        for _ in stream:
+            cancel.set()
+    assert not (folder / "03-practice.grading.md").exists()

@@ -130,6 +130,14 @@ def _lib():
     return _litellm
 
 
+def warm_up() -> threading.Thread:
+    """Import litellm in a background thread, so the learner's first model call does not pay
+    for it (the import takes seconds). Call at app start; returns the (daemon) thread."""
+    thread = threading.Thread(target=_lib, name="basehalf-litellm-import", daemon=True)
+    thread.start()
+    return thread
+
+
 def supports_json_schema(cfg: ModelConfig) -> bool:
     """Whether to send ``response_format`` as a JSON schema for this model."""
     if cfg.json_schema is not None:
