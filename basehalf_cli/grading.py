@@ -128,8 +128,10 @@ def grade_row(row: dict, cfg: llm.ModelConfig | None) -> dict:
         g = offline_grader.grade(row["question"], row["student_answer"], reference=row["_refs"])
         return out | {
             "verdict": g.verdict,
+            "confidence": g.confidence,
             "reason": g.reason,
             "evidence": g.evidence,
+            "compare": list(g.compare),
             "model": offline_grader.MODEL_NAME,
         }
     card = PracticeCard(

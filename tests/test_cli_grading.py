@@ -15,7 +15,7 @@ from openai_server import grading_reply, openai_server  # noqa: F401
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "grading"
 SECRET = "sk-test-CLI-SECRET-0042aa"
-VERDICTS = {"Correct", "Partial", "Wrong"}
+VERDICTS = {"Correct", "Partial", "Wrong", "Unsure"}  # Unsure: offline only
 
 
 def run(*args: str, **env: str) -> subprocess.CompletedProcess:
@@ -106,6 +106,7 @@ def test_grade_jsonl_on_real_rows(tmp_path):
     results = [json.loads(line) for line in dest.read_text().splitlines()]
     assert [r["id"] for r in results] == [r["id"] for r in rows]
     assert all(r["verdict"] in VERDICTS and r["model"] == "offline" for r in results)
+    assert all(0 <= r["confidence"] <= 1 for r in results)
     assert all(r["reason"].startswith("Offline grader:") for r in results)
     stdout = run("grade-jsonl", str(src))
     assert [json.loads(x) for x in stdout.stdout.splitlines()] == results

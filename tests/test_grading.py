@@ -448,3 +448,21 @@ def test_cancelled_stream_writes_nothing(tmp_path, openai_server):
         for _ in stream:
             cancel.set()
     assert not (folder / "03-practice.grading.md").exists()
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_ollama_chat_grades_end_to_end_in_json_mode(tmp_path, openai_server, stream):
+    folder = make_folder(tmp_path)
+    ws = Workspace.open(folder)
+    openai_server.default = grading_reply({1: "Correct", 2: "Wrong"})
+    cfg = llm.ModelConfig("ollama_chat/llama3.2", openai_server.ollama_base, timeout=10)
+    if stream:
+        *grades, run = grading.grade_stream(ws, "03-practice.md", config=cfg)
+    else:
+        run = grading.grade_card(ws, "03-practice.md", config=cfg)
+    assert [(g.number, g.verdict) for g in run.grades] == [(1, "Correct"), (2, "Wrong")]
+    req = openai_server.requests[0]
+    assert req.path == "/api/chat"
+    assert req.body["format"] == "json"  # JSON mode, no json_schema
+    assert req.body["model"] == "llama3.2" and bool(req.body.get("stream")) == stream
+    assert "model: ollama_chat/llama3.2" in (folder / run.grading_path).read_text()

@@ -138,10 +138,20 @@ def warm_up() -> threading.Thread:
     return thread
 
 
+_JSON_MODE_ONLY = {"ollama", "ollama_chat"}  # Ollama's plain JSON mode: format "json"
+
+
+def json_mode_only(cfg: ModelConfig) -> bool:
+    """Whether the model takes JSON mode (any JSON object) but is not sent a schema."""
+    return cfg.json_schema is None and cfg.provider in _JSON_MODE_ONLY
+
+
 def supports_json_schema(cfg: ModelConfig) -> bool:
     """Whether to send ``response_format`` as a JSON schema for this model."""
     if cfg.json_schema is not None:
         return cfg.json_schema
+    if cfg.provider in _JSON_MODE_ONLY:
+        return False
     lib = _lib()
     try:
         return bool(lib.supports_response_schema(model=cfg.model))

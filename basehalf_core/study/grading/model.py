@@ -237,7 +237,9 @@ def messages_for(ctx: ctxmod.Context) -> list[dict]:
 
 
 def response_format(cfg: llm.ModelConfig) -> dict | None:
-    """A JSON-schema response format when the model takes one (Ollama's JSON mode does not)."""
+    """A JSON-schema response format when the model takes one; JSON mode for Ollama."""
+    if llm.json_mode_only(cfg):
+        return {"type": "json_object"}
     if llm.supports_json_schema(cfg):
         return {
             "type": "json_schema",
