@@ -130,10 +130,30 @@ def _lib():
     return _litellm
 
 
+WARM_UP_BASE = "http://127.0.0.1:9/v1"  # loopback discard port: refused at once, never sent
+
+
+def _warm() -> None:
+    lib = _lib()
+    # litellm and its HTTP stack import more on the first call (~0.5 s); a call that is
+    # refused on the loopback discard port walks the same path without reaching anything.
+    try:
+        lib.completion(
+            model="openai/basehalf-warm-up",
+            messages=[{"role": "user", "content": "."}],
+            api_base=WARM_UP_BASE,
+            api_key=PLACEHOLDER_KEY,
+            timeout=2,
+            num_retries=0,
+        )
+    except Exception:  # refused, as intended
+        pass
+
+
 def warm_up() -> threading.Thread:
     """Import litellm in a background thread, so the learner's first model call does not pay
     for it (the import takes seconds). Call at app start; returns the (daemon) thread."""
-    thread = threading.Thread(target=_lib, name="basehalf-litellm-import", daemon=True)
+    thread = threading.Thread(target=_warm, name="basehalf-litellm-warm-up", daemon=True)
     thread.start()
     return thread
 
