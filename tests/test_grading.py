@@ -457,7 +457,7 @@ def test_ollama_chat_grades_end_to_end_in_json_mode(tmp_path, openai_server, str
     openai_server.default = grading_reply({1: "Correct", 2: "Wrong"})
     cfg = llm.ModelConfig("ollama_chat/llama3.2", openai_server.ollama_base, timeout=10)
     if stream:
-        *grades, run = grading.grade_stream(ws, "03-practice.md", config=cfg)
+        *_, run = grading.grade_stream(ws, "03-practice.md", config=cfg)
     else:
         run = grading.grade_card(ws, "03-practice.md", config=cfg)
     assert [(g.number, g.verdict) for g in run.grades] == [(1, "Correct"), (2, "Wrong")]

@@ -9,6 +9,7 @@ secret) is sent then, because the OpenAI client refuses to start without one.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -137,7 +138,7 @@ def _warm() -> None:
     lib = _lib()
     # litellm and its HTTP stack import more on the first call (~0.5 s); a call that is
     # refused on the loopback discard port walks the same path without reaching anything.
-    try:
+    with contextlib.suppress(Exception):  # refused, as intended
         lib.completion(
             model="openai/basehalf-warm-up",
             messages=[{"role": "user", "content": "."}],
@@ -146,8 +147,6 @@ def _warm() -> None:
             timeout=2,
             num_retries=0,
         )
-    except Exception:  # refused, as intended
-        pass
 
 
 def warm_up() -> threading.Thread:
