@@ -365,57 +365,38 @@ def _(get_rev, get_selected, mo, ws):
 
 
 @app.cell
-def _(bump, card_choice, grade_button, grading, html, mo, model_box, os, ws):
+def _(bump, card_choice, grade_button, mo, model_box, os, ws):
+    # grade (issue 12): verdicts stream in one by one from a thread; Cancel writes nothing.
+    import threading as _threading
+
+    from basehalf_core.views import grading_panel as _gp
+
     # Grading may call a paid model: it runs only when the learner presses Grade.
     mo.stop(not grade_button.value or not card_choice.value)
     _model = model_box.value.strip() or os.environ.get("BASEHALF_MODEL") or None
-    try:
-        _run = grading.grade_card(ws, card_choice.value, _model)
-    except Exception as exc:  # the learner sees why; nothing was written
-        _out = mo.callout(
-            mo.Html(f'<span data-testid="grade-error">{html.escape(str(exc))}</span>'), "danger"
-        )
-    else:
-        _out = mo.md(f"Graded {len(_run.grades)} answers into `{_run.grading_path}`.")
+    _cancel = _threading.Event()
+    _stop = mo.ui.button(label="Cancel", on_click=lambda _: _cancel.set())
+
+    def _work():
+        _me = mo.current_thread()
+        for _html, _state in _gp.stream_html(
+            ws, card_choice.value, _model, _cancel, lambda: _me.should_exit
+        ):
+            _live = _state in ("waiting", "streaming")
+            mo.output.replace(mo.vstack([_stop, mo.Html(_html)]) if _live else mo.Html(_html))
         bump()
-    _out
+
+    mo.Thread(target=_work, daemon=True).start()
     return
 
 
 @app.cell
-def _(card_choice, get_rev, grading, html, mo, ws):
+def _(card_choice, get_rev, mo, ws):
+    # grade (issue 12): the table (Unsure, confidence, passages to compare) is a view.
+    from basehalf_core.views import grading_panel as _gp
+
     get_rev()
-    _runs = grading.runs(ws, card_choice.value)[0] if card_choice.value else []
-    _eff = grading.in_force(ws, card_choice.value) if _runs else {}
-    if not _runs:
-        _html = '<div data-testid="verdicts" data-count="0">Not graded yet.</div>'
-    else:
-        _last = _runs[-1]
-        _label = "offline grader" if _last.offline else f"model {_last.model}"
-        _rows = []
-        for g in _last.grades:
-            e = _eff.get(g.number)
-            shown = e.verdict if e else g.verdict
-            over = ""
-            if e and e.source == "override":
-                over = f" <small>(your override; the grader said {html.escape(g.verdict)})</small>"
-            _rows.append(
-                f'<tr data-number="{g.number}" data-verdict="{html.escape(shown)}">'
-                f"<td>{g.number}</td><td>{html.escape(g.question)}</td>"
-                f"<td>{html.escape(g.answer)}</td><td><b>{html.escape(shown)}</b>{over}</td>"
-                f"<td>{html.escape(g.reason)}<br><small>“{html.escape(g.evidence)}”</small></td>"
-                "</tr>"
-            )
-        _html = (
-            f'<div data-testid="verdicts" data-count="{len(_last.grades)}" '
-            f'data-model="{html.escape(_last.model)}">'
-            f"<p>Run {html.escape(_last.run_id)} · {html.escape(_label)} · "
-            f"{html.escape(_last.time)}</p><table><tr><th>#</th><th>Question</th>"
-            "<th>Answer</th><th>Verdict</th><th>Reason and evidence</th></tr>"
-            + "".join(_rows)
-            + "</table></div>"
-        )
-    mo.Html(_html)
+    mo.Html(_gp.verdict_table(ws, card_choice.value))
     return
 
 
@@ -448,6 +429,44 @@ def _(bump, card_choice, get_rev, grading, mo, ws):
         [override_q, override_v, override_note, mo.ui.button(label="Record", on_click=_override)],
         justify="start",
     )
+    return
+
+
+@app.cell
+def _(bump, card_choice, mo, model_box, os, ws):
+    # grade (issue 12): draft an answer key with the model; approve it here or in the editor.
+    from basehalf_core.study import answer_key as _ak
+    from basehalf_core.study import llm as _llm
+
+    def _draft(_):
+        _cfg = _llm.resolve(model_box.value.strip() or os.environ.get("BASEHALF_MODEL"))
+        if _cfg is None:
+            return "Drafting a key needs a model: set one in the Model box."
+        try:
+            _key = _ak.draft_answer_key(ws, card_choice.value, _cfg)
+        except (_ak.AnswerKeyError, _llm.ModelError) as exc:
+            return f"No key drafted: {exc}"
+        bump()
+        return f"Drafted {len(_key)} answers under '## Answer key (draft)': check, then approve."
+
+    def _approve(_):
+        try:
+            _ak.approve(ws, card_choice.value)
+        except _ak.AnswerKeyError as exc:
+            return str(exc)
+        bump()
+        return "Approved: offline grading now uses this answer key."
+
+    draft_key = mo.ui.button(label="Draft answer key", value="", on_click=_draft)
+    approve_key = mo.ui.button(label="Approve key", value="", on_click=_approve)
+    mo.hstack([draft_key, approve_key]) if card_choice.value else None
+    return approve_key, draft_key
+
+
+@app.cell
+def _(approve_key, draft_key, html, mo):
+    _msg = approve_key.value or draft_key.value
+    mo.Html(f'<div data-testid="answer-key-status">{html.escape(_msg)}</div>') if _msg else None
     return
 
 
