@@ -48,11 +48,12 @@ def cv_table(k: int = 5, inner_k: int = 3) -> None:
         f"{k}-fold cross-validation grouped by question (test questions unseen), with an answer"
         f" key;\nthresholds chosen by an inner {inner_k}-fold CV inside each training part only."
         f"\nTargets: precision of Correct >= {ev.TARGET_CORRECT}, of Wrong/Partial (answer not"
-        f" correct) >= {ev.TARGET_WRONG}; 2-way macro-F1 at full coverage."
+        f" correct) >= {ev.TARGET_WRONG}; 2-way macro-F1 at full coverage;\nP(Corr)/P(Wrong):"
+        f" precision of those verdicts; ECE: calibration error of the held-out P(correct)."
     )
     head = (
         f"{'split':<12}{'grader':<9}{'n':>6}{'F1 2-way':>9}{'P(Corr)':>8}{'#Corr':>6}"
-        f"{'P(Wrong)':>9}{'#Wrong':>7}{'coverage':>9}"
+        f"{'P(Wrong)':>9}{'#Wrong':>7}{'coverage':>9}{'ECE':>7}"
     )
     print(head)
     print("-" * len(head))
@@ -66,7 +67,7 @@ def cv_table(k: int = 5, inner_k: int = 3) -> None:
             print(
                 f"{split.split('_')[0]:<12}{name:<9}{r['n']:>6}{r['f1_2way']:>9.3f}"
                 f"{_pct(r['prec_correct']):>8}{r['n_correct']:>6}{_pct(r['prec_wrong']):>9}"
-                f"{r['n_wrong']:>7}{r['coverage']:>9.3f}"
+                f"{r['n_wrong']:>7}{r['coverage']:>9.3f}{_pct(r['ece']):>7}"
             )
         print(f"{'':<12}({took:.0f} s)")
 

@@ -204,7 +204,7 @@ def approve(ws: Workspace, card_path: str) -> str:
             raise AnswerKeyError(f"{real}: no '{DRAFT_HEADING}' section to approve")
         body = _without_section(text, KEY_HEADING)
         body = re.sub(re.escape(DRAFT_HEADING), KEY_HEADING, body, flags=re.IGNORECASE)
-        return re.sub(r"\n_Drafted by [^\n]*_\n", "\n", body)
+        return re.sub(r"\n_Drafted by [^\n]*_\n\n?", "\n", body)
 
     operations.edit(ws, real, promote)
     return real

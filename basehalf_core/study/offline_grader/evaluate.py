@@ -105,12 +105,31 @@ def select_policy(
     return Policy(t_correct, t_wrong, t_2way)
 
 
+def calibration_error(probs: Sequence[float], gold: Sequence[bool], bins: int = 10) -> float:
+    """Expected calibration error: the mean gap between P(correct) and the share correct,
+    over equal-width probability bins, weighted by how many answers fall in each."""
+    total, err = len(probs), 0.0
+    for b in range(bins):
+        lo, hi = b / bins, (b + 1) / bins
+        inside = [
+            (p, g)
+            for p, g in zip(probs, gold, strict=True)
+            if lo <= p < hi or (b == bins - 1 and p == 1)
+        ]
+        if inside:
+            mean_p = sum(p for p, _ in inside) / len(inside)
+            share = sum(g for _, g in inside) / len(inside)
+            err += len(inside) / total * abs(mean_p - share)
+    return err
+
+
 @dataclass
 class Outcome:
     """Verdicts of one grader on one split, with what the table reports."""
 
     verdicts: list[str]
     two_way: list[bool]
+    probs: list[float] | None = None  # held-out P(correct), for the calibration error
 
     def report(self, gold: Sequence[bool]) -> dict[str, float]:
         """n, 2-way macro-F1, precision and count of Correct / Wrong (+Partial), coverage."""
@@ -126,6 +145,7 @@ class Outcome:
                 sum(g == right for g in picked) / len(picked) if picked else float("nan")
             )
         out["coverage"] = sum(v != "Unsure" for v in self.verdicts) / len(gold)
+        out["ece"] = calibration_error(self.probs, gold) if self.probs else float("nan")
         return out
 
 
@@ -177,6 +197,7 @@ def cross_validate(
         "offline": [False] * len(rows),
         "overlap": [False] * len(rows),
     }
+    probs = [0.0] * len(rows)
     for fold in group_folds(rows, k):
         held = set(fold)
         train = [i for i in range(len(rows)) if i not in held]
@@ -187,12 +208,15 @@ def cross_validate(
         bpol = select_policy([base[i] for i in train], [gold[i] for i in train])
         score = offline_fit(train)
         for i in fold:
-            p = score(i)
+            p = probs[i] = score(i)
             verdicts["offline"][i] = decide(p, matches[i], pol)
             two_way["offline"][i] = p >= pol.t_2way and not flips[i]
             verdicts["overlap"][i] = _baseline_verdict(base[i], bpol)
             two_way["overlap"][i] = base[i] >= bpol.t_2way
-    return {name: Outcome(verdicts[name], two_way[name]).report(gold) for name in verdicts}
+    return {
+        "offline": Outcome(verdicts["offline"], two_way["offline"], probs).report(gold),
+        "overlap": Outcome(verdicts["overlap"], two_way["overlap"]).report(gold),
+    }
 
 
 def fit_all(rows: Sequence[dict], inner_k: int = 5) -> tuple[list, Policy, int]:
