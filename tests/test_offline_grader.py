@@ -145,3 +145,36 @@ def test_shipped_weights_match_the_feature_list():
     model, policy = og.shipped()
     assert len(model.weights) == len(og.FEATURES) + 1
     assert policy.t_correct is not None and not math.isnan(policy.t_correct)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "kwargs"),
+    [
+        (Q, "When the current increases, the resistance decreases.", {"reference": KEY}),
+        (
+            "What are the keys?",
+            "The keys are what a position passes on, weighted by how well its value matches.",
+            {
+                "context": "The keys are what each position offers to be matched against a "
+                "query.\nThe values are what a position passes on, weighted by how well its "
+                "key matches."
+            },
+        ),
+    ],
+)
+def test_an_answer_that_swaps_two_roles_is_never_correct(question, answer, kwargs):
+    g = og.grade(question, answer, **kwargs)
+    assert g.verdict != "Correct" and "exchanges" in g.reason, g
+
+
+@pytest.mark.parametrize(
+    ("answer", "reference"),
+    [
+        ("The light bulb will light.", "The bulb will light."),
+        ("It decreases when the resistance increases.", KEY),  # a clause moved
+    ],
+)
+def test_reordered_paraphrases_are_no_swap(answer, reference):
+    from basehalf_core.study.offline_grader.features import match
+
+    assert match("Q?", answer, [reference]).swap is None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from rapidfuzz import fuzz
 
@@ -33,6 +34,7 @@ FEATURES = (
 )
 RECALL, PRECISION = FEATURES.index("recall"), FEATURES.index("precision")
 NEGATION, FLIP = FEATURES.index("negation_mismatch"), FEATURES.index("polarity_flip")
+SWAP_GAIN = 0.2  # how much closer an exchange of two words must bring the answer
 QUESTION_WEIGHT = 0.35  # words the question already holds say little about what is known
 
 ANTONYMS: dict[str, set[str]] = {}
@@ -50,6 +52,7 @@ class Match:
     shared: list[str]
     missing: list[str]
     conflict: tuple[str, str] | None
+    swap: tuple[str, str] | None = None  # two words of the reference exchanged in the answer
 
     @property
     def flipped(self) -> bool:
@@ -97,7 +100,7 @@ def _weighted(stems: Sequence[str] | set[str], q_stems: set[str]) -> dict[str, f
 
 def _recall_precision(a_set: set[str], r_list: list[str], q_stems: set[str]) -> tuple[float, float]:
     w = _weighted(r_list, q_stems)
-    aw = _weighted(a_set, q_stems)
+    aw = _weighted(sorted(a_set), q_stems)  # a fixed order: float sums do not depend on hashing
     rec = sum(v for s, v in w.items() if s in a_set) / (sum(w.values()) or 1.0)
     prec = sum(v for s, v in aw.items() if s in w) / (sum(aw.values()) or 1.0)
     return rec, prec
@@ -116,6 +119,35 @@ def _conflict(a_set: set[str], r_set: set[str], q_stems: set[str]) -> tuple[str,
             if opp in r_set and opp not in a_set and (s not in r_set or opp not in q_stems):
                 return (s, opp)
     return None
+
+
+def find_swap(answer: list[str], reference: list[str]) -> tuple[str, str] | None:
+    """Two words the answer exchanges while otherwise following the reference.
+
+    "When the current increases, the resistance decreases" against "When the resistance
+    increases, the current decreases": the same words, so overlap cannot tell; but putting
+    ``current`` and ``resist`` back in each other's place makes the answer follow the
+    reference far more closely. Only words found once on each side, and not next to each
+    other, are tried.
+    """
+    once = [w for w in dict.fromkeys(answer) if answer.count(w) == 1 and reference.count(w) == 1]
+    if len(once) < 2:
+        return None
+    before = SequenceMatcher(None, answer, reference, autojunk=False).ratio()
+    best, found = before, None
+    for i, x in enumerate(once):
+        for y in once[i + 1 :]:
+            # Neighbours trade places in any paraphrase ("light bulb" / "bulb will light");
+            # a swap of roles moves words that stand apart on both sides.
+            if abs(answer.index(x) - answer.index(y)) < 2:
+                continue
+            if abs(reference.index(x) - reference.index(y)) < 2:
+                continue
+            swapped = [y if w == x else x if w == y else w for w in answer]
+            after = SequenceMatcher(None, swapped, reference, autojunk=False).ratio()
+            if after > best:
+                best, found = after, (x, y)
+    return found if found and best >= 0.75 and best - before >= SWAP_GAIN else None
 
 
 def match(question: str, answer: str, references: Sequence[str]) -> Match:
@@ -163,4 +195,5 @@ def match(question: str, answer: str, references: Sequence[str]) -> Match:
     ]
     shared = [s for s in r_list if s in a_set]
     missing = [s for s in new if s not in a_set]
-    return Match(ref, values, shared, missing, conflict)
+    swap = find_swap(a_list, content(tokens(ref)))
+    return Match(ref, values, shared, missing, conflict, swap)
