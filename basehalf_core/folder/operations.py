@@ -12,19 +12,15 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import AlreadyExists, WriteRefused, atomic_write, inside, read_bytes
 from basehalf_core.folder.paths import check_entry, is_markdown, mirror_store, nfc, slugify
 from basehalf_core.folder.workspace import Workspace
 
 
-class OperationRefused(Exception):
+class OperationRefused(BasehalfError):
     """An operation was not carried out; the message names the file and why."""
-
-    def __init__(self, path: str, reason: str):
-        self.path = path
-        self.reason = reason
-        super().__init__(f"{path}: {reason}")
 
 
 @dataclass

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import plainyaml
 from basehalf_core.folder.paths import check_entry, nfc
 
@@ -29,13 +30,8 @@ _FENCE = re.compile(r"---[ \t]*(\r\n|\n|\r)")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
 
 
-class StoreUnreadable(Exception):
+class StoreUnreadable(BasehalfError):
     """The store cannot be read safely; it has no edges and refuses writes."""
-
-    def __init__(self, path: str, reason: str):
-        self.path = path
-        self.reason = reason
-        super().__init__(f"{path}: {reason}")
 
 
 @dataclass

@@ -16,6 +16,7 @@ from pathlib import Path
 import frontmatter
 import networkx as nx
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import inside, is_within, open_folder
 from basehalf_core.folder.paths import (
@@ -32,15 +33,14 @@ _HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.M)
 _SCAN_BYTES = up.FENCE_LIMIT + 4096
 
 
-class UnknownNode(KeyError):
+class UnknownNode(BasehalfError, KeyError):
     """No node has that path."""
 
     def __init__(self, path: str):
-        self.path = path
-        super().__init__(path)
+        super().__init__(path, "no such file in the folder")
 
-    def __str__(self) -> str:
-        return f"{self.path}: no such file in the folder"
+    def __str__(self) -> str:  # KeyError would quote the message
+        return f"{self.path}: {self.reason}"
 
 
 @dataclass

@@ -15,6 +15,7 @@ import re
 
 from basehalf_core.documents.anchors import BadAnchor, reanchor
 from basehalf_core.documents.document import DocumentError, fold, normalise, open_document
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
 from basehalf_core.folder.fsio import inside
 from basehalf_core.folder.workspace import Workspace
@@ -41,7 +42,7 @@ what the NOTE and PASSAGE text supports. Reply with JSON only:
 {"key": [{"number": 1, "answer": "..."}]}  with one entry per QUESTION, numbered as its block."""
 
 
-class AnswerKeyError(Exception):
+class AnswerKeyError(BasehalfError):
     """The answer key cannot be drafted or approved; the message says why."""
 
 

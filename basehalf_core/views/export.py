@@ -15,6 +15,7 @@ from html import escape
 from importlib import resources
 from pathlib import Path
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import atomic_write
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study.grading import Verdict, in_force
@@ -25,7 +26,7 @@ from basehalf_core.views import markdown as safe_markdown
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'"
 
 
-class ExportError(Exception):
+class ExportError(BasehalfError):
     """The export could not be written; the message names the file and why."""
 
 

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from rapidfuzz import fuzz
 
 from basehalf_core.documents.document import fold, normalise
+from basehalf_core.errors import BasehalfError
 from basehalf_core.study import context as ctxmod
 from basehalf_core.study import llm
 from basehalf_core.study.grading.record import GRADES
@@ -72,7 +73,7 @@ NOT_FOUND = "not found"
 FUZZY_MIN = 85.0  # rapidfuzz partial-ratio over folded text: a quote with small changes
 
 
-class InvalidGrades(ValueError):
+class InvalidGrades(BasehalfError, ValueError):
     """The model's reply broke the contract; the message is sent back for one repair."""
 
 

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import offline_grader
@@ -23,7 +24,7 @@ VERDICTS = (*GRADES, "Unsure")  # what a run may record: the offline grader can 
 OFFLINE = offline_grader.MODEL_NAME
 
 
-class GradingError(Exception):
+class GradingError(BasehalfError):
     """A grading request or override cannot be carried out."""
 
 
