@@ -3,7 +3,8 @@
 The four answers of ``06-qkv-practice.md`` are correct: offline they may be Unsure, never
 Wrong. The variants (Key and Value swapped, "multi-head is only for speed", a negated Q1) and
 an echo card (every answer a copy of a note sentence that does not answer the question) must
-never be Correct. The variant cards live in ``tests/golden/grading/``.
+never be Correct. The variant cards live in ``tests/golden/grading/``, beside an approved answer key
+(``qkv-answer-key.md``, written from the paper) that the same five cards are also graded with.
 """
 
 from __future__ import annotations
@@ -85,3 +86,32 @@ def test_answers_repeating_a_planted_note_sentence_are_never_correct(tmp_path):
     body = "".join(f"{i}. {q}\n   Answer: {PLANTED}\n\n" for i, q in enumerate(questions, 1))
     got = grade(tmp_path, f"{head}\n{body}", plant=PLANTED)
     assert all(g.verdict != "Correct" for g in got.values()), got
+
+
+ANSWER_KEY = (GOLDEN / "qkv-answer-key.md").read_text(encoding="utf-8")
+
+
+def with_key(text: str) -> str:
+    return text.rstrip("\n") + "\n\n" + ANSWER_KEY
+
+
+def test_with_an_answer_key_the_correct_answers_are_not_wrong_and_most_are_correct(tmp_path):
+    got = grade(tmp_path, with_key((SESSION / CARD).read_text(encoding="utf-8")))
+    assert all(g.verdict != "Wrong" for g in got.values()), got
+    assert sum(g.verdict == "Correct" for g in got.values()) >= 3, got
+    assert all(g.evidence in ANSWER_KEY for g in got.values())  # graded against the key
+
+
+@pytest.mark.parametrize(
+    ("variant", "changed"),
+    [
+        ("kv-swapped.md", [2, 3]),
+        ("negated-q1.md", [1]),
+        ("multi-head-speed.md", [5]),
+        ("echo.md", [1, 2, 3, 4]),
+    ],
+)
+def test_with_an_answer_key_the_variants_are_never_correct(tmp_path, variant, changed):
+    got = grade(tmp_path, with_key((GOLDEN / variant).read_text(encoding="utf-8")))
+    for n in changed:
+        assert got[n].verdict != "Correct", got[n]

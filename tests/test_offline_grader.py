@@ -178,3 +178,9 @@ def test_reordered_paraphrases_are_no_swap(answer, reference):
     from basehalf_core.study.offline_grader.features import match
 
     assert match("Q?", answer, [reference]).swap is None
+
+
+def test_a_role_named_where_the_key_names_another_is_never_correct():
+    key = "A value is the content each position passes on to the output."
+    g = og.grade("What is a value?", "A key is the content each position passes on.", reference=key)
+    assert g.verdict != "Correct" and "says 'key' where the answer key says 'valu'" in g.reason, g

@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 
 from rapidfuzz import fuzz
 
-from basehalf_core.study.offline_grader.lexicon import ANTONYM_PAIRS, QUESTION_WORDS
+from basehalf_core.study.offline_grader.lexicon import ANTONYM_PAIRS, QUESTION_WORDS, ROLE_PAIRS
 from basehalf_core.study.offline_grader.text import CJK, content, neg_count, stem, tokens
 
 FEATURES = (
@@ -37,6 +37,7 @@ NEGATION, FLIP = FEATURES.index("negation_mismatch"), FEATURES.index("polarity_f
 SWAP_GAIN = 0.2  # how much closer an exchange of two words must bring the answer
 QUESTION_WEIGHT = 0.35  # words the question already holds say little about what is known
 
+ROLES = [(stem(a), stem(b)) for a, b in ROLE_PAIRS] + [(stem(b), stem(a)) for a, b in ROLE_PAIRS]
 ANTONYMS: dict[str, set[str]] = {}
 for _a, _b in ANTONYM_PAIRS:
     ANTONYMS.setdefault(stem(_a), set()).add(stem(_b))
@@ -53,6 +54,12 @@ class Match:
     missing: list[str]
     conflict: tuple[str, str] | None
     swap: tuple[str, str] | None = None  # two words of the reference exchanged in the answer
+    substitution: tuple[str, str] | None = None  # a role named where the reference has another
+
+    @property
+    def confused(self) -> tuple[str, str] | None:
+        """The two terms the answer mixes up (a swap or a role substitution), if any."""
+        return self.swap or self.substitution
 
     @property
     def flipped(self) -> bool:
@@ -150,6 +157,14 @@ def find_swap(answer: list[str], reference: list[str]) -> tuple[str, str] | None
     return found if found and best >= 0.75 and best - before >= SWAP_GAIN else None
 
 
+def find_substitution(a_set: set[str], r_set: set[str]) -> tuple[str, str] | None:
+    """A role term the answer uses where the reference, never naming it, has its partner."""
+    for x, y in ROLES:
+        if x in a_set and x not in r_set and y in r_set and y not in a_set:
+            return (x, y)
+    return None
+
+
 def match(question: str, answer: str, references: Sequence[str]) -> Match:
     """Compute the features of ``answer`` against the reference it overlaps most.
 
@@ -196,4 +211,4 @@ def match(question: str, answer: str, references: Sequence[str]) -> Match:
     shared = [s for s in r_list if s in a_set]
     missing = [s for s in new if s not in a_set]
     swap = find_swap(a_list, content(tokens(ref)))
-    return Match(ref, values, shared, missing, conflict, swap)
+    return Match(ref, values, shared, missing, conflict, swap, find_substitution(a_set, r_set))

@@ -240,6 +240,22 @@ ANTONYM_PAIRS = (
     ("higher", "less"),
     ("contain", "lack"),
 )
+# Terms that name different roles of one thing and that learners confuse: saying one where the
+# reference says the other (and never names the first) is a different claim, however much else
+# the answer shares. Not model features: they only keep such an answer from being Correct.
+ROLE_PAIRS = (
+    ("query", "key"),
+    ("key", "value"),
+    ("query", "value"),
+    ("encoder", "decoder"),
+    ("input", "output"),
+    ("numerator", "denominator"),
+    ("anode", "cathode"),
+    ("mitosis", "meiosis"),
+    ("cause", "effect"),
+    ("independent", "dependent"),
+    ("precision", "recall"),
+)
 IRREGULAR = {
     "was": "be",
     "were": "be",

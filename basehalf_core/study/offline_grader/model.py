@@ -160,7 +160,7 @@ def decide(p: float, m: Match, policy: Policy) -> str:
     it is not Wrong by that alone either: on SemEval such a flip marks a not-correct answer
     only 64-77 % of the time, short of the 90 % a Wrong must reach.
     """
-    if policy.t_correct is not None and p >= policy.t_correct and not m.flipped and not m.swap:
+    if policy.t_correct is not None and p >= policy.t_correct and not m.flipped and not m.confused:
         return "Correct"
     if policy.t_wrong is not None and p <= policy.t_wrong:
         return "Partial" if m.values[RECALL] >= PARTIAL_RECALL and not m.flipped else "Wrong"
@@ -266,13 +266,15 @@ def _with_notes(
     source = "the closest note passage (no answer key)"
     if not on_topic:
         verdict, why = "Unsure", "no note sentence is about what the question asks"
-    elif policy.t_correct is not None and p >= policy.t_correct and not m.flipped and not m.swap:
+    elif (
+        policy.t_correct is not None and p >= policy.t_correct and not m.flipped and not m.confused
+    ):
         verdict, why = "Correct", _why("Correct", m, source)
     else:
         # Notes are not a key: a low overlap may only mean the notes do not say it, so
         # nothing here is Wrong; a contradiction is named in the reason instead.
         verdict, why = "Unsure", _why("Unsure", m, source)
-        if not m.flipped and not m.swap and _echo(question, answer, notes):
+        if not m.flipped and not m.confused and _echo(question, answer, notes):
             why = "the answer repeats note text that is not about what the question asks"
     if verdict == "Correct":
         compare = ()
@@ -308,6 +310,9 @@ def _why(verdict: str, m: Match, source: str) -> str:
     n_shared, n_total = len(m.shared), len(m.shared) + len(m.missing)
     if m.swap and verdict != "Correct":
         return f"it exchanges '{m.swap[0]}' and '{m.swap[1]}' compared with {source}"
+    if m.substitution and verdict != "Correct":
+        x, y = m.substitution
+        return f"it says '{x}' where {source} says '{y}'"
     if m.flipped and verdict != "Correct":
         if m.conflict:
             return f"it says '{m.conflict[0]}' where {source} says '{m.conflict[1]}'"
