@@ -26,7 +26,7 @@ def _():
     from basehalf_core.study import branch, grading, llm, review
     from basehalf_core.teaching import course
     from basehalf_core.views import card as card_detail
-    from basehalf_core.views import export
+    from basehalf_core.views import export, grading_panel
     from basehalf_widgets.canvas import Canvas
     from basehalf_widgets.grow_form import GrowForm
     from basehalf_widgets.reader import Reader, highlights_for
@@ -50,6 +50,7 @@ def _():
         datetime,
         export,
         grading,
+        grading_panel,
         highlights_for,
         html,
         mo,
@@ -365,11 +366,9 @@ def _(get_rev, get_selected, mo, ws):
 
 
 @app.cell
-def _(bump, card_choice, grade_button, mo, model_box, os, ws):
+def _(bump, card_choice, grade_button, grading_panel, mo, model_box, os, ws):
     # grade (issue 12): verdicts stream in one by one from a thread; Cancel writes nothing.
     import threading as _threading
-
-    from basehalf_core.views import grading_panel as _gp
 
     # Grading may call a paid model: it runs only when the learner presses Grade.
     mo.stop(not grade_button.value or not card_choice.value)
@@ -379,7 +378,7 @@ def _(bump, card_choice, grade_button, mo, model_box, os, ws):
 
     def _work():
         _me = mo.current_thread()
-        for _html, _state in _gp.stream_html(
+        for _html, _state in grading_panel.stream_html(
             ws, card_choice.value, _model, _cancel, lambda: _me.should_exit
         ):
             _live = _state in ("waiting", "streaming")
@@ -391,12 +390,10 @@ def _(bump, card_choice, grade_button, mo, model_box, os, ws):
 
 
 @app.cell
-def _(card_choice, get_rev, mo, ws):
+def _(card_choice, get_rev, grading_panel, mo, ws):
     # grade (issue 12): the table (Unsure, confidence, passages to compare) is a view.
-    from basehalf_core.views import grading_panel as _gp
-
     get_rev()
-    mo.Html(_gp.verdict_table(ws, card_choice.value))
+    mo.Html(grading_panel.verdict_table(ws, card_choice.value))
     return
 
 
