@@ -383,7 +383,8 @@ def _(bump, card_choice, grade_button, grading_panel, mo, model_box, os, ws):
         ):
             _live = _state in ("waiting", "streaming")
             mo.output.replace(mo.vstack([_stop, mo.Html(_html)]) if _live else mo.Html(_html))
-        bump()
+        if _state == "done":
+            bump()  # the verdict table below shows the written run
 
     mo.Thread(target=_work, daemon=True).start()
     return

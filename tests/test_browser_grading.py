@@ -26,7 +26,7 @@ TIMEOUT = 90_000
 @pytest.fixture
 def slow_model():
     base = grading_reply({1: "Correct", 2: "Partial", 3: "Correct", 4: "Wrong"})
-    server = start(lambda body: base(body) | {"chunk": 16, "chunk_delay": 0.12})
+    server = start(lambda body: base(body) | {"chunk": 16, "chunk_delay": 0.25})
     yield server
     server.stop()
 
@@ -43,7 +43,7 @@ def open_workbench(marimo_app, page, tmp_path: Path, server) -> Path:
     return folder
 
 
-def arrivals(page, until: str, limit: float = 90) -> list[tuple[str, int]]:
+def arrivals(page, until: str, limit: float = 180) -> list[tuple[str, int]]:
     """(state, verdicts shown) each time it changes, until ``until`` or an end state."""
     seen: list[tuple[str, int]] = []
     deadline = time.monotonic() + limit
@@ -63,6 +63,11 @@ def arrivals(page, until: str, limit: float = 90) -> list[tuple[str, int]]:
                 seen.append(now)
             if now[0] in (until, "done", "cancelled", "error"):
                 return seen
+        elif seen and seen[-1][0] == "streaming" and not box.count():
+            # Done: the written run refreshed the Agent Area, whose verdict table now shows
+            # the run (the stream's own last frame may be gone before this poll sees it).
+            seen.append(("gone", seen[-1][1]))
+            return seen
         time.sleep(0.03)
     raise AssertionError(f"no {until!r} state; seen {seen}")
 
@@ -75,7 +80,7 @@ def test_verdicts_arrive_one_by_one_with_a_spinner_first(
     page.get_by_role("button", name="Grade").click()
     expect(page.locator("[data-testid=grade-stream] .bh-spinner")).to_be_visible(timeout=TIMEOUT)
     seen = arrivals(page, "done")
-    assert seen[-1] == ("done", 4), seen
+    assert seen[-1] in (("done", 4), ("gone", 4)), seen
     counts = [n for state, n in seen if state == "streaming"]
     # Shown one at a time: at least three distinct partial tables before the end.
     assert len(set(counts) & {1, 2, 3}) >= 3 and counts == sorted(counts), seen
