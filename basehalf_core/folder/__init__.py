@@ -7,6 +7,7 @@ __all__ = [
     "operations",
     "paths",
     "plainyaml",
+    "settings",
     "upstream",
     "workspace",
 ]

@@ -12,4 +12,5 @@ __all__ = [
     "offline_grader",
     "practice",
     "review",
+    "zotero",
 ]
