@@ -14,8 +14,8 @@ from conftest import ROOT
 from basehalf_cli.main import main
 from basehalf_core.folder import operations
 from basehalf_core.folder.workspace import Workspace
-from basehalf_core.study.practice import parse_card
 from basehalf_core.study.grading import in_force
+from basehalf_core.study.practice import parse_card
 from basehalf_core.views import anki
 
 SESSIONS = ROOT / "sessions"

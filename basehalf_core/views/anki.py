@@ -34,8 +34,8 @@ from basehalf_core.folder.fsio import atomic_write
 from basehalf_core.folder.paths import posix_name
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study.context import upstream_chain
-from basehalf_core.study.practice import PracticeError, parse_card
 from basehalf_core.study.grading import in_force
+from basehalf_core.study.practice import PracticeError, parse_card
 
 SUFFIX = ".apkg"
 # Fixed ids: Anki keys note types and decks by id, so a re-import reuses them.
