@@ -33,13 +33,16 @@ def _():
     from basehalf_core.folder.operations import OperationRefused
     from basehalf_core.folder.workspace import Workspace
     from basehalf_core.study import ask as asking
-    from basehalf_core.study import branch, grading, review
+    from basehalf_core.study import branch, grading, llm, review
     from basehalf_core.teaching import course
     from basehalf_core.views import card as card_detail
-    from basehalf_core.views import export
+    from basehalf_core.views import export, grading_panel
     from basehalf_widgets.canvas import Canvas
     from basehalf_widgets.grow_form import GrowForm
     from basehalf_widgets.reader import Reader, highlights_for
+
+    if llm.resolve() is not None:  # grade (issue 12): litellm's import off the first click
+        llm.warm_up()
 
     return (
         Canvas,
@@ -57,6 +60,7 @@ def _():
         datetime,
         export,
         grading,
+        grading_panel,
         highlights_for,
         html,
         mo,
@@ -376,57 +380,35 @@ def _(get_rev, get_selected, mo, ws):
 
 
 @app.cell
-def _(bump, card_choice, grade_button, grading, html, mo, model_box, os, ws):
+def _(bump, card_choice, grade_button, grading_panel, mo, model_box, os, ws):
+    # grade (issue 12): verdicts stream in one by one from a thread; Cancel writes nothing.
+    import threading as _threading
+
     # Grading may call a paid model: it runs only when the learner presses Grade.
     mo.stop(not grade_button.value or not card_choice.value)
     _model = model_box.value.strip() or os.environ.get("BASEHALF_MODEL") or None
-    try:
-        _run = grading.grade_card(ws, card_choice.value, _model)
-    except Exception as exc:  # the learner sees why; nothing was written
-        _out = mo.callout(
-            mo.Html(f'<span data-testid="grade-error">{html.escape(str(exc))}</span>'), "danger"
-        )
-    else:
-        _out = mo.md(f"Graded {len(_run.grades)} answers into `{_run.grading_path}`.")
-        bump()
-    _out
+    _cancel = _threading.Event()
+    _stop = mo.ui.button(label="Cancel", on_click=lambda _: _cancel.set())
+
+    def _work():
+        _me = mo.current_thread()
+        for _html, _state in grading_panel.stream_html(
+            ws, card_choice.value, _model, _cancel, lambda: _me.should_exit
+        ):
+            _live = _state in ("waiting", "streaming")
+            mo.output.replace(mo.vstack([_stop, mo.Html(_html)]) if _live else mo.Html(_html))
+        if _state == "done":
+            bump()  # the verdict table below shows the written run
+
+    mo.Thread(target=_work, daemon=True).start()
     return
 
 
 @app.cell
-def _(card_choice, get_rev, grading, html, mo, ws):
+def _(card_choice, get_rev, grading_panel, mo, ws):
+    # grade (issue 12): the table (Unsure, confidence, passages to compare) is a view.
     get_rev()
-    _runs = grading.runs(ws, card_choice.value)[0] if card_choice.value else []
-    _eff = grading.latest_verdicts(ws, card_choice.value) if _runs else {}
-    if not _runs:
-        _html = '<div data-testid="verdicts" data-count="0">Not graded yet.</div>'
-    else:
-        _last = _runs[-1]
-        _label = "offline grader" if _last.offline else f"model {_last.model}"
-        _rows = []
-        for g in _last.grades:
-            e = _eff.get(g.number)
-            shown = e.verdict if e else g.verdict
-            over = ""
-            if e and e.source == "override":
-                over = f" <small>(your override; the grader said {html.escape(g.verdict)})</small>"
-            _rows.append(
-                f'<tr data-number="{g.number}" data-verdict="{html.escape(shown)}">'
-                f"<td>{g.number}</td><td>{html.escape(g.question)}</td>"
-                f"<td>{html.escape(g.answer)}</td><td><b>{html.escape(shown)}</b>{over}</td>"
-                f"<td>{html.escape(g.reason)}<br><small>“{html.escape(g.evidence)}”</small></td>"
-                "</tr>"
-            )
-        _html = (
-            f'<div data-testid="verdicts" data-count="{len(_last.grades)}" '
-            f'data-model="{html.escape(_last.model)}">'
-            f"<p>Run {html.escape(_last.run_id)} · {html.escape(_label)} · "
-            f"{html.escape(_last.time)}</p><table><tr><th>#</th><th>Question</th>"
-            "<th>Answer</th><th>Verdict</th><th>Reason and evidence</th></tr>"
-            + "".join(_rows)
-            + "</table></div>"
-        )
-    mo.Html(_html)
+    mo.Html(grading_panel.verdict_table(ws, card_choice.value))
     return
 
 
@@ -439,7 +421,7 @@ def _(bump, card_choice, get_rev, grading, mo, ws):
     override_q = mo.ui.dropdown(
         options={f"Q{g.number}": g.number for g in _last.grades}, label="Override"
     )
-    override_v = mo.ui.dropdown(options=list(grading.VERDICTS), label="to")
+    override_v = mo.ui.dropdown(options=list(grading.GRADES), label="to")
     override_note = mo.ui.text(placeholder="why (optional)")
 
     def _override(_):
@@ -459,6 +441,44 @@ def _(bump, card_choice, get_rev, grading, mo, ws):
         [override_q, override_v, override_note, mo.ui.button(label="Record", on_click=_override)],
         justify="start",
     )
+    return
+
+
+@app.cell
+def _(bump, card_choice, mo, model_box, os, ws):
+    # grade (issue 12): draft an answer key with the model; approve it here or in the editor.
+    from basehalf_core.study import answer_key as _ak
+    from basehalf_core.study import llm as _llm
+
+    def _draft(_):
+        _cfg = _llm.resolve(model_box.value.strip() or os.environ.get("BASEHALF_MODEL"))
+        if _cfg is None:
+            return "Drafting a key needs a model: set one in the Model box."
+        try:
+            _key = _ak.draft_answer_key(ws, card_choice.value, _cfg)
+        except (_ak.AnswerKeyError, _llm.ModelError) as exc:
+            return f"No key drafted: {exc}"
+        bump()
+        return f"Drafted {len(_key)} answers under '## Answer key (draft)': check, then approve."
+
+    def _approve(_):
+        try:
+            _ak.approve(ws, card_choice.value)
+        except _ak.AnswerKeyError as exc:
+            return str(exc)
+        bump()
+        return "Approved: offline grading now uses this answer key."
+
+    draft_key = mo.ui.button(label="Draft answer key", value="", on_click=_draft)
+    approve_key = mo.ui.button(label="Approve key", value="", on_click=_approve)
+    mo.hstack([draft_key, approve_key]) if card_choice.value else None
+    return approve_key, draft_key
+
+
+@app.cell
+def _(approve_key, draft_key, html, mo):
+    _msg = approve_key.value or draft_key.value
+    mo.Html(f'<div data-testid="answer-key-status">{html.escape(_msg)}</div>') if _msg else None
     return
 
 

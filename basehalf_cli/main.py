@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "grow": ("basehalf_cli.documents", "grow a note from a quote on a page of a PDF/EPUB"),
     "grade": ("basehalf_cli.grading", "grade a practice card; appends a run to CARD.grading.md"),
+    "answer-key": ("basehalf_cli.grading", "draft a card's answer key with a model, or approve it"),
     "grade-jsonl": ("basehalf_cli.grading", "grade question/reference/answer lines from a file"),
     "grade-class": ("basehalf_cli.grading", "grade one card in every learner folder of a course"),
     "canvas": (

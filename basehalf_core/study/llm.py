@@ -9,6 +9,7 @@ secret) is sent then, because the OpenAI client refuses to start without one.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -148,10 +149,46 @@ def _lib():
     return _litellm
 
 
+WARM_UP_BASE = "http://127.0.0.1:9/v1"  # loopback discard port: refused at once, never sent
+
+
+def _warm() -> None:
+    lib = _lib()
+    # litellm and its HTTP stack import more on the first call (~0.5 s); a call that is
+    # refused on the loopback discard port walks the same path without reaching anything.
+    with contextlib.suppress(Exception):  # refused, as intended
+        lib.completion(
+            model="openai/basehalf-warm-up",
+            messages=[{"role": "user", "content": "."}],
+            api_base=WARM_UP_BASE,
+            api_key=PLACEHOLDER_KEY,
+            timeout=2,
+            num_retries=0,
+        )
+
+
+def warm_up() -> threading.Thread:
+    """Import litellm in a background thread, so the learner's first model call does not pay
+    for it (the import takes seconds). Call at app start; returns the (daemon) thread."""
+    thread = threading.Thread(target=_warm, name="basehalf-litellm-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+_JSON_MODE_ONLY = {"ollama", "ollama_chat"}  # Ollama's plain JSON mode: format "json"
+
+
+def json_mode_only(cfg: ModelConfig) -> bool:
+    """Whether the model takes JSON mode (any JSON object) but is not sent a schema."""
+    return cfg.json_schema is None and cfg.provider in _JSON_MODE_ONLY
+
+
 def supports_json_schema(cfg: ModelConfig) -> bool:
     """Whether to send ``response_format`` as a JSON schema for this model."""
     if cfg.json_schema is not None:
         return cfg.json_schema
+    if cfg.provider in _JSON_MODE_ONLY:
+        return False
     lib = _lib()
     try:
         return bool(lib.supports_response_schema(model=cfg.model))
@@ -242,10 +279,18 @@ def complete(
     raise AssertionError("unreachable")
 
 
-def stream(cfg: ModelConfig, messages: list[dict], *, temperature: float = 0.0) -> Iterator[str]:
+def stream(
+    cfg: ModelConfig,
+    messages: list[dict],
+    *,
+    temperature: float = 0.0,
+    response_format: dict | None = None,
+) -> Iterator[str]:
     """Yield the answer as text deltas (what ``mo.ui.chat`` expects)."""
     lib = _lib()
     args = _call_args(cfg)
+    if response_format is not None:
+        args["response_format"] = response_format
     wait = cfg.backoff
     sent = False
     for attempt in range(cfg.retries + 1):

@@ -31,6 +31,7 @@ from basehalf_core.folder.operations import render_fields
 from basehalf_core.folder.paths import check_entry, is_markdown, kind_for
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import review
+from basehalf_core.study.grading import in_force
 from basehalf_core.study.practice import (
     _ANSWER,
     _ANSWERS_H,
@@ -41,7 +42,6 @@ from basehalf_core.study.practice import (
     parse_card,
 )
 from basehalf_core.study.practice import split_frontmatter as _split
-from basehalf_core.study.verdicts import latest
 
 COURSE_FILE = "course.yaml"
 # basehalf state that belongs to one learner, never to a copy for others.
@@ -334,7 +334,19 @@ def progress(course_folder: str | os.PathLike, now: datetime | None = None) -> l
     rows = []
     for session in course.sessions:
         ws = Workspace.open(course.root / session)
+<<<<<<< HEAD
         counts = study_counts(ws)
+=======
+        notes = [p for p, n in ws.nodes.items() if n.kind == "note"]
+        questions = graded = 0
+        for path in sorted(p for p, n in ws.nodes.items() if n.kind == "practice"):
+            try:
+                card = parse_card(path, ws.read_text(path))
+            except PracticeError:
+                continue
+            questions += len(card.questions)
+            graded += len(in_force(ws, path))
+>>>>>>> grade
         rows.append(
             {
                 "session": session,

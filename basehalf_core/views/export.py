@@ -19,8 +19,8 @@ from basehalf_core.documents import citation
 from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import atomic_write
 from basehalf_core.folder.workspace import Workspace
+from basehalf_core.study.grading import Verdict, in_force
 from basehalf_core.study.practice import PracticeError, parse_card
-from basehalf_core.study.verdicts import Verdict, latest
 from basehalf_core.views import graph_svg
 from basehalf_core.views import markdown as safe_markdown
 
@@ -86,7 +86,7 @@ def _practice(ws: Workspace, path: str) -> str:
         card = parse_card(path, ws.read_text(path))
     except PracticeError as exc:
         return f'<p class="bh-problem">{escape(str(exc))}</p>'
-    verdicts = latest(ws, path)
+    verdicts = in_force(ws, path)
     rows = ['<ol class="bh-questions">']
     for q in card.questions:
         rows.append(f'<li value="{q.number}"><p class="bh-q">{escape(q.text)}</p>')
