@@ -334,19 +334,7 @@ def progress(course_folder: str | os.PathLike, now: datetime | None = None) -> l
     rows = []
     for session in course.sessions:
         ws = Workspace.open(course.root / session)
-<<<<<<< HEAD
         counts = study_counts(ws)
-=======
-        notes = [p for p, n in ws.nodes.items() if n.kind == "note"]
-        questions = graded = 0
-        for path in sorted(p for p, n in ws.nodes.items() if n.kind == "practice"):
-            try:
-                card = parse_card(path, ws.read_text(path))
-            except PracticeError:
-                continue
-            questions += len(card.questions)
-            graded += len(in_force(ws, path))
->>>>>>> grade
         rows.append(
             {
                 "session": session,
@@ -372,7 +360,7 @@ def study_counts(ws: Workspace) -> dict:
             continue
         questions += len(card.questions)
         answered += sum(1 for q in card.questions if (q.answer or "").strip())
-        marks = latest(ws, path)
+        marks = in_force(ws, path)
         graded += len(marks)
         for mark in marks.values():
             verdicts[mark.verdict] = verdicts.get(mark.verdict, 0) + 1
