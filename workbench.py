@@ -24,12 +24,13 @@ def _():
     from basehalf_core.folder.workspace import Workspace
     from basehalf_core.study import ask as asking
     from basehalf_core.study import branch, grading, review
+    from basehalf_core.study.branch import highlight_items as highlights_for
     from basehalf_core.teaching import course
     from basehalf_core.views import card as card_detail
     from basehalf_core.views import export
     from basehalf_widgets.canvas import Canvas
     from basehalf_widgets.grow_form import GrowForm
-    from basehalf_widgets.reader import Reader, highlights_for
+    from basehalf_widgets.reader import Reader
 
     return (
         Canvas,

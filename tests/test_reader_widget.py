@@ -7,7 +7,6 @@ The browser half is exercised in tests/test_browser_reader.py.
 from __future__ import annotations
 
 import shutil
-import struct
 
 import pymupdf
 import pytest
@@ -16,7 +15,8 @@ from conftest import corpus
 from basehalf_core.documents import document as documents
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import branch
-from basehalf_widgets.reader import Reader, ReaderError, highlights_for
+from basehalf_core.study.branch import highlight_items as highlights_for
+from basehalf_widgets.reader import PAGE_CACHE, Reader, ReaderError
 
 ACL = "papermage_2023.eacl-main.121.pdf"
 # The sentence that runs from the foot of the left column of p.1 to the top of the right one,
@@ -28,8 +28,10 @@ ACL_SENTENCE = (
 
 
 def png_size(data: bytes) -> tuple[int, int]:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    return struct.unpack(">II", data[16:24])
+    """Pixel size of a page image as the reader sends it (JPEG)."""
+    assert data[:3] == b"\xff\xd8\xff", "not a JPEG"
+    pix = pymupdf.Pixmap(data)
+    return pix.width, pix.height
 
 
 def find_run(words: list, texts: list[str]) -> int:
@@ -72,7 +74,7 @@ def test_turning_pages_renders_only_that_page(acl):
     reader.page = 5
     reader.page = 6
     reader.page = 7
-    assert len(reader._cache) <= 4
+    assert len(reader._pages) <= PAGE_CACHE
 
 
 def test_the_page_asked_for_ahead_is_sent_ahead_and_then_served_from_it(acl):

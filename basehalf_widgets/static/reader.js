@@ -3,7 +3,13 @@
 // Text from the document only ever goes in through textContent: nothing is parsed as HTML.
 
 const ZOOM_STEP = 1.25;
+const MIN_ZOOM = 0.25; // render scale limits (pixels per point), as Python clamps them
+const MAX_ZOOM = 6;
 const DRAG_THRESHOLD = 3; // px of movement before a press becomes a drag
+// After a page is painted, wait this long before asking Python for the next one: a learner
+// jumping through the book does not make Python render pages nobody looks at (the request
+// would hold up the page asked for next); one who reads has it before turning the page.
+const AHEAD_DELAY_MS = 120;
 
 function bytesOf(value) {
   if (!value) return null;
@@ -77,16 +83,22 @@ function render({ model, el }) {
       performance.clearMarks("bh-page-shown");
       performance.mark("bh-page-shown", { detail: shown });
     });
-    if (shown < pageCount() && model.get("ahead") !== shown) {
-      model.set("ahead", shown); // 0-based index of the page after the 1-based `shown`
-      model.save_changes();
-    }
+    clearTimeout(aheadTimer);
+    aheadTimer = setTimeout(() => {
+      if (shown !== shownPage + 1 || shown - 1 !== model.get("page")) return; // moved on
+      if (shown < pageCount() && model.get("ahead") !== shown) {
+        model.set("ahead", shown); // 0-based index of the page after the 1-based `shown`
+        model.save_changes();
+      }
+    }, AHEAD_DELAY_MS);
   });
 
   let url = null;
   let spans = [];
   let shownPage = -1;
   let shownKey = "";
+  let wordsShown = -1; // the page whose words are laid over the image
+  let aheadTimer = null;
   let hitCursor = -1;
   // The page on screen: its words and size (from `words`/`page_size`, or from `ahead_*`).
   let current = { words: [], size: [0, 0] };
@@ -97,6 +109,7 @@ function render({ model, el }) {
     if (!n) return;
     const target = Math.min(Math.max(p, 0), n - 1);
     if (target === model.get("page")) return;
+    clearTimeout(aheadTimer);
     model.set("page", target);
     root.dataset.busy = "page";
     // The page Python sent ahead is painted at once; Python's answer then changes nothing.
@@ -123,11 +136,17 @@ function render({ model, el }) {
     goto.max = String(n || 1);
     prev.disabled = !n || p <= 0;
     next.disabled = !n || p >= n - 1;
-    zoomLabel.textContent = model.get("fit") ? "fit" : `${Math.round(model.get("zoom") * 100)}%`;
+    zoomLabel.textContent = model.get("fit") ? "fit" : `${Math.round(shownScale() * 100)}%`;
     fit.classList.toggle("bh-on", model.get("fit"));
     const hits = model.get("hits");
     const total = hits.reduce((s, h) => s + (h.count || 1), 0);
-    hitLabel.textContent = model.get("query") ? (hits.length ? `${total} in ${hits.length} page(s)` : "no match") : "";
+    const found = `${total} in ${hits.length} page(s)`;
+    const query = model.get("query");
+    const state = model.get("search") || {};
+    // Until Python says the search is over, no hit yet does not mean no match.
+    const running = query && (state.query !== query || !state.done);
+    hitLabel.textContent = !query ? "" : running ? `searching… ${hits.length ? found : ""}`.trim() : hits.length ? found : "no match";
+    root.dataset.searching = running ? "true" : "false";
     hitPrev.disabled = hitNext.disabled = hits.length === 0;
     lock.hidden = !model.get("needs_password");
     message.textContent = model.get("message");
@@ -140,8 +159,17 @@ function render({ model, el }) {
     const v = parseInt(goto.value, 10);
     if (Number.isFinite(v)) turnTo(v - 1);
   });
-  const setZoom = (z) => {
-    const zoom = Math.min(Math.max(z, 0.25), 6);
+  // Steps are relative to the scale the page is shown at (CSS px per point), and the page
+  // is rendered at that scale times the screen's pixel ratio: on a HiDPI screen "+" after
+  // "fit width" grows the page by one step, not by the pixel ratio as well.
+  const pixelRatio = () => window.devicePixelRatio || 1;
+  function shownScale() {
+    const [pw] = current.size;
+    if (model.get("fit") && pw && pageBox.clientWidth) return pageBox.clientWidth / pw;
+    return model.get("zoom") / pixelRatio();
+  }
+  const setZoom = (scale) => {
+    const zoom = Math.round(Math.min(Math.max(scale * pixelRatio(), MIN_ZOOM), MAX_ZOOM) * 1000) / 1000;
     model.set("fit", false);
     if (zoom !== model.get("zoom")) {
       model.set("zoom", zoom);
@@ -149,8 +177,8 @@ function render({ model, el }) {
     }
     model.save_changes();
   };
-  zoomIn.addEventListener("click", () => setZoom(model.get("zoom") * ZOOM_STEP));
-  zoomOut.addEventListener("click", () => setZoom(model.get("zoom") / ZOOM_STEP));
+  zoomIn.addEventListener("click", () => setZoom(shownScale() * ZOOM_STEP));
+  zoomOut.addEventListener("click", () => setZoom(shownScale() / ZOOM_STEP));
   fit.addEventListener("click", () => {
     model.set("fit", !model.get("fit"));
     model.save_changes();
@@ -209,7 +237,7 @@ function render({ model, el }) {
     if (model.get("fit")) {
       pageBox.style.width = "100%";
       // Render at the resolution the page is shown at (with some slack, to avoid re-renders).
-      const want = (pageBox.clientWidth * (window.devicePixelRatio || 1)) / pw;
+      const want = (pageBox.clientWidth * pixelRatio()) / pw;
       const zoom = model.get("zoom");
       if (want > 0 && Math.abs(want / zoom - 1) > 0.3) {
         model.set("zoom", Math.round(want * 4) / 4);
@@ -217,7 +245,7 @@ function render({ model, el }) {
         model.save_changes();
       }
     } else {
-      pageBox.style.width = `${pw * model.get("zoom")}px`;
+      pageBox.style.width = `${(pw * model.get("zoom")) / pixelRatio()}px`;
     }
     paintBar();
   }
@@ -285,19 +313,31 @@ function render({ model, el }) {
     }
   }
 
+  // The words of the page on screen, once they are there (they follow its image).
+  const wordsFor = (p) => (model.get("words_page") === p ? model.get("words") : null);
+
   function paintPage() {
+    const p = model.get("image_page");
     paintFrom({
       bytes: bytesOf(model.get("image")),
-      page: model.get("image_page"),
+      page: p,
       key: model.get("image_key"),
-      words: model.get("words"),
+      words: wordsFor(p),
       size: model.get("page_size"),
     });
   }
 
+  // `data-busy` is set while a page or zoom asked for is not on screen with its words yet
+  // (tests wait on it).
+  function settleBusy() {
+    if (shownPage === model.get("page") && wordsShown === shownPage) delete root.dataset.busy;
+  }
+
   function paintFrom({ bytes, page: imagePage, key, words, size }) {
     if (key && key === shownKey && imagePage === shownPage) {
+      if (words && wordsShown !== imagePage) paintWords(words);
       paintMarks(); // already on screen (sent ahead): nothing to decode or lay out again
+      settleBusy();
       return;
     }
     if (!bytes || imagePage < 0) {
@@ -305,24 +345,39 @@ function render({ model, el }) {
       img.removeAttribute("src");
       layer.replaceChildren();
       spans = [];
-      shownPage = -1;
+      shownPage = wordsShown = -1;
       pageBox.hidden = true;
       return;
     }
     pageBox.hidden = false;
-    const fresh = URL.createObjectURL(new Blob([bytes], { type: "image/png" }));
+    const type = model.get("image_type") || "image/jpeg";
+    const fresh = URL.createObjectURL(new Blob([bytes], { type }));
     img.src = fresh;
     img.dataset.page = String(imagePage + 1);
     if (url) URL.revokeObjectURL(url);
     url = fresh;
+    const samePage = imagePage === shownPage;
     shownPage = imagePage;
     shownKey = key || "";
-    current = { words, size };
-    // `data-busy` is set while a page or zoom asked for is not on screen yet (tests wait on it).
-    if (imagePage === model.get("page")) delete root.dataset.busy;
+    current = { words: samePage ? current.words : [], size };
     layout();
+    if (words) paintWords(words);
+    else if (!samePage) {
+      // Another page's words must not lie over this image while its own are on their way.
+      layer.replaceChildren();
+      spans = [];
+      wordsShown = -1;
+    }
+    paintMarks();
+    settleBusy();
+  }
+
+  function paintWords(words) {
+    current.words = words;
+    wordsShown = shownPage;
     buildTextLayer();
     paintMarks();
+    settleBusy();
   }
 
   // Traits sent together (image, words, page_size) arrive as separate change events: paint once.
@@ -496,7 +551,8 @@ function render({ model, el }) {
   }
 
   // -- wiring -------------------------------------------------------------------------------
-  for (const name of ["image", "image_page", "words"]) model.on(`change:${name}`, schedule);
+  // The words of a page come in their own message, after its image: the same paint.
+  for (const name of ["image", "image_page", "words", "words_page"]) model.on(`change:${name}`, schedule);
 
   model.on("change:zoom", layout);
   model.on("change:fit", layout);
@@ -505,7 +561,7 @@ function render({ model, el }) {
   model.on("change:marked", () => {
     if (model.get("marked").length && !drag) docSelection()?.removeAllRanges();
   });
-  for (const name of ["page", "page_count", "message", "needs_password", "query", "hits"]) {
+  for (const name of ["page", "page_count", "message", "needs_password", "query", "hits", "search"]) {
     model.on(`change:${name}`, paintBar);
   }
   const resize = new ResizeObserver(() => {
@@ -516,6 +572,7 @@ function render({ model, el }) {
   paintPage();
 
   return () => {
+    clearTimeout(aheadTimer);
     resize.disconnect();
     window.removeEventListener("mousemove", onMove);
     window.removeEventListener("mouseup", onUp);
