@@ -69,6 +69,10 @@ MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
 # learner visits.
 PAGE_CACHE = 6
 IMAGE = "jpeg"
+# A page asked for from the browser and not rendered yet is first sent at this fraction of
+# its scale (a quarter of the pixels: quick to render, send and decode), then sharp.
+PREVIEW_SCALE = 0.5
+LOW = "~low"  # image_key suffix of that first, low-resolution image
 _IMAGE_KEYS = ("image", "image_type", "image_page", "image_key", "page_size", "page")
 
 
@@ -292,18 +296,14 @@ class Reader(anywidget.AnyWidget):
         i = self.page
         self._warmer.pause()
         try:
-            image = self.page_image(i)
             size = self.doc.page_size(i)
+            self._preview(i, size)
+            image = self.page_image(i)
         except DocumentError as exc:
             self.message = f"page {i + 1} of {self.file} cannot be shown: {exc.reason}."
             return
         with self.hold_sync():
-            self.page_size = [round(size[0], 2), round(size[1], 2)]
-            self.image = image
-            self.image_type = f"image/{IMAGE}"
-            self.image_page = i
-            self.image_key = _key(i, self.zoom)
-            self._flush(_IMAGE_KEYS)
+            self._set_image(i, size, image, _key(i, self.zoom))
             if self.selection.get("page") not in (None, i):
                 self.selection = {}
             notice = ""  # turning the page clears the notice about the last action
@@ -316,6 +316,22 @@ class Reader(anywidget.AnyWidget):
             self._say(notice)
             self._flush()  # a search goes on after turning to its first hit: send the words now
         self._warmer.want(i)
+
+    def _set_image(self, i: int, size, image: bytes, key: str) -> None:
+        self.page_size = [round(size[0], 2), round(size[1], 2)]
+        self.image = image
+        self.image_type = f"image/{IMAGE}"
+        self.image_page = i
+        self.image_key = key
+        self._flush(_IMAGE_KEYS)
+
+    def _preview(self, i: int, size) -> None:
+        """A quick low-resolution image first, when the browser waits for an unrendered page."""
+        if not (self._holding_sync and self.comm is not None) or self._pages.has(i, self.zoom):
+            return
+        assert self.doc is not None
+        low = self.doc.render(i, self.zoom * PREVIEW_SCALE, image=IMAGE).data
+        self._set_image(i, size, low, _key(i, self.zoom) + LOW)
 
     def _on_ahead(self, change) -> None:
         """The browser asks for the page it expects next; send it so a turn needs no trip."""

@@ -9,7 +9,8 @@ const DRAG_THRESHOLD = 3; // px of movement before a press becomes a drag
 // After a page is painted, wait this long before asking Python for the next one: a learner
 // jumping through the book does not make Python render pages nobody looks at (the request
 // would hold up the page asked for next); one who reads has it before turning the page.
-const AHEAD_DELAY_MS = 120;
+const AHEAD_DELAY_MS = 150;
+const LOW = "~low"; // image key suffix of a quick low-resolution paint
 
 function bytesOf(value) {
   if (!value) return null;
@@ -77,27 +78,45 @@ function render({ model, el }) {
 
   // A performance mark per page painted, for bench/reader_browser.py (only the last is kept).
   // After each paint, ask Python for the page the learner will most likely want next.
+  // A page may first come as a quick low-resolution image (key ending in "~low") that the
+  // sharp one replaces. Marks: "bh-page-shown" at every paint, "bh-page-sharp" at the sharp one.
   img.addEventListener("load", () => {
     const shown = Number(img.dataset.page);
+    const sharp = !shownKey.endsWith(LOW);
+    imageLoaded = true;
     requestAnimationFrame(() => {
       performance.clearMarks("bh-page-shown");
       performance.mark("bh-page-shown", { detail: shown });
+      if (sharp) {
+        performance.clearMarks("bh-page-sharp");
+        performance.mark("bh-page-sharp", { detail: shown });
+      }
+      // The words are laid out once the image is on screen, not before its first frame.
+      setTimeout(buildPendingWords, 0);
     });
+  });
+
+  // After the page asked for is on screen, sharp and with its words, ask Python for the next.
+  function planAhead() {
     clearTimeout(aheadTimer);
+    const shown = shownPage;
     aheadTimer = setTimeout(() => {
-      if (shown !== shownPage + 1 || shown - 1 !== model.get("page")) return; // moved on
-      if (shown < pageCount() && model.get("ahead") !== shown) {
-        model.set("ahead", shown); // 0-based index of the page after the 1-based `shown`
+      if (shown !== shownPage || shown !== model.get("page") || root.dataset.busy) return;
+      const next = shown + 1;
+      if (next < pageCount() && model.get("ahead") !== next) {
+        model.set("ahead", next);
         model.save_changes();
       }
     }, AHEAD_DELAY_MS);
-  });
+  }
 
   let url = null;
   let spans = [];
   let shownPage = -1;
   let shownKey = "";
   let wordsShown = -1; // the page whose words are laid over the image
+  let wordsWaiting = false; // words are in, waiting for their image's first frame
+  let imageLoaded = false;
   let aheadTimer = null;
   let hitCursor = -1;
   // The page on screen: its words and size (from `words`/`page_size`, or from `ahead_*`).
@@ -110,6 +129,7 @@ function render({ model, el }) {
     const target = Math.min(Math.max(p, 0), n - 1);
     if (target === model.get("page")) return;
     clearTimeout(aheadTimer);
+    aheadTimer = null;
     model.set("page", target);
     root.dataset.busy = "page";
     // The page Python sent ahead is painted at once; Python's answer then changes nothing.
@@ -330,7 +350,12 @@ function render({ model, el }) {
   // `data-busy` is set while a page or zoom asked for is not on screen with its words yet
   // (tests wait on it).
   function settleBusy() {
-    if (shownPage === model.get("page") && wordsShown === shownPage) delete root.dataset.busy;
+    const settled =
+      shownPage === model.get("page") && wordsShown === shownPage && !wordsWaiting && !shownKey.endsWith(LOW);
+    if (settled && root.dataset.busy !== undefined) {
+      delete root.dataset.busy;
+      planAhead();
+    } else if (settled && !aheadTimer) planAhead();
   }
 
   function paintFrom({ bytes, page: imagePage, key, words, size }) {
@@ -346,12 +371,14 @@ function render({ model, el }) {
       layer.replaceChildren();
       spans = [];
       shownPage = wordsShown = -1;
+      wordsWaiting = false;
       pageBox.hidden = true;
       return;
     }
     pageBox.hidden = false;
     const type = model.get("image_type") || "image/jpeg";
     const fresh = URL.createObjectURL(new Blob([bytes], { type }));
+    imageLoaded = false;
     img.src = fresh;
     img.dataset.page = String(imagePage + 1);
     if (url) URL.revokeObjectURL(url);
@@ -367,6 +394,7 @@ function render({ model, el }) {
       layer.replaceChildren();
       spans = [];
       wordsShown = -1;
+      wordsWaiting = false;
     }
     paintMarks();
     settleBusy();
@@ -375,6 +403,13 @@ function render({ model, el }) {
   function paintWords(words) {
     current.words = words;
     wordsShown = shownPage;
+    wordsWaiting = true;
+    if (imageLoaded) buildPendingWords();
+  }
+
+  function buildPendingWords() {
+    if (!wordsWaiting) return;
+    wordsWaiting = false;
     buildTextLayer();
     paintMarks();
     settleBusy();
