@@ -160,7 +160,9 @@ class Reader(anywidget.AnyWidget):
         self.observe(self._on_query, names=["query"])
         self.observe(self._on_password, names=["password"])
         self.observe(self._on_ahead, names=["ahead"])
+        self._shown = False
         self._open(password, first_page=page)
+        self._shown = True
 
     @classmethod
     def for_document(
@@ -277,11 +279,11 @@ class Reader(anywidget.AnyWidget):
         return self.page_image(i, zoom), self.page_words(i)
 
     def _flush(self, keys: Iterable[str] | None = None) -> None:
-        """Send these traits now, even inside a held sync (a change from the browser).
+        """Send these traits now, even inside a held sync.
 
-        A page asked for by the browser is answered inside ipywidgets' ``hold_sync``, which
-        would send the image together with everything else when the handler returns; the
-        image goes first so the page is painted while its words are still being laid out.
+        A page is delivered inside ``hold_sync`` (one message for its words and the rest);
+        its image goes out first, on its own, so the page is painted while its words are
+        still being extracted and laid out.
         """
         if not self._holding_sync or self.comm is None:
             return
@@ -326,12 +328,17 @@ class Reader(anywidget.AnyWidget):
         self._flush(_IMAGE_KEYS)
 
     def _preview(self, i: int, size) -> None:
-        """A quick low-resolution image first, when the browser waits for an unrendered page."""
-        if not (self._holding_sync and self.comm is not None) or self._pages.has(i, self.zoom):
+        """A quick low-resolution image first, when the browser waits for an unrendered page.
+
+        Not while the reader is being made: nothing is on screen yet, the first page goes out
+        with the widget itself.
+        """
+        if not self._shown or self._pages.has(i, self.zoom):
             return
         assert self.doc is not None
         low = self.doc.render(i, self.zoom * PREVIEW_SCALE, image=IMAGE).data
-        self._set_image(i, size, low, _key(i, self.zoom) + LOW)
+        with self.hold_sync():  # one message: the browser sees image, page and key together
+            self._set_image(i, size, low, _key(i, self.zoom) + LOW)
 
     def _on_ahead(self, change) -> None:
         """The browser asks for the page it expects next; send it so a turn needs no trip."""

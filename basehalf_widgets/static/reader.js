@@ -92,7 +92,10 @@ function render({ model, el }) {
         performance.mark("bh-page-sharp", { detail: shown });
       }
       // The words are laid out once the image is on screen, not before its first frame.
-      setTimeout(buildPendingWords, 0);
+      setTimeout(() => {
+        if (deferredSharp) paintFrom(deferredSharp);
+        buildPendingWords();
+      }, 0);
     });
   });
 
@@ -116,7 +119,9 @@ function render({ model, el }) {
   let shownKey = "";
   let wordsShown = -1; // the page whose words are laid over the image
   let wordsWaiting = false; // words are in, waiting for their image's first frame
+  let zoomPending = false; // a new zoom was asked for and no image has come since
   let imageLoaded = false;
+  let deferredSharp = null; // see paintFrom
   let aheadTimer = null;
   let hitCursor = -1;
   // The page on screen: its words and size (from `words`/`page_size`, or from `ahead_*`).
@@ -194,6 +199,7 @@ function render({ model, el }) {
     if (zoom !== model.get("zoom")) {
       model.set("zoom", zoom);
       root.dataset.busy = "zoom";
+      zoomPending = true;
     }
     model.save_changes();
   };
@@ -259,9 +265,11 @@ function render({ model, el }) {
       // Render at the resolution the page is shown at (with some slack, to avoid re-renders).
       const want = (pageBox.clientWidth * pixelRatio()) / pw;
       const zoom = model.get("zoom");
-      if (want > 0 && Math.abs(want / zoom - 1) > 0.3) {
-        model.set("zoom", Math.round(want * 4) / 4);
+      const next = Math.min(Math.max(Math.round(want * 4) / 4, MIN_ZOOM), MAX_ZOOM);
+      if (want > 0 && Math.abs(want / zoom - 1) > 0.3 && next !== zoom) {
+        model.set("zoom", next);
         root.dataset.busy = "zoom";
+        zoomPending = true;
         model.save_changes();
       }
     } else {
@@ -351,14 +359,26 @@ function render({ model, el }) {
   // (tests wait on it).
   function settleBusy() {
     const settled =
-      shownPage === model.get("page") && wordsShown === shownPage && !wordsWaiting && !shownKey.endsWith(LOW);
+      shownPage === model.get("page") &&
+      wordsShown === shownPage &&
+      !wordsWaiting &&
+      !zoomPending &&
+      !shownKey.endsWith(LOW);
     if (settled && root.dataset.busy !== undefined) {
       delete root.dataset.busy;
       planAhead();
     } else if (settled && !aheadTimer) planAhead();
   }
 
-  function paintFrom({ bytes, page: imagePage, key, words, size }) {
+  function paintFrom(next) {
+    const { bytes, page: imagePage, key, words, size } = next;
+    // The sharp image of the page whose quick one is still decoding waits for it: else the
+    // quick one would be dropped unseen and the learner would wait for the sharp one.
+    deferredSharp = null;
+    if (!imageLoaded && shownKey.endsWith(LOW) && imagePage === shownPage && key && !key.endsWith(LOW)) {
+      deferredSharp = next;
+      return;
+    }
     if (key && key === shownKey && imagePage === shownPage) {
       if (words && wordsShown !== imagePage) paintWords(words);
       paintMarks(); // already on screen (sent ahead): nothing to decode or lay out again
@@ -379,6 +399,7 @@ function render({ model, el }) {
     const type = model.get("image_type") || "image/jpeg";
     const fresh = URL.createObjectURL(new Blob([bytes], { type }));
     imageLoaded = false;
+    zoomPending = false; // Python answers a zoom with a new image (layout may ask again below)
     img.src = fresh;
     img.dataset.page = String(imagePage + 1);
     if (url) URL.revokeObjectURL(url);
