@@ -196,6 +196,7 @@ class Reader(anywidget.AnyWidget):
             self.needs_password = False
             self.page_count = doc.page_count
             self.message = ""
+            self._flush(["needs_password", "page_count", "message"])  # before the first image
             first = min(max(int(first_page), 0), doc.page_count - 1)
             if first == self.page:
                 self._deliver()

@@ -262,6 +262,7 @@ def test_password_prompt(reader_app, browser_page, tmp_path):
     page.fill("[data-testid=reader-password]", "openpassword")
     page.click("[data-testid=reader-unlock]")
     page.wait_for_selector("[data-testid=page-image][src]", timeout=TIMEOUT)
+    settle(page)  # the words follow the image
     assert page.locator("[data-testid=reader-password]").is_hidden()
     assert page.locator("[data-testid=text-layer] span").count() > 50
 

@@ -412,6 +412,7 @@ function render({ model, el }) {
     if (words) paintWords(words);
     else if (!samePage) {
       // Another page's words must not lie over this image while its own are on their way.
+      if (root.dataset.busy === undefined) root.dataset.busy = "words";
       layer.replaceChildren();
       spans = [];
       wordsShown = -1;
