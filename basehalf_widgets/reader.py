@@ -33,8 +33,9 @@ Traits (all synced):
 - ``clicked``: ``{id, page, n}`` — the highlight the learner clicked (``n`` counts clicks, so a
   second click on the same note is a change too).
 - ``query`` / ``hits`` / ``search``: the search text, ``[{page, boxes, count}]`` of the pages
-  that hold it (sorted by page, growing while the search runs: each page found is sent at
-  once), and ``{query, done}`` so the browser says "searching…" until the search is over.
+  that hold it (sorted by page, growing while the search runs: the first page found is sent
+  and shown at once, the others as they come), and ``{query, done}`` so the browser says
+  "searching…" until the search is over.
 - ``message``: what the learner should know (scan without text layer, broken file, wrong
   password, no search hit). A notice about an action (no match, a selection that could not
   be read) is cleared by the learner's next action. ``needs_password`` / ``password``: the
@@ -45,6 +46,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -73,6 +75,7 @@ IMAGE = "jpeg"
 # its scale (a quarter of the pixels: quick to render, send and decode), then sharp.
 PREVIEW_SCALE = 0.5
 LOW = "~low"  # image_key suffix of that first, low-resolution image
+STREAM_EVERY = 0.1  # seconds between two updates of the hits while a search runs
 _IMAGE_KEYS = ("image", "image_type", "image_page", "image_key", "page_size", "page")
 
 
@@ -443,18 +446,21 @@ class Reader(anywidget.AnyWidget):
         self.search = {"query": change["new"], "done": False}
         self._flush(["hits", "search", "message"])
         found: list[dict] = []
-        jumped = False
-        # Pages are searched from the one on screen: the first hit is the one to show.
+        sent = 0.0
+        # Pages are searched from the one on screen: the first hit is the one to show, at once;
+        # the others are sent as they come, at most every STREAM_EVERY seconds.
         for hit in anchors.search_pages(self.doc, text, start=self.page):
             found.append({"page": hit.page, "boxes": _rounded(hit.boxes), "count": hit.count})
-            found.sort(key=lambda h: h["page"])
-            self.hits = list(found)
-            if not jumped:
-                jumped = True
+            if len(found) == 1:
+                self.hits = list(found)
                 if hit.page != self.page:
-                    self.page = hit.page  # delivered (and flushed) at once
-            self._flush(["hits"])
+                    self.page = hit.page  # delivered at once
+                sent = time.monotonic()
+            elif time.monotonic() - sent >= STREAM_EVERY:
+                self.hits = sorted(found, key=lambda h: h["page"])
+                sent = time.monotonic()
         with self.hold_sync():
+            self.hits = sorted(found, key=lambda h: h["page"])
             self.search = {"query": change["new"], "done": True}
             if not found:
                 self._say(f"No match for “{text}” in {self.file}.")
@@ -512,7 +518,7 @@ class _Warmer:
     def want(self, page: int) -> None:
         with self._wake:
             self._generation += 1
-            self._todo = [page + 1, page - 1]
+            self._todo = [p for p in (page + 1, page - 1) if p >= 0]
             if self._thread is None and not self._stopped:
                 self._thread = threading.Thread(target=self._run, name="reader-warmer", daemon=True)
                 self._thread.start()
@@ -542,6 +548,7 @@ class _Warmer:
             return None
 
     def _run(self) -> None:
+        scanned = False
         while (i := self._next()) is not None:
             reader = self._reader
             doc = reader.doc
@@ -550,6 +557,11 @@ class _Warmer:
             try:
                 reader._pages.get(doc, i, reader.zoom)
                 doc.words(i)
+                if not scanned and not self._todo:
+                    # Once the neighbours are ready: the text of every page, for the search
+                    # filter and the vocabulary a selection needs (the lock is taken per page).
+                    scanned = True
+                    doc.scan()
             except DocumentError:
                 continue  # the page says what is wrong when it is shown
 

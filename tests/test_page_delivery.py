@@ -120,3 +120,16 @@ def test_highlight_boxes_draw_found_anchors_and_name_orphans(acl):
     h = shown[0]
     assert (h["id"], h["page"], h["label"], h["status"]) == ("a.md", 1, "a.md", "exact")
     assert h["boxes"] == anchors.line_boxes(words, passage.word_indices)
+
+
+def test_search_finds_the_same_pages_once_the_text_is_scanned(acl):
+    """The scan only rules pages out early; it never changes what is found."""
+    queries = ["Kendall", "inter-annotator agreement", "annotator", ACROSS_COLUMNS, "zebra"]
+    first = [(h.page, h.count) for h in anchors.search_pages(acl, "Kendall")]
+    assert acl.may_hold(0, "Kendall") is None  # a search MuPDF answers does not start the scan
+    cold = {q: [(h.page, h.count) for h in anchors.search_pages(acl, q)] for q in queries}
+    assert cold["Kendall"] == first
+    acl.scan()
+    assert acl.may_hold(0, "zebra quartz") is False
+    for q in queries:
+        assert [(h.page, h.count) for h in anchors.search_pages(acl, q)] == cold[q], q

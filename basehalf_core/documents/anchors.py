@@ -356,7 +356,8 @@ def search_pages(doc: Document, text: str, start: int = 0) -> Iterator[PageHits]
 
     Pages are visited from ``start`` to the end and then from the beginning, so the hit the
     learner wants next comes first. Each page is searched by MuPDF itself
-    (:meth:`Document.find_text`: as fast as PyMuPDF's ``search_for``). Only when no page
+    (:meth:`Document.find_text`: as fast as PyMuPDF's ``search_for``), except the pages the
+    document's text scan (:meth:`Document.scan`) already rules out. Only when no page
     matches that way is the document searched again in reading order with the anchors' rules
     (:func:`find_in_page`: ligatures, hyphens, curly quotes, a phrase broken by a footnote
     between two columns), which costs a first pass over every page's text.
@@ -369,6 +370,10 @@ def search_pages(doc: Document, text: str, start: int = 0) -> Iterator[PageHits]
     order = [*range(start, n), *range(start)]
     found = False
     for i in order:
+        # A page whose text is known (a reader scans it in the background) is ruled out
+        # without building its text page when a piece of the needle is not in it.
+        if doc.may_hold(i, needle) is False:
+            continue
         boxes, count = doc.find_text(i, needle)
         if boxes:
             found = True

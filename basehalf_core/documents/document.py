@@ -324,6 +324,8 @@ class Document:
         self._toc: list[tuple[int, str, int]] | None = None
         self._vocab: set[str] | None = None
         self._squashed: list[str] = []
+        self._scan_vocab: set[str] = set()
+        self._scan_lock = threading.Lock()
         self._closed = False
 
     @contextlib.contextmanager
@@ -616,18 +618,32 @@ class Document:
 
     def _scan(self) -> None:
         # One cheap pass over the plain text of every page: the vocabulary, and squashed
-        # page texts that rule pages out before the (costlier) word-level search.
+        # page texts that rule pages out before the (costlier) word-level search. The lock is
+        # taken page by page, so a reader's background scan never holds up a page asked for;
+        # one scan at a time, and a second caller waits for it rather than scanning again.
         if self._vocab is not None:
             return
-        vocab: set[str] = set()
-        squashed: list[str] = []
-        with self._locked():
-            for page in self._doc:
-                text = page.get_text("text", flags=TEXT_FLAGS)
-                vocab |= _line_vocabulary(text.splitlines())
-                squashed.append(squash(text))
-        self._squashed = squashed
-        self._vocab = vocab
+        with self._scan_lock:
+            while self._vocab is None:
+                i = len(self._squashed)
+                if i == self.page_count:
+                    self._vocab = self._scan_vocab
+                    break
+                with self._locked():
+                    text = self._doc[i].get_text("text", flags=TEXT_FLAGS)
+                self._scan_vocab |= _line_vocabulary(text.splitlines())
+                self._squashed.append(squash(text))
+
+    def scan(self) -> None:
+        """Read every page's plain text once (vocabulary, search filter); see :meth:`_scan`."""
+        self._scan()
+
+    def may_hold(self, i: int, text: str) -> bool | None:
+        """As :meth:`may_contain` once the scan has reached page ``i``, else None (it never
+        starts the scan: a reader runs it in the background)."""
+        if i >= len(self._squashed):
+            return None
+        return all(_present(t, self._squashed[i]) for t in _tokens(text))
 
     def candidate_pages(self, text: str) -> list[int]:
         """Page indices that may hold ``text`` verbatim (normalised); a superset, never fewer.
