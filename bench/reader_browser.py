@@ -316,7 +316,7 @@ def _zoom(page, book: Path) -> float:
 
 def jumps(browser, book: Path, work: Path, pdfjs: PdfJs) -> dict[str, list]:
     """Far jumps, ours (go-to-page → painted, and → sharp) and pdf.js's (at our render zoom)
-    taken in turn for each page of :data:`JUMP_PAGES` and the pages 5 after them."""
+    taken in turn for each page of :data:`JUMP_PAGES` and the pages 5 before them."""
     app = ReaderApp(book, work / "jumps.log", defer=False)
     out: dict[str, list] = {"ours": [], "sharp": [], "pdfjs": [], "zoom": []}
     try:
@@ -325,7 +325,7 @@ def jumps(browser, book: Path, work: Path, pdfjs: PdfJs) -> dict[str, list]:
         out["zoom"].append(zoom)
         viewer, _ms = pdfjs.viewer(browser, 0)
         box = page.locator("[data-testid=page-input]")
-        for n in [*JUMP_PAGES, *(p + 5 for p in JUMP_PAGES)]:
+        for n in [*JUMP_PAGES, *(p - 5 for p in JUMP_PAGES)]:
             # Each tab in front while measured: a tab behind gets no animation frames.
             page.bring_to_front()
             box.fill(str(n + 1))
