@@ -122,6 +122,19 @@ function render({ model, el }) {
   let zoomPending = false; // a new zoom was asked for and no image has come since
   let imageLoaded = false;
   let deferredSharp = null; // see paintFrom
+  // The page sent ahead, decoded as soon as it arrives, so turning to it only swaps images.
+  let ahead = null;
+  function decodeAhead() {
+    const key = model.get("ahead_key");
+    const bytes = bytesOf(model.get("ahead_image"));
+    if (!key || !bytes || (ahead && ahead.key === key)) return;
+    if (ahead) URL.revokeObjectURL(ahead.url);
+    const type = model.get("image_type") || "image/jpeg";
+    const early = new Image();
+    ahead = { key, url: URL.createObjectURL(new Blob([bytes], { type })), image: early };
+    early.src = ahead.url;
+    early.decode().catch(() => {}); // a failed decode is retried by the <img> itself
+  }
   let aheadTimer = null;
   let hitCursor = -1;
   // The page on screen: its words and size (from `words`/`page_size`, or from `ahead_*`).
@@ -139,8 +152,11 @@ function render({ model, el }) {
     root.dataset.busy = "page";
     // The page Python sent ahead is painted at once; Python's answer then changes nothing.
     if (target === model.get("ahead_page") && model.get("ahead_key") && !drag) {
+      const early = ahead && ahead.key === model.get("ahead_key") ? ahead.url : null;
+      if (early) ahead = null; // its URL now belongs to the image on screen
       paintFrom({
         bytes: bytesOf(model.get("ahead_image")),
+        url: early,
         page: target,
         key: model.get("ahead_key"),
         words: model.get("ahead_words"),
@@ -397,7 +413,7 @@ function render({ model, el }) {
     }
     pageBox.hidden = false;
     const type = model.get("image_type") || "image/jpeg";
-    const fresh = URL.createObjectURL(new Blob([bytes], { type }));
+    const fresh = next.url || URL.createObjectURL(new Blob([bytes], { type }));
     imageLoaded = false;
     zoomPending = false; // Python answers a zoom with a new image (layout may ask again below)
     img.src = fresh;
@@ -608,6 +624,7 @@ function render({ model, el }) {
   }
 
   // -- wiring -------------------------------------------------------------------------------
+  model.on("change:ahead_key", () => queueMicrotask(decodeAhead));
   // The words of a page come in their own message, after its image: the same paint.
   for (const name of ["image", "image_page", "words", "words_page"]) model.on(`change:${name}`, schedule);
 
@@ -634,6 +651,7 @@ function render({ model, el }) {
     window.removeEventListener("mousemove", onMove);
     window.removeEventListener("mouseup", onUp);
     if (url) URL.revokeObjectURL(url);
+    if (ahead) URL.revokeObjectURL(ahead.url);
   };
 }
 
