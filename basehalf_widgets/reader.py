@@ -63,6 +63,7 @@ from basehalf_core.documents.document import (
     Passage,
     WrongPassword,
 )
+from basehalf_core.errors import BasehalfError
 
 _STATIC = Path(__file__).parent / "static"
 MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
@@ -79,7 +80,7 @@ STREAM_EVERY = 0.1  # seconds between two updates of the hits while a search run
 _IMAGE_KEYS = ("image", "image_type", "image_page", "image_key", "page_size", "page")
 
 
-class ReaderError(Exception):
+class ReaderError(BasehalfError):
     """A call on the reader that cannot be honoured; the message names the bad value."""
 
 

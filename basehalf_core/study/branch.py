@@ -18,6 +18,7 @@ from basehalf_core.documents.document import (
     normalise,
     open_document,
 )
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
 from basehalf_core.folder.fsio import inside
 from basehalf_core.folder.workspace import Workspace
@@ -29,7 +30,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s")
 _EDGE_PUNCT = " \t,.;:!?-–—\"'“”‘’()[]{}"
 
 
-class QuoteNotFound(Exception):
+class QuoteNotFound(BasehalfError):
     """The quote is not on the page; the message names the file, the page and the quote."""
 
     def __init__(self, file: str, page: int, quote: str):
@@ -38,7 +39,7 @@ class QuoteNotFound(Exception):
         super().__init__(f"{file}: page {page} does not contain the quote {short!r}")
 
 
-class NotADocumentNode(Exception):
+class NotADocumentNode(BasehalfError):
     """The file to grow from is not a PDF or EPUB of the folder; the message names it."""
 
 
@@ -147,6 +148,20 @@ def _document_node(ws: Workspace, file: str, password: str | None = None):
     except DocumentError as exc:
         # Name the file as the learner knows it (folder-relative), not by its full path.
         raise type(exc)(rel, exc.reason) from None
+
+
+def open_node_document(ws: Workspace, file: str, password: str | None = None):
+    """``(folder-relative path, opened document)`` of a PDF/EPUB node of the folder.
+
+    Raises:
+        NotADocumentNode, DocumentError: as for :func:`passage_from_quote`.
+    """
+    return _document_node(ws, file, password)
+
+
+def body_safe(text: str) -> str:
+    """Text from a document or another tool, made safe to stand in a note's body."""
+    return _body_safe(text)
 
 
 def passage_from_quote(
