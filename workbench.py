@@ -34,12 +34,13 @@ def _():
     from basehalf_core.folder.workspace import Workspace
     from basehalf_core.study import ask as asking
     from basehalf_core.study import branch, grading, llm, review
+    from basehalf_core.study.branch import highlight_items as highlights_for
     from basehalf_core.teaching import course
     from basehalf_core.views import card as card_detail
     from basehalf_core.views import export, grading_panel
     from basehalf_widgets.canvas import Canvas
     from basehalf_widgets.grow_form import GrowForm
-    from basehalf_widgets.reader import Reader, highlights_for
+    from basehalf_widgets.reader import Reader
 
     if llm.resolve() is not None:  # grade (issue 12): litellm's import off the first click
         llm.warm_up()
@@ -592,10 +593,10 @@ def _(get_rev, html, mo, ws):
 @app.cell
 def _(get_rev, mo):
     # Under `basehalf serve`: who is signed in and the model calls left today (else nothing).
-    from basehalf_cli import served as _served
+    from basehalf_cli.served import status_html as _status_html
 
     get_rev()
-    mo.Html(_served.status_html(mo.app_meta().request))
+    mo.Html(_status_html(mo.app_meta().request))
     return
 
 
