@@ -34,16 +34,20 @@ def setup():
     from basehalf_core.folder import operations
     from basehalf_core.folder.fsio import FolderError
     from basehalf_core.folder.workspace import Workspace
+    from basehalf_core.study import answer_key, branch, grading, llm, review
     from basehalf_core.study import ask as asking
-    from basehalf_core.study import branch, grading, review
+    from basehalf_core.study.branch import highlight_items as highlights_for
     from basehalf_core.teaching import course
     from basehalf_core.views import card as card_view
-    from basehalf_core.views import export, panels, recent
+    from basehalf_core.views import export, grading_panel, panels, recent
     from basehalf_core.views.note_edit import EditorController
     from basehalf_widgets import grow_form, panes
     from basehalf_widgets.canvas import Canvas
     from basehalf_widgets.note_editor import NoteEditor
-    from basehalf_widgets.reader import Reader, highlights_for
+    from basehalf_widgets.reader import Reader
+
+    if llm.resolve() is not None:  # litellm's import off the first click
+        llm.warm_up()
 
     return (
         Canvas,
@@ -54,6 +58,7 @@ def setup():
         Reader,
         UTC,
         Workspace,
+        answer_key,
         asking,
         branch,
         card_view,
@@ -61,8 +66,10 @@ def setup():
         datetime,
         export,
         grading,
+        grading_panel,
         grow_form,
         highlights_for,
+        llm,
         mo,
         operations,
         os,
@@ -82,7 +89,6 @@ def launch(mo):
     get_open, set_open = mo.state(str(args.get("open") or ""), allow_self_loops=True)
     get_report, set_report = mo.state("", allow_self_loops=True)
     get_card, set_card = mo.state(None)
-    get_graded, set_graded = mo.state("")
     # What the chat reads when asked (a plain dict, so the chat is never rebuilt).
     current = {"open": "", "reader": None, "card": None}
 
@@ -99,14 +105,12 @@ def launch(mo):
         current,
         get_card,
         get_folder,
-        get_graded,
         get_open,
         get_report,
         get_rev,
         open_card,
         set_card,
         set_folder,
-        set_graded,
         set_report,
     )
 
@@ -158,8 +162,16 @@ def picker(Path, get_folder, mo, panes, set_folder):
 
 @app.cell
 def workspace(FolderError, Workspace, get_folder, mo, recent, set_open):
+    from basehalf_cli import served
+
     try:
-        ws = Workspace.open(get_folder()) if get_folder() else None
+        # Under `basehalf serve`: the signed-in learner's own folder, from the server-verified
+        # identity only (never a path from the URL or the page); else the folder as chosen.
+        ws = (
+            Workspace.open(served.folder_for(mo.app_meta().request, get_folder()))
+            if get_folder()
+            else None
+        )
         folder_error = ""
     except FolderError as exc:
         ws, folder_error = None, str(exc)
@@ -328,36 +340,67 @@ def card_detail(
 
 
 @app.cell
-def grader(api_base_box, bump, current, grading, mo, model_box, set_graded, ws):
+def grader(answer_key, bump, current, llm, mo, model_box, ws):
     # Made once per folder and read at click time, so a click is never lost to a re-run.
-    def _grade(_):
-        card = current.get("card")
-        if not card:
-            return
-        # One model rule (study.llm.resolve): the box, else BASEHALF_MODEL, else offline.
-        try:
-            run = grading.grade_card(
-                ws,
-                card,
-                model_box.value.strip() or None,
-                api_base=api_base_box.value.strip() or None,
-            )
-        except Exception as exc:  # the learner sees why; nothing was written
-            set_graded(f"Not graded: {exc}")
-            return
-        set_graded(f"Graded {len(run.grades)} answers into {run.grading_path} ({run.model}).")
-        bump()
+    grade_button = mo.ui.run_button(label="Grade")
 
-    grade_button = mo.ui.button(label="Grade", on_click=_grade)
-    return (grade_button,)
+    def _draft(_):
+        # Draft an answer key with the model; the learner approves it here or in the editor.
+        cfg = llm.resolve(model_box.value.strip() or None)
+        if cfg is None:
+            return "Drafting a key needs a model: set one in the Model box."
+        try:
+            key = answer_key.draft_answer_key(ws, current["card"], cfg)
+        except (answer_key.AnswerKeyError, llm.ModelError) as exc:
+            return f"No key drafted: {exc}"
+        bump()
+        return f"Drafted {len(key)} answers under '## Answer key (draft)': check, then approve."
+
+    def _approve(_):
+        try:
+            answer_key.approve(ws, current["card"])
+        except answer_key.AnswerKeyError as exc:
+            return str(exc)
+        bump()
+        return "Approved: offline grading now uses this answer key."
+
+    draft_key = mo.ui.button(label="Draft answer key", value="", on_click=_draft)
+    approve_key = mo.ui.button(label="Approve key", value="", on_click=_approve)
+    return approve_key, draft_key, grade_button
+
+
+@app.cell
+def grade(api_base_box, bump, current, grade_button, grading_panel, mo, model_box, ws):
+    # Grading may call a paid model: only on Grade. Verdicts stream in from a thread; Cancel
+    # writes nothing. One model rule (study.llm.resolve): the box, else the environment.
+    import threading
+
+    mo.stop(not grade_button.value or not current["card"])
+    _cancel = threading.Event()
+    _stop = mo.ui.button(label="Cancel", on_click=lambda _: _cancel.set())
+    _model, _base = model_box.value.strip() or None, api_base_box.value.strip() or None
+
+    def _work():
+        me = mo.current_thread()
+        for html, state in grading_panel.stream_html(
+            ws, current["card"], _model, _cancel, lambda: me.should_exit, api_base=_base
+        ):
+            live = state in ("waiting", "streaming")
+            mo.output.replace(mo.vstack([_stop, mo.Html(html)]) if live else mo.Html(html))
+        if state == "done":
+            bump()  # the Agent Area's verdict table shows the written run
+
+    mo.Thread(target=_work, daemon=True).start()
+    return
 
 
 @app.cell
 def agent(
+    approve_key,
     bump,
     current,
+    draft_key,
     get_card,
-    get_graded,
     get_rev,
     grade_button,
     mo,
@@ -375,8 +418,8 @@ def agent(
             ws,
             current["card"],
             set_card,
-            grade_button,
-            get_graded(),
+            [grade_button, draft_key, approve_key],
+            approve_key.value or draft_key.value,
             panes.Actions(ws, set_report, bump),
         ),
         height=panes.AGENT_HEIGHT,
@@ -423,7 +466,15 @@ def more(UTC, course, datetime, get_rev, mo, panels, review, ws):
     }
     if _course is not None:
         _tabs["Course"] = mo.Html(panels.course_table(course.progress(_course)))
-    mo.vstack([mo.ui.tabs(_tabs), mo.Html('<div data-testid="workbench-ready"></div>')])
+    from basehalf_cli.served import status_html  # under `basehalf serve`: who, calls left
+
+    mo.vstack(
+        [
+            mo.ui.tabs(_tabs),
+            mo.Html(status_html(mo.app_meta().request)),
+            mo.Html('<div data-testid="workbench-ready"></div>'),
+        ]
+    )
     return
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from basehalf_cli.common import CommandFailed, print_json
 from basehalf_core.folder.fsio import atomic_write
 from basehalf_core.folder.workspace import Workspace
-from basehalf_core.study import grading, llm, offline_grader
+from basehalf_core.study import answer_key, grading, llm, offline_grader
 from basehalf_core.study.context import Block, Context, neutralise
 from basehalf_core.study.practice import EmptyCard, PracticeCard, Question
 from basehalf_core.teaching import classroom
@@ -28,6 +28,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     _model_args(p)
     p.add_argument("--json", action="store_true", help="print the run as JSON")
     p.set_defaults(func=_grade)
+
+    p = sub.add_parser("answer-key", help="draft a card's answer key with a model, or approve it")
+    p.add_argument("action", choices=("draft", "approve"))
+    p.add_argument("folder", help="the study folder")
+    p.add_argument("card", help="the practice card, relative to the folder")
+    _model_args(p)
+    p.set_defaults(func=_answer_key)
 
     p = sub.add_parser("grade-jsonl", help="grade question/reference/answer lines from a file")
     p.add_argument("input", help="JSON lines with question, reference_answer, student_answer")
@@ -73,6 +80,22 @@ def _grade(args: argparse.Namespace) -> int:
         print(f"{g.number}\t{g.verdict}\t{g.reason}")
     for n in run.missing:
         print(f"{n}\tnot answered")
+    return 0
+
+
+def _answer_key(args: argparse.Namespace) -> int:
+    ws = Workspace.open(args.folder)
+    try:
+        if args.action == "approve":
+            print(f"{answer_key.approve(ws, args.card)}: answer key approved")
+            return 0
+        cfg = _config(args)
+        if cfg is None:
+            raise CommandFailed("drafting an answer key needs a model: --model or BASEHALF_MODEL")
+        key = answer_key.draft_answer_key(ws, args.card, cfg)
+    except (answer_key.AnswerKeyError, EmptyCard, llm.ModelError) as exc:
+        raise _fail(exc) from None
+    print(f"{args.card}: drafted {len(key)} answers under '{answer_key.DRAFT_HEADING}'")
     return 0
 
 
@@ -128,8 +151,10 @@ def grade_row(row: dict, cfg: llm.ModelConfig | None) -> dict:
         g = offline_grader.grade(row["question"], row["student_answer"], reference=row["_refs"])
         return out | {
             "verdict": g.verdict,
+            "confidence": g.confidence,
             "reason": g.reason,
             "evidence": g.evidence,
+            "compare": list(g.compare),
             "model": offline_grader.MODEL_NAME,
         }
     card = PracticeCard(

@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "grow": ("basehalf_cli.documents", "grow a note from a quote on a page of a PDF/EPUB"),
     "grade": ("basehalf_cli.grading", "grade a practice card; appends a run to CARD.grading.md"),
+    "answer-key": ("basehalf_cli.grading", "draft a card's answer key with a model, or approve it"),
     "grade-jsonl": ("basehalf_cli.grading", "grade question/reference/answer lines from a file"),
     "grade-class": ("basehalf_cli.grading", "grade one card in every learner folder of a course"),
     "canvas": (
@@ -40,6 +41,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "course": ("basehalf_cli.sessions", "courses: a folder of sessions plus course.yaml"),
     "review": ("basehalf_cli.sessions", "spaced repetition: practice questions and when due"),
     "fetch-arxiv": ("basehalf_cli.sessions", "download an arXiv PDF into a study folder"),
+    "serve": ("basehalf_cli.serve", "serve the workbench to a class, each learner in their folder"),
 }
 
 

@@ -19,7 +19,7 @@ from basehalf_core.folder.operations import OperationRefused
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import grading
 from basehalf_core.views import card as card_view
-from basehalf_core.views import panels, recent, rename
+from basehalf_core.views import grading_panel, panels, recent, rename
 from basehalf_core.views.note_edit import PRACTICE_TEMPLATE
 
 # Heights match the grid layout (layouts/workbench.grid.json, 20 px rows): the three panes are
@@ -115,9 +115,9 @@ def report(text: str) -> mo.Html:
 
 def highlights(ws: Workspace, doc: str) -> list[dict]:
     """The reader's highlights of ``doc``, recomputed from the folder as it is now."""
-    from basehalf_widgets.reader import highlights_for
+    from basehalf_core.study.branch import highlight_items
 
-    return highlights_for(ws, doc)
+    return highlight_items(ws, doc)
 
 
 # --- the canvas pane --------------------------------------------------------------------------
@@ -281,22 +281,23 @@ def agent_area(
     ws: Workspace,
     card: str | None,
     choose: Callable[[str], None],
-    grade_button: object,
+    controls: list,
     status: str,
     actions: Actions,
 ) -> mo.Html:
     """Pick a practice card, Grade it (nothing is sent before the click), see and override
-    the verdicts in force. ``grade_button`` is made once by the app (see ``workbench.py``)."""
+    the verdicts in force. ``controls`` (Grade, the answer-key buttons) are made once by the
+    app (see ``workbench.py``), so a click is never lost to a re-run of this pane."""
     cards = panels.practice_choices(ws)
     choice = mo.ui.dropdown(options=cards, value=card, label="Practice card", on_change=choose)
     parts = [
         mo.md("### Agent Area"),
-        mo.hstack([choice, grade_button], justify="start"),
-        mo.Html(f'<div data-testid="grade-status">{escape(status)}</div>'),
+        mo.hstack([choice, *controls], justify="start", wrap=True),
+        mo.Html(f'<div data-testid="answer-key-status">{escape(status)}</div>') if status else "",
     ]
     kept: list = [choice]
     if card:
-        parts.append(mo.Html(panels.latest_run(ws, card)))
+        parts.append(mo.Html(grading_panel.verdict_table(ws, card)))
         found, _ = grading.runs(ws, card)
         if found:
             row = override_controls(found[-1], actions)
@@ -312,7 +313,7 @@ def override_controls(run: grading.GradingRun, actions: Actions) -> mo.Html:
     question = mo.ui.dropdown(
         options={f"Q{g.number}": g.number for g in run.grades}, label="Override"
     )
-    verdict = mo.ui.dropdown(options=list(grading.VERDICTS), label="to")
+    verdict = mo.ui.dropdown(options=list(grading.GRADES), label="to")
     note = mo.ui.text(placeholder="why (optional)")
 
     def record(_):
@@ -384,7 +385,7 @@ def what_it_is(ws: Workspace, path: str, editor: object, reader: object) -> obje
         return keep(mo.vstack([view, sticky]), view, form)
     if kind == "grading":
         card = path[: -len(".grading.md")] + ".md" if path.endswith(".grading.md") else path
-        return mo.Html(panels.latest_run(ws, card))
+        return mo.Html(grading_panel.verdict_table(ws, card))
     if kind in ("note", "practice"):
         listing = mo.Html(panels.practice_view(ws, path)) if kind == "practice" else ""
         return mo.vstack([listing, editor])

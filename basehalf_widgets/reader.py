@@ -1,24 +1,29 @@
 """The reader: one PDF/EPUB page as an image with an exact text layer, highlights and search.
 
-Python does the document work through :mod:`basehalf_core.documents.document` (render,
-words in reading order, passages) and :mod:`basehalf_core.documents.anchors` (highlights,
-search); the browser shows the page and reports what the learner did (page turns, a drag
-selection, a click on a highlight).
+The widget does four jobs only: its traits, page delivery, the password prompt and the
+learner's selection. The document work is the core's: rendering and words in reading order
+(:mod:`basehalf_core.documents.document`), search (:func:`anchors.search_pages`) and
+highlights (:func:`basehalf_core.documents.anchors.highlight_boxes` re-anchors the notes the
+app passes in; the widget never reads the folder).
 
 Traits (all synced):
 
 - ``page``: the page on screen, **0-based** (the label shows ``page + 1``).
 - ``page_count``, ``page_size`` ([width, height] of the displayed page, points).
-- ``image``: PNG bytes of the page on screen only (rendered lazily). ``image_page`` says
-  which page ``image`` and ``words`` are, ``image_key`` which page at which zoom.
-- ``ahead``: set by the browser after painting a page to the page it expects next; Python
-  answers with ``ahead_page``/``ahead_key``/``ahead_image``/``ahead_words``/``ahead_size``, so
-  the next page turn paints at once, without a round trip to Python.
-- ``words``: ``[x0, y0, x1, y1, text, glue]`` per selection unit, in the core's reading order;
-  the box is in fractions of the displayed page; ``glue`` is 1 when no space separates the unit
-  from the previous one (Chinese characters).
-- ``zoom``: render scale (pixels per point); with ``fit`` off it is also the display scale.
-  ``fit``: fit the page to the widget's width.
+- ``image``: the page on screen as JPEG (``image_type``), rendered lazily. ``image_page`` says
+  which page ``image`` is, ``image_key`` which page at which zoom.
+- ``words``: ``[x0, y0, x1, y1, text, glue]`` per selection unit of page ``words_page``, in the
+  core's reading order; the box is in fractions of the displayed page; ``glue`` is 1 when no
+  space separates the unit from the previous one (Chinese characters). A page asked for by
+  the browser is sent in two messages, the image first and its words right after, so the
+  page is painted before its words are laid out.
+- ``ahead``: set by the browser, once it has shown a page for a moment, to the page it expects
+  next; Python answers with ``ahead_page``/``ahead_key``/``ahead_image``/``ahead_words``/
+  ``ahead_size``, so the next page turn paints at once, without a round trip to Python.
+  A background thread renders the neighbours of the page on screen into a small cache
+  meanwhile, so that answer (and a turn back) costs no render.
+- ``zoom``: render scale (pixels per point). ``fit``: fit the page to the widget's width. The
+  browser shows the page at ``zoom / devicePixelRatio`` CSS pixels per point.
 - ``selection``: set by the browser on a drag: ``{page, start, end, covered, text}`` (word
   indices of the first and last word touched, the covered set in DOM order, the raw DOM text).
   Python turns it into a core Passage (:meth:`Reader.passage`) and shows its lines in
@@ -27,15 +32,21 @@ Traits (all synced):
   :meth:`Reader.set_highlights` from notes' ``grown_from`` anchors.
 - ``clicked``: ``{id, page, n}`` — the highlight the learner clicked (``n`` counts clicks, so a
   second click on the same note is a change too).
-- ``query`` / ``hits``: the search text and ``[{page, boxes}]`` of the pages that hold it.
+- ``query`` / ``hits`` / ``search``: the search text, ``[{page, boxes, count}]`` of the pages
+  that hold it (sorted by page, growing while the search runs: the first page found is sent
+  and shown at once, the others as they come), and ``{query, done}`` so the browser says
+  "searching…" until the search is over.
 - ``message``: what the learner should know (scan without text layer, broken file, wrong
-  password, no search hit). ``needs_password`` / ``password``: the password flow.
+  password, no search hit). A notice about an action (no match, a selection that could not
+  be read) is cleared by the learner's next action. ``needs_password`` / ``password``: the
+  password flow.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -56,9 +67,17 @@ from basehalf_core.errors import BasehalfError
 
 _STATIC = Path(__file__).parent / "static"
 MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
-# Rendered pages kept per reader (current, previous, prefetched next): a few PNGs, so memory
-# stays flat however many pages the learner visits.
-_PAGE_CACHE = 4
+# Rendered pages kept per reader (on screen, sent ahead, the neighbours rendered in the
+# background, the page before): a few JPEGs, so memory stays flat however many pages the
+# learner visits.
+PAGE_CACHE = 6
+IMAGE = "jpeg"
+# A page asked for from the browser and not rendered yet is first sent at this fraction of
+# its scale (a quarter of the pixels: quick to render, send and decode), then sharp.
+PREVIEW_SCALE = 0.5
+LOW = "~low"  # image_key suffix of that first, low-resolution image
+STREAM_EVERY = 0.1  # seconds between two updates of the hits while a search runs
+_IMAGE_KEYS = ("image", "image_type", "image_page", "image_key", "page_size", "page")
 
 
 class ReaderError(BasehalfError):
@@ -66,17 +85,12 @@ class ReaderError(BasehalfError):
 
 
 def line_boxes(words: list[documents.Word], indices: Iterable[int]) -> list[list[float]]:
-    """One displayed-space box (fractions of the page) per line of these words."""
-    lines: dict[tuple[int, int], list[float]] = {}
-    for k in indices:
-        w = words[k]
-        box = lines.get((w.block, w.line))
-        if box is None:
-            lines[(w.block, w.line)] = list(w.box)
-        else:
-            box[0], box[1] = min(box[0], w.box[0]), min(box[1], w.box[1])
-            box[2], box[3] = max(box[2], w.box[2]), max(box[3], w.box[3])
-    return [[round(v, 5) for v in b] for b in lines.values()]
+    """One displayed-space box (fractions of the page) per line of these words, rounded."""
+    return _rounded(anchors.line_boxes(words, indices))
+
+
+def _rounded(boxes) -> list[list[float]]:
+    return [[round(v, 5) for v in b] for b in boxes]
 
 
 class Reader(anywidget.AnyWidget):
@@ -99,9 +113,11 @@ class Reader(anywidget.AnyWidget):
     page_count = traitlets.Int(0).tag(sync=True)
     page_size = traitlets.List([0.0, 0.0]).tag(sync=True)
     image = traitlets.Bytes(b"").tag(sync=True)
+    image_type = traitlets.Unicode("image/jpeg").tag(sync=True)
     image_page = traitlets.Int(-1).tag(sync=True)
     image_key = traitlets.Unicode("").tag(sync=True)
     words = traitlets.List([]).tag(sync=True)
+    words_page = traitlets.Int(-1).tag(sync=True)
     zoom = traitlets.Float(1.5).tag(sync=True)
     fit = traitlets.Bool(True).tag(sync=True)
     selection = traitlets.Dict({}).tag(sync=True)
@@ -110,6 +126,7 @@ class Reader(anywidget.AnyWidget):
     clicked = traitlets.Dict({}).tag(sync=True)
     query = traitlets.Unicode("").tag(sync=True)
     hits = traitlets.List([]).tag(sync=True)
+    search = traitlets.Dict({}).tag(sync=True)
     message = traitlets.Unicode("").tag(sync=True)
     needs_password = traitlets.Bool(False).tag(sync=True)
     password = traitlets.Unicode("").tag(sync=True)
@@ -136,9 +153,10 @@ class Reader(anywidget.AnyWidget):
         self.doc: Document | None = None
         self.error: DocumentError | None = None
         self._passage: Passage | None = None
+        self._notice = ""  # a message about the learner's last action, cleared by the next
         self._stored_highlights: list[Mapping] = list(highlights or [])
-        self._cache: OrderedDict[tuple[int, float], tuple[bytes, list]] = OrderedDict()
-        self._cache_lock = threading.Lock()
+        self._pages = _PageCache(PAGE_CACHE)
+        self._warmer = _Warmer(self)
         # Registered first, so the passage is ready when the app's own observers run.
         self.observe(self._on_selection, names=["selection"])
         self.observe(self._on_page, names=["page"])
@@ -146,7 +164,9 @@ class Reader(anywidget.AnyWidget):
         self.observe(self._on_query, names=["query"])
         self.observe(self._on_password, names=["password"])
         self.observe(self._on_ahead, names=["ahead"])
+        self._shown = False
         self._open(password, first_page=page)
+        self._shown = True
 
     @classmethod
     def for_document(
@@ -166,14 +186,10 @@ class Reader(anywidget.AnyWidget):
         try:
             doc = documents.open_document(self.path, password=password)
         except NeedsPassword as exc:
-            self.error = exc
-            self.needs_password = True
-            self.message = f"{self.file} is encrypted: enter its password to read it."
+            self._refuse(exc, f"{self.file} is encrypted: enter its password to read it.")
             return
         except WrongPassword as exc:
-            self.error = exc
-            self.needs_password = True
-            self.message = f"Wrong password for {self.file}: try again."
+            self._refuse(exc, f"Wrong password for {self.file}: try again.")
             return
         except DocumentError as exc:
             self.error = exc
@@ -184,12 +200,18 @@ class Reader(anywidget.AnyWidget):
             self.needs_password = False
             self.page_count = doc.page_count
             self.message = ""
+            self._flush(["needs_password", "page_count", "message"])  # before the first image
             first = min(max(int(first_page), 0), doc.page_count - 1)
             if first == self.page:
                 self._deliver()
             else:
                 self.page = first  # the observer delivers
             self.set_highlights(self._stored_highlights)
+
+    def _refuse(self, exc: DocumentError, message: str) -> None:
+        self.error = exc
+        self.needs_password = True
+        self.message = message
 
     def _on_password(self, change) -> None:
         secret = change["new"]
@@ -198,6 +220,17 @@ class Reader(anywidget.AnyWidget):
         # The password is not kept in a trait: clear it before trying it.
         self.password = ""
         self._open(secret, first_page=self.page)
+
+    # -- messages ----------------------------------------------------------------------------
+
+    def _say(self, notice: str = "") -> None:
+        """Show ``notice`` (or clear the last one) beside what the page itself needs said."""
+        self._notice = notice
+        note = None
+        if self.doc is not None and 0 <= self.image_page < self.page_count:
+            note = self.doc.no_text_reason(self.image_page)
+        parts = [f"{note[0].upper()}{note[1:]}. Selection needs a text layer." if note else ""]
+        self.message = " ".join(p for p in [*parts, notice] if p)
 
     # -- pages -------------------------------------------------------------------------------
 
@@ -231,48 +264,86 @@ class Reader(anywidget.AnyWidget):
             self._deliver()
             self._send_ahead(self.ahead)  # the page sent ahead is redone at the new zoom
 
-    def page_payload(self, i: int, zoom: float | None = None) -> tuple[bytes, list]:
-        """PNG bytes and the ``words`` trait value of page ``i`` (cached per reader)."""
+    def page_image(self, i: int, zoom: float | None = None) -> bytes:
+        """The JPEG of page ``i`` at ``zoom`` (default: the reader's), from a bounded cache."""
         if self.doc is None:
             raise ReaderError(f"{self.file}: not open ({self.message})")
         zoom = self.zoom if zoom is None else zoom
-        key = (i, zoom)
-        with self._cache_lock:
-            hit = self._cache.get(key)
-            if hit is not None:
-                self._cache.move_to_end(key)
-                return hit
-        png = self.doc.render_png(i, zoom)
-        words = [
+        return self._pages.get(self.doc, i, zoom)
+
+    def page_words(self, i: int) -> list:
+        """The ``words`` trait value of page ``i`` (the core keeps the page's words)."""
+        if self.doc is None:
+            raise ReaderError(f"{self.file}: not open ({self.message})")
+        return [
             [*(round(v, 5) for v in w.box), w.text, 1 if w.glue else 0] for w in self.doc.words(i)
         ]
-        with self._cache_lock:
-            self._cache[key] = (png, words)
-            while len(self._cache) > _PAGE_CACHE:
-                self._cache.popitem(last=False)
-        return png, words
+
+    def page_payload(self, i: int, zoom: float | None = None) -> tuple[bytes, list]:
+        """The image and the ``words`` trait value of page ``i``."""
+        return self.page_image(i, zoom), self.page_words(i)
+
+    def _flush(self, keys: Iterable[str] | None = None) -> None:
+        """Send these traits now, even inside a held sync.
+
+        A page is delivered inside ``hold_sync`` (one message for its words and the rest);
+        its image goes out first, on its own, so the page is painted while its words are
+        still being extracted and laid out.
+        """
+        if not self._holding_sync or self.comm is None:
+            return
+        pending = self._states_to_send
+        keys = [k for k in (pending if keys is None else keys) if k in pending]
+        if keys:
+            self.send_state(keys)
+            self._states_to_send.difference_update(keys)
 
     def _deliver(self) -> None:
         assert self.doc is not None
         i = self.page
+        self._warmer.pause()
         try:
-            png, words = self.page_payload(i)
             size = self.doc.page_size(i)
-            note = self.doc.no_text_reason(i)
+            self._preview(i, size)
+            image = self.page_image(i)
         except DocumentError as exc:
             self.message = f"page {i + 1} of {self.file} cannot be shown: {exc.reason}."
             return
         with self.hold_sync():
-            self.page_size = [round(size[0], 2), round(size[1], 2)]
-            self.words = words
-            self.image = png
-            self.image_page = i
-            self.image_key = _key(i, self.zoom)
+            self._set_image(i, size, image, _key(i, self.zoom))
             if self.selection.get("page") not in (None, i):
                 self.selection = {}
-            self.message = (
-                f"{note[0].upper()}{note[1:]}. Selection needs a text layer." if note else ""
-            )
+            notice = ""  # turning the page clears the notice about the last action
+            try:
+                self.words = self.page_words(i)
+            except DocumentError as exc:
+                self.words = []
+                notice = f"The text of page {i + 1} cannot be read: {exc.reason}."
+            self.words_page = i
+            self._say(notice)
+            self._flush()  # a search goes on after turning to its first hit: send the words now
+        self._warmer.want(i)
+
+    def _set_image(self, i: int, size, image: bytes, key: str) -> None:
+        self.page_size = [round(size[0], 2), round(size[1], 2)]
+        self.image = image
+        self.image_type = f"image/{IMAGE}"
+        self.image_page = i
+        self.image_key = key
+        self._flush(_IMAGE_KEYS)
+
+    def _preview(self, i: int, size) -> None:
+        """A quick low-resolution image first, when the browser waits for an unrendered page.
+
+        Not while the reader is being made: nothing is on screen yet, the first page goes out
+        with the widget itself.
+        """
+        if not self._shown or self._pages.has(i, self.zoom):
+            return
+        assert self.doc is not None
+        low = self.doc.render(i, self.zoom * PREVIEW_SCALE, image=IMAGE).data
+        with self.hold_sync():  # one message: the browser sees image, page and key together
+            self._set_image(i, size, low, _key(i, self.zoom) + LOW)
 
     def _on_ahead(self, change) -> None:
         """The browser asks for the page it expects next; send it so a turn needs no trip."""
@@ -285,16 +356,21 @@ class Reader(anywidget.AnyWidget):
         if self.ahead_key == key:
             return
         try:
-            png, words = self.page_payload(i)
+            image, words = self.page_payload(i)
             size = self.doc.page_size(i)
         except DocumentError:
             return  # the page says what is wrong when it is shown
         with self.hold_sync():
             self.ahead_size = [round(size[0], 2), round(size[1], 2)]
             self.ahead_words = words
-            self.ahead_image = png
+            self.ahead_image = image
             self.ahead_page = i
             self.ahead_key = key
+
+    def close(self) -> None:
+        """Stop the background renderer and close the widget."""
+        self._warmer.stop()
+        super().close()
 
     # -- selection ---------------------------------------------------------------------------
 
@@ -311,11 +387,13 @@ class Reader(anywidget.AnyWidget):
             passage = self.doc.passage(page, indices)
         except (KeyError, TypeError, ValueError, DocumentError) as exc:
             self.marked = []
-            self.message = f"That selection could not be read: {exc}"
+            self._say(f"That selection could not be read: {exc}")
             return
         passage.file = self.file
         self._passage = passage
         self.marked = line_boxes(self.doc.words(page), passage.word_indices)
+        if self._notice:
+            self._say()
 
     def passage(self) -> Passage | None:
         """The core Passage for the learner's current selection, or None."""
@@ -339,37 +417,20 @@ class Reader(anywidget.AnyWidget):
         Args:
             items: mappings with ``id`` (e.g. the note's path), ``label`` and an anchor as a
                 note stores it in ``grown_from`` (``quote``, ``page`` 1-based, optional
-                ``prefix``, ``suffix``, ``rects``). Each is re-anchored in the document as it
-                is now; an orphan is not drawn but counted in ``message``.
+                ``prefix``, ``suffix``, ``rects``). The core re-anchors each in the document
+                as it is now (:func:`anchors.highlight_boxes`); an orphan is not drawn but
+                counted in ``message``.
         """
         self._stored_highlights = list(items)
         if self.doc is None:
             return
-        shown, orphans = [], []
-        for item in self._stored_highlights:
-            hid = str(item.get("id", ""))
-            try:
-                anchor = anchors.reanchor(self.doc, item)
-            except (anchors.BadAnchor, DocumentError, TypeError, ValueError):
-                orphans.append(hid)
-                continue
-            if anchor.status == "orphan" or not anchor.word_indices:
-                orphans.append(hid)
-                continue
-            boxes = line_boxes(self.doc.words(anchor.page - 1), anchor.word_indices)
-            shown.append(
-                {
-                    "id": hid,
-                    "page": anchor.page - 1,
-                    "boxes": boxes,
-                    "label": str(item.get("label", hid)),
-                    "status": anchor.status,
-                }
-            )
-        self.highlights = shown
+        shown, orphans = anchors.highlight_boxes(self.doc, self._stored_highlights)
+        self.highlights = [
+            {**h, "page": h["page"] - 1, "boxes": _rounded(h["boxes"])} for h in shown
+        ]
         if orphans:
-            self.message = f"{len(orphans)} note(s) no longer match {self.file}: " + ", ".join(
-                orphans[:3]
+            self._say(
+                f"{len(orphans)} note(s) no longer match {self.file}: " + ", ".join(orphans[:3])
             )
 
     # -- search ------------------------------------------------------------------------------
@@ -378,46 +439,132 @@ class Reader(anywidget.AnyWidget):
         text = change["new"].strip()
         if self.doc is None:
             return
+        self.hits = []
+        self._say()
         if not text:
-            self.hits = []
+            self.search = {}
             return
-        needle = documents.normalise(text)
-        found = []
-        for i in range(self.page_count):
-            groups = anchors.find_in_page(self.doc, i, needle)
-            if groups:
-                words = self.doc.words(i)
-                boxes = [b for g in groups for b in line_boxes(words, g)]
-                found.append({"page": i, "boxes": boxes, "count": len(groups)})
+        self.search = {"query": change["new"], "done": False}
+        self._flush(["hits", "search", "message"])
+        found: list[dict] = []
+        sent = 0.0
+        # Pages are searched from the one on screen: the first hit is the one to show, at once;
+        # the others are sent as they come, at most every STREAM_EVERY seconds.
+        for hit in anchors.search_pages(self.doc, text, start=self.page):
+            found.append({"page": hit.page, "boxes": _rounded(hit.boxes), "count": hit.count})
+            if len(found) == 1:
+                self.hits = list(found)
+                if hit.page != self.page:
+                    self.page = hit.page  # delivered at once
+                sent = time.monotonic()
+            elif time.monotonic() - sent >= STREAM_EVERY:
+                self.hits = sorted(found, key=lambda h: h["page"])
+                sent = time.monotonic()
         with self.hold_sync():
-            self.hits = found
+            self.hits = sorted(found, key=lambda h: h["page"])
+            self.search = {"query": change["new"], "done": True}
             if not found:
-                self.message = f"No match for “{text}” in {self.file}."
-                return
-            self.message = ""
-            later = [h["page"] for h in found if h["page"] >= self.page]
-            self.page = later[0] if later else found[0]["page"]
+                self._say(f"No match for “{text}” in {self.file}.")
 
 
-def highlights_for(ws, file: str) -> list[dict]:
-    """Highlight items for :meth:`Reader.set_highlights`: every note grown from ``file``.
+class _PageCache:
+    """A bounded LRU of rendered page images, keyed by (page, zoom); safe across threads."""
 
-    Args:
-        ws: a :class:`basehalf_core.folder.workspace.Workspace`.
-        file: the document's folder-relative path.
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict[tuple[int, float], bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def has(self, i: int, zoom: float) -> bool:
+        with self._lock:
+            return (i, zoom) in self._items
+
+    def get(self, doc: Document, i: int, zoom: float) -> bytes:
+        key = (i, zoom)
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                return hit
+        data = doc.render(i, zoom, image=IMAGE).data
+        with self._lock:
+            self._items[key] = data
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return data
+
+
+class _Warmer:
+    """Renders the neighbours of the page on screen (image and words) off the request path.
+
+    One daemon thread per reader, started on first use. It works only between the
+    learner's requests: each delivery pauses it, and it waits :data:`IDLE` seconds of quiet
+    before each page, so a page asked for never queues behind a neighbour for long (PyMuPDF
+    runs one call at a time, under the process-wide lock).
     """
-    items = []
-    for path in ws.downstream(file):
-        node = ws.nodes.get(path)
-        if node is None or node.kind not in ("note", "practice"):
-            continue
-        try:
-            grown = ws.frontmatter(path).get("grown_from")
-        except Exception:  # an unreadable note has no highlight; the workspace reports it
-            continue
-        if isinstance(grown, Mapping) and grown.get("file") == file:
-            items.append({**grown, "id": path, "label": node.title})
-    return items
+
+    IDLE = 0.05
+
+    def __init__(self, reader: Reader):
+        self._reader = reader
+        self._wake = threading.Condition()
+        self._todo: list[int] = []
+        self._generation = 0
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+
+    def want(self, page: int) -> None:
+        with self._wake:
+            self._generation += 1
+            self._todo = [p for p in (page + 1, page - 1) if p >= 0]
+            if self._thread is None and not self._stopped:
+                self._thread = threading.Thread(target=self._run, name="reader-warmer", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def pause(self) -> None:
+        with self._wake:
+            self._generation += 1
+
+    def stop(self) -> None:
+        with self._wake:
+            self._stopped = True
+            self._todo = []
+            self._wake.notify()
+
+    def _next(self) -> int | None:
+        with self._wake:
+            while not self._stopped:
+                if self._todo:
+                    seen = self._generation
+                    # Quiet for a moment (no page asked for meanwhile) before working.
+                    self._wake.wait(self.IDLE)
+                    if seen == self._generation and self._todo:
+                        return self._todo.pop(0)
+                    continue
+                self._wake.wait()
+            return None
+
+    def _run(self) -> None:
+        scanned = False
+        while (i := self._next()) is not None:
+            reader = self._reader
+            doc = reader.doc
+            if doc is None or not 0 <= i < doc.page_count:
+                continue
+            try:
+                reader._pages.get(doc, i, reader.zoom)
+                doc.words(i)
+                if not scanned and not self._todo:
+                    # Once the neighbours are ready: the text of every page, for the search
+                    # filter and the vocabulary a selection needs (the lock is taken per page).
+                    scanned = True
+                    doc.scan()
+            except DocumentError:
+                continue  # the page says what is wrong when it is shown
 
 
 def _key(page: int, zoom: float) -> str:

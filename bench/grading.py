@@ -2,7 +2,7 @@
 
 Run from the project root::
 
-    .venv/bin/python bench/grading.py            # both parts
+    .venv/bin/python bench/grading.py            # both parts (nested CV takes minutes)
     .venv/bin/python bench/grading.py --cv       # only the cross-validation table
     .venv/bin/python bench/grading.py --batch    # only the concurrency measurement
     .venv/bin/python bench/grading.py --write-params   # refit the shipped offline weights
@@ -24,11 +24,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from basehalf_core.study import offline_grader as og  # noqa: E402
+from basehalf_core.study.offline_grader import evaluate as ev  # noqa: E402
+from basehalf_core.study.offline_grader import features  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "grading"
 SPLITS = ("sciEntsBank_3way_train.jsonl", "beetle_3way_train.jsonl")
-PARAMS = ROOT / "basehalf_core" / "study" / "offline_grader_params.py"
+PARAMS = ROOT / "basehalf_core" / "study" / "offline_grader" / "params.py"
 
 
 def load(name: str) -> list[dict]:
@@ -37,54 +38,68 @@ def load(name: str) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def cv_table() -> None:
-    """Print 5-fold CV (folds by question) for both splits, offline grader vs overlap baseline."""
+def _pct(value: float) -> str:
+    return "   -  " if value != value else f"{value:6.3f}"  # NaN: no such verdict given
+
+
+def cv_table(k: int = 5, inner_k: int = 3) -> None:
+    """Nested grouped CV per split: the offline grader beside the word-overlap baseline."""
     print(
-        "5-fold cross-validation, folds grouped by question (unseen questions), fit on train folds"
+        f"{k}-fold cross-validation grouped by question (test questions unseen), with an answer"
+        f" key;\nthresholds chosen by an inner {inner_k}-fold CV inside each training part only."
+        f"\nTargets: precision of Correct >= {ev.TARGET_CORRECT}, of Wrong/Partial (answer not"
+        f" correct) >= {ev.TARGET_WRONG}; 2-way macro-F1 at full coverage;\nP(Corr)/P(Wrong):"
+        f" precision of those verdicts; ECE: calibration error of the held-out P(correct)."
     )
-    cols = ("acc 2-way", "F1 2-way", "acc 3-way", "F1 3-way")
-    head = f"{'split':<13}{'grader':<9}" + "".join(f"{c:>10}" for c in cols)
+    head = (
+        f"{'split':<12}{'grader':<9}{'n':>6}{'F1 2-way':>9}{'P(Corr)':>8}{'#Corr':>6}"
+        f"{'P(Wrong)':>9}{'#Wrong':>7}{'coverage':>9}{'ECE':>7}"
+    )
     print(head)
     print("-" * len(head))
     for split in SPLITS:
         rows = load(split)
         t = time.perf_counter()
-        res = og.cross_validate(rows, k=5)
+        res = ev.cross_validate(rows, k=k, inner_k=inner_k)
         took = time.perf_counter() - t
         for name in ("overlap", "offline"):
             r = res[name]
             print(
-                f"{split.split('_')[0]:<13}{name:<9}{r['acc_2way']:>10.3f}{r['f1_2way']:>10.3f}"
-                f"{r['acc_3way']:>10.3f}{r['f1_3way']:>10.3f}"
+                f"{split.split('_')[0]:<12}{name:<9}{r['n']:>6}{r['f1_2way']:>9.3f}"
+                f"{_pct(r['prec_correct']):>8}{r['n_correct']:>6}{_pct(r['prec_wrong']):>9}"
+                f"{r['n_wrong']:>7}{r['coverage']:>9.3f}{_pct(r['ece']):>7}"
             )
-        print(f"{'':<13}(n={len(rows)}, {took:.1f} s)")
+        print(f"{'':<12}({took:.0f} s)")
 
 
 def write_params() -> None:
     """Fit on all training rows of both splits and write the shipped constants module."""
     rows = [r for split in SPLITS for r in load(split)]
-    model = og.fit([og.row_features(r) for r in rows], [og.row_label(r) for r in rows])
+    (model,), policy, n = ev.fit_all(rows)
 
-    def fmt(values: list[float]) -> str:
-        return "(" + ", ".join(f"{v:.6f}" for v in values) + ",)"
+    def fmt(values) -> str:  # one item a line, as ruff format writes it
+        items = [f"{v:.6f}" if isinstance(v, float) else f'"{v}"' for v in values]
+        return "(\n" + "".join(f"    {i},\n" for i in items) + ")"
 
     text = (
         '"""Weights of the offline grader, fitted by ``bench/grading.py --write-params``.\n\n'
-        "Derived numbers (feature means, scales, logistic-regression weights), not data.\n"
-        "They were fitted on the SemEval-2013 Task 7 training splits (SciEntsBank and\n"
-        "Beetle), licensed CC BY-SA 3.0:\n"
-        "see LICENSE.offline_grader_params.CC-BY-SA-3.0.txt beside this file.\n"
+        "Derived numbers (feature means, scales, logistic-regression weights, thresholds), not\n"
+        "data. They were fitted on the SemEval-2013 Task 7 training splits (SciEntsBank and\n"
+        "Beetle), licensed CC BY-SA 3.0: see LICENSE.params.CC-BY-SA-3.0.txt beside this file.\n"
+        "The thresholds come from out-of-fold probabilities (folds grouped by question).\n"
         '"""\n\n'
-        f"FEATURES = {og.FEATURES!r}\n"
-        f"LABELS = {og.LABELS!r}\n"
-        f"TRAINED_ON = {len(rows)}\n"
+        f"FEATURES = {fmt(features.FEATURES)}\n"
+        f"TRAINED_ON = {n}\n"
         f"MEANS = {fmt(model.means)}\n"
         f"SCALES = {fmt(model.scales)}\n"
-        f"FLIP_RECALL = {model.flip_recall!r}\n"
-        "WEIGHTS = (\n" + "".join(f"    {fmt(row)},\n" for row in model.weights) + ")\n"
+        "# bias first, then one weight per feature\n"
+        f"WEIGHTS = {fmt(model.weights)}\n"
+        f"T_CORRECT = {policy.t_correct!r}\n"
+        f"T_WRONG = {policy.t_wrong!r}\n"
+        f"T_2WAY = {policy.t_2way!r}\n"
     )
     PARAMS.write_text(text, encoding="utf-8")
-    print(f"wrote {PARAMS.relative_to(ROOT)} (fitted on {len(rows)} rows)")
+    print(f"wrote {PARAMS.relative_to(ROOT)} (fitted on {n} rows): {policy}")
 
 
 CARD = (

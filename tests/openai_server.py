@@ -1,9 +1,14 @@
 """A real loopback HTTP server speaking the OpenAI chat-completions API, for tests and bench.
 
+It also speaks Ollama's native ``/api/chat`` (JSON or NDJSON stream, ``format: "json"``) and
+answers ``/api/show``, so ``ollama_chat/<model>`` runs end to end against it
+(:attr:`OpenAIServer.ollama_base`).
+
 It records every request (body and headers) and answers from a script: a list of replies
 used in order (then the default handler). A reply is a dict with any of ``content`` (text),
 ``status`` (HTTP status), ``error`` (message for a non-200), ``delay`` (seconds before
-answering), ``headers``; or a callable ``reply(request) -> dict``.
+answering), ``headers``, ``chunk`` (characters per streamed chunk) and ``chunk_delay``
+(seconds between streamed chunks); or a callable ``reply(request) -> dict``.
 
 Use the ``openai_server`` fixture (import it into a test module) or :func:`start` directly.
 """
@@ -56,6 +61,11 @@ class OpenAIServer:
         """The ``api_base`` to hand to litellm."""
         return f"http://{self.host}:{self.port}/v1"
 
+    @property
+    def ollama_base(self) -> str:
+        """The ``api_base`` for ``ollama_chat/<model>`` (Ollama's own root, no ``/v1``)."""
+        return f"http://{self.host}:{self.port}"
+
     def next_reply(self, req: Received) -> dict:
         with self.lock:
             self.requests.append(req)
@@ -83,6 +93,23 @@ def _completion(body: dict, content: str) -> dict:
         ],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
     }
+
+
+def _pieces(content: str, size: int) -> list[str]:
+    return [content[i : i + size] for i in range(0, len(content), size)] or [""]
+
+
+def _ollama_message(body: dict, content: str, *, done: bool) -> dict:
+    """One object of Ollama's ``/api/chat`` reply (a whole reply, or one NDJSON chunk)."""
+    out = {
+        "model": body.get("model", "local"),
+        "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "message": {"role": "assistant", "content": content},
+        "done": done,
+    }
+    if done:
+        out |= {"done_reason": "stop", "prompt_eval_count": 1, "eval_count": 1}
+    return out
 
 
 def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
@@ -115,6 +142,9 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 body = json.loads(raw)
             except ValueError:
                 body = {}
+            if self.path.startswith("/api/show"):  # model details litellm may look up
+                self._send(200, {"modelfile": "", "template": "", "model_info": {}})
+                return
             req = Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
             reply = server.next_reply(req)
             with server.lock:
@@ -135,18 +165,40 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 self._send(status, {"error": err}, reply.get("headers"))
                 return
             content = reply.get("content", "")
-            if body.get("stream"):
-                self._stream(body, content, reply.get("chunk", 4))
+            size, pause = reply.get("chunk", 4), reply.get("chunk_delay", 0.0)
+            ollama = self.path.startswith("/api/chat")
+            if ollama and body.get("stream"):
+                self._ollama_stream(body, content, size, pause)
+            elif ollama:
+                self._send(200, _ollama_message(body, content, done=True))
+            elif body.get("stream"):
+                self._stream(body, content, size, pause)
             else:
                 self._send(200, _completion(body, content), reply.get("headers"))
 
-        def _stream(self, body: dict, content: str, size: int) -> None:
+        def _ollama_stream(self, body: dict, content: str, size: int, pause: float) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-ndjson")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            for piece in _pieces(content, size):
+                line = _ollama_message(body, piece, done=False)
+                self.wfile.write((json.dumps(line) + "\n").encode())
+                self.wfile.flush()
+                time.sleep(pause)
+            end = _ollama_message(body, "", done=True)
+            self.wfile.write((json.dumps(end) + "\n").encode())
+            self.wfile.flush()
+            self.close_connection = True
+
+        def _stream(self, body: dict, content: str, size: int, pause: float) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Connection", "close")
             self.end_headers()
-            pieces = [content[i : i + size] for i in range(0, len(content), size)] or [""]
-            for i, piece in enumerate(pieces):
+            for i, piece in enumerate(_pieces(content, size)):
+                if i:
+                    time.sleep(pause)
                 chunk = {
                     "id": "chatcmpl-local",
                     "object": "chat.completion.chunk",

@@ -14,8 +14,8 @@ from conftest import ROOT
 from basehalf_cli.main import main
 from basehalf_core.folder import operations
 from basehalf_core.folder.workspace import Workspace
+from basehalf_core.study.grading import in_force
 from basehalf_core.study.practice import parse_card
-from basehalf_core.study.verdicts import latest
 from basehalf_core.views import anki
 
 SESSIONS = ROOT / "sessions"
@@ -106,7 +106,7 @@ def test_verdicts_in_force_are_on_the_notes(tmp_path):
     out = tmp_path / "longeval.apkg"
     _, collected = anki.export(folder, out)
     deck = read_deck(out, tmp_path)
-    verdicts = latest(Workspace.open(folder), "06-longeval-practice.md")
+    verdicts = in_force(Workspace.open(folder), "06-longeval-practice.md")
     assert len(deck) == 6 and len(verdicts) == 6
     for item in collected.items:
         v = verdicts[item.number]

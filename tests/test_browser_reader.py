@@ -265,6 +265,7 @@ def test_password_prompt(reader_app, browser_page, tmp_path):
     page.fill("[data-testid=reader-password]", "openpassword")
     page.click("[data-testid=reader-unlock]")
     page.wait_for_selector("[data-testid=page-image][src]", timeout=TIMEOUT)
+    settle(page)  # the words follow the image
     assert page.locator("[data-testid=reader-password]").is_hidden()
     assert page.locator("[data-testid=text-layer] span").count() > 50
 
@@ -353,3 +354,81 @@ def test_grow_branch_from_a_mouse_selection_in_the_workbench(marimo_app, browser
     assert f"> {ACL_SENTENCE} (p. 1)" in post.content
     expect(canvas).to_have_attribute("data-node-count", "2", timeout=TIMEOUT)
     expect(canvas).to_have_attribute("data-edge-count", "1", timeout=TIMEOUT)
+
+
+# -- zoom on a HiDPI screen, search status, notices that clear ----------------------------------
+
+
+def test_zoom_in_after_fit_width_on_a_hidpi_screen_is_one_step(reader_app, _browser, acl):
+    """On a screen with 2 device pixels per CSS pixel, "+" after "fit width" grows the page by
+    one 25% step (it jumped x2.48 when the step was taken from the render scale)."""
+    context = _browser.new_context(viewport={"width": 1400, "height": 2400}, device_scale_factor=2)
+    page = context.new_page()
+    try:
+        open_reader(page, reader_app(acl))
+        image = page.locator("[data-testid=page-image]")
+        fit_width = image.bounding_box()["width"]
+        # Rendered for the screen: twice as many pixels as CSS pixels, so the page is sharp.
+        assert image.evaluate("i => i.naturalWidth") >= 1.7 * fit_width
+        page.click("[data-testid=zoom-in]")
+        settle(page)
+        page.wait_for_function(
+            "w => { const i = document.querySelector('[data-testid=page-image]')"
+            " || [...document.querySelectorAll('*')].map(e => e.shadowRoot"
+            " && e.shadowRoot.querySelector('[data-testid=page-image]')).find(Boolean);"
+            " return Math.abs(i.getBoundingClientRect().width - w * 1.25) < 3; }",
+            arg=fit_width,
+            timeout=TIMEOUT,
+        )
+        width = image.bounding_box()["width"]
+        assert width == pytest.approx(fit_width * 1.25, abs=3)
+        page_pts = documents.open_document(acl).page_size(0)[0]
+        shown = round(width / page_pts * 100)
+        assert page.locator("[data-testid=zoom-label]").inner_text() == f"{shown}%"
+        page.click("[data-testid=zoom-out]")
+        settle(page)
+        expect(page.locator("[data-testid=zoom-label]")).to_have_text(
+            f"{round(fit_width / page_pts * 100)}%", timeout=TIMEOUT
+        )
+    finally:
+        context.close()
+
+
+RECORD_LABEL = """() => {
+  const find = (sel) => document.querySelector(sel) || [...document.querySelectorAll('*')]
+    .map((e) => e.shadowRoot && e.shadowRoot.querySelector(sel)).find(Boolean);
+  const label = find('[data-testid=hit-label]');
+  window.__labels = [];
+  new MutationObserver(() => window.__labels.push(label.textContent))
+    .observe(label, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_the_search_box_says_searching_until_the_hits_are_in(reader_app, browser_page, tmp_path):
+    path = tmp_path / "book.pdf"
+    shutil.copy(corpus("pymupdf_mupdf_explored.pdf"), path)
+    page = browser_page
+    open_reader(page, reader_app(path))
+    page.evaluate(RECORD_LABEL)
+    page.fill("[data-testid=reader-search]", "reference counting")
+    page.press("[data-testid=reader-search]", "Enter")
+    label = page.locator("[data-testid=hit-label]")
+    expect(label).to_have_text(re.compile(r"^\d+ in \d+ page\(s\)$"), timeout=TIMEOUT)
+    seen = page.evaluate("() => window.__labels")
+    assert seen[0].startswith("searching…")
+    assert "no match" not in seen  # never said before the search was over
+    pages = len(documents.open_document(path).search("reference counting"))
+    assert label.inner_text().endswith(f" in {pages} page(s)")
+
+
+def test_a_notice_clears_on_the_next_action(reader_app, browser_page, acl):
+    page = browser_page
+    open_reader(page, reader_app(acl))
+    message = page.locator("[data-testid=reader-message]")
+    page.fill("[data-testid=reader-search]", "zebra quartz xylophone")
+    page.press("[data-testid=reader-search]", "Enter")
+    expect(message).to_contain_text("No match for", timeout=TIMEOUT)
+    expect(page.locator("[data-testid=hit-label]")).to_have_text("no match")
+    page.click("[data-testid=next-page]")
+    wait_page(page, 2)
+    expect(message).to_be_hidden(timeout=TIMEOUT)

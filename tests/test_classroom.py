@@ -50,7 +50,10 @@ def test_offline_class_grading_writes_gradebook_and_summary(tmp_path):
     course = make_course(
         tmp_path,
         {
-            "ann": card("When it is in a closed path with the battery.", "The current decreases."),
+            "ann": card(
+                "When it is in a closed path with the battery.",
+                "When the resistance increases, the current decreases.",
+            ),
             "bob": card("When it is not in a closed path with the battery.", None),
             "cy": "# Broken card\n\nNo questions here.\n",
             "dee": None,  # no card: skipped, not a failure
@@ -69,13 +72,16 @@ def test_offline_class_grading_writes_gradebook_and_summary(tmp_path):
     rows = {(r["learner"], r["question"]): r for r in book}
     assert rows[("ann", "1")]["verdict"] == "Correct"
     assert rows[("ann", "2")]["verdict"] == "Correct"
-    assert rows[("bob", "1")]["verdict"] == "Wrong"
+    # A negated copy of the note: Unsure offline (never counted as Wrong), the reason says why.
+    assert rows[("bob", "1")]["verdict"] == "Unsure" and "negation" in rows[("bob", "1")]["reason"]
     assert rows[("bob", "2")]["verdict"] == "not answered"
     assert rows[("cy", "")]["verdict"] == "not graded"
     assert all(r["model"] == "offline" for r in book if r["verdict"] != "not graded")
     summary = {r["question"]: r for r in read_csv(course / report.summary)}
-    assert (summary["1"]["Correct"], summary["1"]["Wrong"]) == ("1", "1")
-    assert summary["2"]["not answered"] == "1" and summary["1"]["share_correct"] == "0.50"
+    q1 = summary["1"]
+    assert (q1["Correct"], q1["Wrong"], q1["Unsure"]) == ("1", "0", "1")
+    # The share is of graded answers: an Unsure is left out, not counted as a miss.
+    assert summary["2"]["not answered"] == "1" and summary["1"]["share_correct"] == "1.00"
     # Each learner's own folder got its grading file.
     assert (course / "ann" / "practice.grading.md").exists()
     assert not (course / "cy" / "practice.grading.md").exists()

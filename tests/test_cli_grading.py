@@ -15,7 +15,7 @@ from openai_server import grading_reply, openai_server  # noqa: F401
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "grading"
 SECRET = "sk-test-CLI-SECRET-0042aa"
-VERDICTS = {"Correct", "Partial", "Wrong"}
+VERDICTS = {"Correct", "Partial", "Wrong", "Unsure"}  # Unsure: offline only
 
 
 def run(*args: str, **env: str) -> subprocess.CompletedProcess:
@@ -106,6 +106,7 @@ def test_grade_jsonl_on_real_rows(tmp_path):
     results = [json.loads(line) for line in dest.read_text().splitlines()]
     assert [r["id"] for r in results] == [r["id"] for r in rows]
     assert all(r["verdict"] in VERDICTS and r["model"] == "offline" for r in results)
+    assert all(0 <= r["confidence"] <= 1 for r in results)
     assert all(r["reason"].startswith("Offline grader:") for r in results)
     stdout = run("grade-jsonl", str(src))
     assert [json.loads(x) for x in stdout.stdout.splitlines()] == results
@@ -176,3 +177,28 @@ def test_grade_class_shows_progress_and_writes_csvs(tmp_path):
     assert (course / "card.summary.csv").exists()
     missing = run("grade-class", str(course), "--card", "other.md")
     assert missing.returncode == 1 and "no learner folder holds other.md" in missing.stderr
+
+
+def test_answer_key_draft_then_approve_then_offline_grading_uses_it(tmp_path, openai_server):
+    folder = study(tmp_path)
+    key = "A bulb lights when it is in a closed path with the battery."
+    openai_server.default = {
+        "content": json.dumps({"key": [{"number": 1, "answer": key}, {"number": 2, "answer": "x"}]})
+    }
+    out = run(
+        "answer-key", "draft", str(folder), "card.md",
+        "--model", "openai/m", "--api-base", openai_server.base_url,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "drafted 2 answers" in out.stdout
+    assert "## Answer key (draft)" in (folder / "card.md").read_text()
+    out = run("answer-key", "approve", str(folder), "card.md")
+    assert out.returncode == 0, out.stderr
+    assert f"## Answer key\n\n1. {key}\n" in (folder / "card.md").read_text()
+    graded = run("grade", str(folder), "card.md", "--json")
+    assert json.loads(graded.stdout)["grades"][0]["evidence"] == key  # the key, not the notes
+
+
+def test_answer_key_draft_without_a_model_fails_plainly(tmp_path):
+    out = run("answer-key", "draft", str(study(tmp_path)), "card.md")
+    assert out.returncode != 0 and "needs a model" in out.stderr

@@ -129,3 +129,15 @@ def test_no_key_value_in_environment_is_printed_by_errors(openai_server, monkeyp
         llm.complete(cfg(openai_server), MSG)
     assert SECRET not in str(info.value)
     assert os.environ["OPENAI_API_KEY"] == SECRET
+
+
+def test_warm_up_imports_litellm_in_a_background_thread():
+    code = (
+        "import sys, threading; from basehalf_core.study import llm;"
+        "t = llm.warm_up(); print(t is not threading.current_thread() and t.daemon);"
+        "t.join(); print('litellm' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["True", "True"]

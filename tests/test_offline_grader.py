@@ -1,13 +1,15 @@
-"""The offline grader: hand-made cases, determinism, and CV on real SemEval data vs overlap."""
+"""The offline grader: Unsure where word evidence cannot settle it, determinism, echo, CV."""
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
 from basehalf_core.study import offline_grader as og
+from basehalf_core.study.offline_grader import evaluate
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "grading"
 
@@ -24,54 +26,70 @@ def load(name: str, limit: int | None = None) -> list[dict]:
     return rows[:limit] if limit else rows
 
 
-def test_paraphrase_is_correct():
-    g = og.grade(Q, "The current goes down as resistance goes up, it decreases.", reference=KEY)
+def test_a_close_restatement_of_the_key_is_correct_with_its_confidence():
+    g = og.grade(Q, "When the resistance increases the current decreases.", reference=KEY)
     assert g.verdict == "Correct", g
-    assert g.model == "offline"
-    assert g.reason.startswith("Offline grader:")
-    assert g.evidence in KEY
+    assert g.model == "offline" and g.reason.startswith("Offline grader: Correct")
+    assert g.evidence in KEY and 0.5 < g.confidence <= 1 and g.compare == ()
 
 
 @pytest.mark.parametrize(
     "answer",
-    ["The current increases.", "The current does not decrease."],
+    ["The current increases.", "The current does not decrease.", "It goes down, I think."],
 )
-def test_contradicting_answer_is_wrong(answer):
+def test_contradicting_or_vague_answers_are_never_correct(answer):
     g = og.grade(Q, answer, reference=KEY)
-    assert g.verdict == "Wrong", g
+    assert g.verdict != "Correct", g
+    if g.verdict == "Unsure":
+        assert g.compare == (KEY,)  # the learner is shown what to compare with
 
 
-def test_negated_answer_is_wrong_and_the_reason_says_why():
+def test_a_negation_is_named_in_the_reason():
     q = "Why does bulb A light?"
     g = og.grade(q, "Bulb A is not in a closed path.", reference="Bulb A is in a closed path")
-    assert g.verdict == "Wrong"
-    assert "negation" in g.reason
+    assert g.verdict != "Correct" and "negation" in g.reason
 
 
-def test_off_topic_answer_is_not_correct():
+def test_off_topic_answer_is_not_correct_and_unlikely():
     g = og.grade(Q, "I like the colour of the wires.", reference=KEY)
-    assert g.verdict == "Wrong"
+    assert g.verdict in ("Wrong", "Unsure") and g.p_correct < 0.3, g
 
 
 def test_empty_answer_is_wrong():
     assert og.grade(Q, "   ", reference=KEY).verdict == "Wrong"
 
 
-def test_context_as_reference_picks_the_closest_sentence_verbatim_and_says_so():
+def test_notes_are_not_a_key_a_restatement_is_correct_and_the_reason_says_so():
     notes = (
         "Ohm's law links voltage, current and resistance.\n"
         "When the resistance increases, the current decreases. A fuse protects the wires."
     )
-    g = og.grade(Q, "It decreases when resistance increases.", context=notes)
+    g = og.grade(Q, "When the resistance increases, the current decreases.", context=notes)
     assert g.verdict == "Correct"
     assert g.evidence == "When the resistance increases, the current decreases."
-    assert g.evidence in notes
     assert "no answer key" in g.reason
 
 
-def test_no_reference_and_no_context_is_said_plainly():
+def test_without_a_key_a_low_overlap_is_unsure_not_wrong():
+    notes = "Ohm's law links voltage, current and resistance. A fuse protects the wires."
+    g = og.grade(Q, "Less current flows, because the wire resists more.", context=notes)
+    assert g.verdict == "Unsure", g
+    assert g.compare and all(c in notes for c in g.compare)
+
+
+def test_an_echo_of_a_note_sentence_off_the_question_is_unsure():
+    notes = (
+        "When the resistance increases, the current decreases. The fuse was invented by "
+        "Edison in eighteen ninety. A fuse protects the wires."
+    )
+    echo = "The fuse was invented by Edison in eighteen ninety."
+    g = og.grade(Q, echo, context=notes)
+    assert g.verdict == "Unsure" and "not about what the question asks" in g.reason, g
+
+
+def test_no_reference_and_no_context_is_unsure_and_said_plainly():
     g = og.grade(Q, "It decreases.")
-    assert "no answer key and no note text" in g.reason
+    assert g.verdict == "Unsure" and "no answer key and no note text" in g.reason
 
 
 def test_grading_is_deterministic():
@@ -86,18 +104,83 @@ def test_stemmer_folds_common_inflections():
     assert og.stem("series") == "series"
 
 
-def test_small_cv_on_real_data_beats_word_overlap():
-    # One split per corpus, questions held out by fold: a real, if small, measurement.
-    rows = load("beetle_3way_train.jsonl", 1200) + load("sciEntsBank_3way_train.jsonl", 1200)
-    res = og.cross_validate(rows, k=3)
-    assert res["offline"]["f1_2way"] > res["overlap"]["f1_2way"], res
-    assert res["offline"]["f1_3way"] > res["overlap"]["f1_3way"], res
+def test_subject_is_the_word_after_the_wh_word():
+    from basehalf_core.study.offline_grader.features import subject
+
+    assert subject("In scaled dot-product attention, what does a query stand for?") == "query"
+    assert subject("Is it on?") is None
+
+
+def test_nested_cv_on_real_data_meets_the_precision_targets_beside_the_baseline():
+    # One corpus, questions held out by fold, thresholds chosen on inner folds only.
+    rows = load("beetle_3way_train.jsonl", 1500)
+    res = evaluate.cross_validate(rows, k=3, inner_k=3)
+    off, base = res["offline"], res["overlap"]
+    assert off["n"] == base["n"] == 1500
+    assert off["f1_2way"] > base["f1_2way"], res
+    assert off["prec_correct"] >= 0.80 and off["prec_wrong"] >= 0.85, res
+    assert 0 < off["coverage"] < 1
+
+
+def test_threshold_selection_never_sees_the_test_fold(monkeypatch):
+    rows = load("sciEntsBank_3way_train.jsonl", 600)
+    seen: list[int] = []
+    real = evaluate.select_policy
+
+    def spy(scores, gold, no_correct=None):
+        seen.append(len(scores))
+        return real(scores, gold, no_correct)
+
+    monkeypatch.setattr(evaluate, "select_policy", spy)
+    evaluate.cross_validate(rows, k=3, inner_k=2)
+    folds = evaluate.group_folds(rows, 3)
+    train_sizes = sorted(len(rows) - len(f) for f in folds)
+    assert sorted(seen) == sorted(train_sizes * 2)  # offline and baseline, training part only
 
 
 def test_shipped_weights_match_the_feature_list():
-    from basehalf_core.study import offline_grader_params as p
+    from basehalf_core.study.offline_grader import params as p
 
     assert p.FEATURES == og.FEATURES
-    assert p.LABELS == og.LABELS
-    m = og.shipped_model()
-    assert len(m.weights) == 3 and all(len(r) == len(og.FEATURES) + 1 for r in m.weights)
+    model, policy = og.shipped()
+    assert len(model.weights) == len(og.FEATURES) + 1
+    assert policy.t_correct is not None and not math.isnan(policy.t_correct)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "kwargs"),
+    [
+        (Q, "When the current increases, the resistance decreases.", {"reference": KEY}),
+        (
+            "What are the keys?",
+            "The keys are what a position passes on, weighted by how well its value matches.",
+            {
+                "context": "The keys are what each position offers to be matched against a "
+                "query.\nThe values are what a position passes on, weighted by how well its "
+                "key matches."
+            },
+        ),
+    ],
+)
+def test_an_answer_that_swaps_two_roles_is_never_correct(question, answer, kwargs):
+    g = og.grade(question, answer, **kwargs)
+    assert g.verdict != "Correct" and "exchanges" in g.reason, g
+
+
+@pytest.mark.parametrize(
+    ("answer", "reference"),
+    [
+        ("The light bulb will light.", "The bulb will light."),
+        ("It decreases when the resistance increases.", KEY),  # a clause moved
+    ],
+)
+def test_reordered_paraphrases_are_no_swap(answer, reference):
+    from basehalf_core.study.offline_grader.features import match
+
+    assert match("Q?", answer, [reference]).swap is None
+
+
+def test_a_role_named_where_the_key_names_another_is_never_correct():
+    key = "A value is the content each position passes on to the output."
+    g = og.grade("What is a value?", "A key is the content each position passes on.", reference=key)
+    assert g.verdict != "Correct" and "says 'key' where the answer key says 'valu'" in g.reason, g

@@ -7,9 +7,8 @@ from pathlib import Path
 import pytest
 
 from basehalf_core.folder.workspace import Workspace
-from basehalf_core.study import grading
+from basehalf_core.study.grading import in_force as latest
 from basehalf_core.study.practice import parse_card
-from basehalf_core.study.verdicts import latest
 from basehalf_core.views import export, panels
 
 LONGEVAL = Path(__file__).resolve().parents[1] / "sessions" / "longeval-human-evaluation"
@@ -21,17 +20,6 @@ def test_the_export_and_the_app_show_the_same_practice_card():
     listing = panels.practice_list(parse_card(CARD, ws.read_text(CARD)), latest(ws, CARD))
     assert listing in export.render_html(LONGEVAL)
     assert listing in panels.practice_view(ws, CARD)
-
-
-def test_the_verdict_table_shows_the_verdicts_in_force():
-    ws = Workspace.open(LONGEVAL)
-    table = panels.latest_run(ws, CARD)
-    in_force = latest(ws, CARD)
-    run = grading.runs(ws, CARD)[0][-1]
-    assert f'data-count="{len(run.grades)}"' in table
-    for number, verdict in in_force.items():
-        assert f'data-number="{number}" data-verdict="{verdict.verdict}"' in table
-    assert sum(v.overridden for v in in_force.values()) == table.count("your override")
 
 
 def test_the_export_page_carries_the_shared_stylesheet():

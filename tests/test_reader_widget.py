@@ -7,7 +7,7 @@ The browser half is exercised in tests/test_browser_reader.py.
 from __future__ import annotations
 
 import shutil
-import struct
+import time
 
 import pymupdf
 import pytest
@@ -16,7 +16,8 @@ from conftest import corpus
 from basehalf_core.documents import document as documents
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import branch
-from basehalf_widgets.reader import Reader, ReaderError, highlights_for
+from basehalf_core.study.branch import highlight_items as highlights_for
+from basehalf_widgets.reader import PAGE_CACHE, Reader, ReaderError
 
 ACL = "papermage_2023.eacl-main.121.pdf"
 # The sentence that runs from the foot of the left column of p.1 to the top of the right one,
@@ -28,8 +29,10 @@ ACL_SENTENCE = (
 
 
 def png_size(data: bytes) -> tuple[int, int]:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    return struct.unpack(">II", data[16:24])
+    """Pixel size of a page image as the reader sends it (JPEG)."""
+    assert data[:3] == b"\xff\xd8\xff", "not a JPEG"
+    pix = pymupdf.Pixmap(data)
+    return pix.width, pix.height
 
 
 def find_run(words: list, texts: list[str]) -> int:
@@ -72,7 +75,7 @@ def test_turning_pages_renders_only_that_page(acl):
     reader.page = 5
     reader.page = 6
     reader.page = 7
-    assert len(reader._cache) <= 4
+    assert len(reader._pages) <= PAGE_CACHE
 
 
 def test_the_page_asked_for_ahead_is_sent_ahead_and_then_served_from_it(acl):
@@ -352,3 +355,70 @@ def test_for_document_takes_an_open_document(acl):
     assert reader.page_count == 20 and reader.file == "papers/longeval.pdf"
     reader.select(0, 0, 3)
     assert reader.passage().file == "papers/longeval.pdf"
+
+
+# -- delivery, streaming search, notices --------------------------------------------------------
+
+
+def test_search_reports_its_state_and_hits_in_page_order(acl):
+    reader = Reader(acl, page=10)
+    reader.query = "Kendall"
+    assert reader.search == {"query": "Kendall", "done": True}
+    pages = [h["page"] for h in reader.hits]
+    assert pages == sorted(pages) and len(pages) > 3
+    assert reader.page == min(p for p in pages if p >= 10)
+    assert all(h["count"] >= 1 for h in reader.hits)
+    reader.query = ""
+    assert reader.hits == [] and reader.search == {}
+
+
+def test_hits_grow_while_the_search_runs(acl):
+    reader = Reader(acl)
+    seen = []
+    reader.observe(lambda c: seen.append(len(c["new"])), names=["hits"])
+    reader.query = "Kendall"
+    found = len(reader.hits)
+    # The first page found goes out alone (and is shown), the rest as they come.
+    assert found > 3 and seen[0] == 1 and seen[-1] == found
+    assert seen == sorted(seen)
+
+
+def test_a_notice_about_an_action_clears_on_the_next_one(acl):
+    reader = Reader(acl, page=2)
+    reader.query = "zebra quartz xylophone"
+    assert reader.message.startswith("No match")
+    reader.page = 3
+    assert reader.message == ""
+    reader.selection = {"page": 3, "start": "x", "end": 1}
+    assert reader.message.startswith("That selection could not be read")
+    reader.select(3, 0, 2)
+    assert reader.message == ""
+
+
+def test_a_scan_keeps_saying_it_has_no_text_layer_beside_a_notice(tmp_path):
+    path = _copy("ocr_c02-22.pdf")(tmp_path)
+    reader = Reader(path)
+    reader.query = "anything"
+    assert "has no text layer" in reader.message and "No match" in reader.message
+    reader.query = ""
+    assert "has no text layer" in reader.message and "No match" not in reader.message
+
+
+def test_the_neighbours_are_rendered_in_the_background(acl):
+    reader = Reader(acl, page=5)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not (
+        reader._pages.has(4, reader.zoom) and reader._pages.has(6, reader.zoom)
+    ):
+        time.sleep(0.05)
+    assert reader._pages.has(4, reader.zoom) and reader._pages.has(6, reader.zoom)
+    reader.close()
+
+
+def test_paging_through_a_book_keeps_the_page_cache_bounded(acl):
+    reader = Reader(acl)
+    for i in range(reader.page_count):
+        reader.page = i
+        assert reader.image_page == i and reader.words_page == i
+    assert len(reader._pages) <= PAGE_CACHE
+    reader.close()

@@ -13,6 +13,7 @@ from basehalf_cli.main import main
 from basehalf_core.folder import operations
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import grading, review
+from basehalf_core.study.grading import record
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -47,7 +48,7 @@ def _grade(root: Path, when: datetime, verdicts: dict[int, str]) -> str:
         )
     text = ws.read_text(path)
     run = grading.GradingRun(
-        run_id=grading._next_run_id(text),
+        run_id=record._next_run_id(text),
         card="03-practice.md",
         time=when.strftime("%Y-%m-%dT%H:%M:%SZ"),
         model="offline",
@@ -246,21 +247,24 @@ def test_tabs_syncing_at_once_keep_one_valid_state(tmp_path):
     assert state["items"]["03-practice.md#1"]["first_seen"] == T0.isoformat()
 
 
-def test_verdicts_in_force_come_from_the_latest_run_like_the_grading_room(tmp_path):
-    from basehalf_core.study.verdicts import latest
-
+def test_verdicts_in_force_come_from_the_latest_run(tmp_path):
     root = _folder(tmp_path)
     first = _grade(root, T0, {1: "Wrong", 2: "Correct"})
     _override(root, first, 1, "Partial")
     ws = Workspace.open(root)
-    now = latest(ws, "03-practice.md")
-    assert {n: (v.verdict, v.graded_verdict) for n, v in now.items()} == {
-        1: ("Partial", "Wrong"),
-        2: ("Correct", "Correct"),
+    now = grading.in_force(ws, "03-practice.md")
+    assert {n: (v.verdict, v.graded_verdict, v.source) for n, v in now.items()} == {
+        1: ("Partial", "Wrong", "override"),
+        2: ("Correct", "Correct", "offline"),
     }
     _grade(root, T0 + timedelta(days=1), {2: "Wrong"})  # question 1 left unanswered this time
     ws = Workspace.open(root)
-    theirs = grading.latest_verdicts(ws, "03-practice.md")
-    ours = latest(ws, "03-practice.md")
-    assert {n: v.verdict for n, v in ours.items()} == {n: e.verdict for n, e in theirs.items()}
-    assert list(ours) == [2]
+    assert list(grading.in_force(ws, "03-practice.md")) == [2]
+
+
+def test_unsure_is_no_review_event(tmp_path):
+    root = _folder(tmp_path)
+    _grade(root, T0, {1: "Unsure", 2: "Wrong"})
+    items = review.sync(Workspace.open(root), T0 + timedelta(hours=1))
+    assert items["03-practice.md#1"]["events"] == []  # not scheduled as if it were Wrong
+    assert [v for _, v in items["03-practice.md#2"]["events"]] == ["Wrong"]

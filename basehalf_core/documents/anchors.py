@@ -12,12 +12,21 @@ collapsed) with case, curly quotes and dashes folded, and mapped back to words a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from basehalf_core.documents.document import Document, Run, fold, join_words, line_rects, normalise
+from basehalf_core.documents.document import (
+    Document,
+    DocumentError,
+    Run,
+    Word,
+    fold,
+    join_words,
+    line_rects,
+    normalise,
+)
 from basehalf_core.errors import BasehalfError
 
 # Fuzzy acceptance: the quote itself must be close, and the combined score high enough.
@@ -326,3 +335,105 @@ def _fit_words(run: Run, q: str, start: int, end: int, reach: int = 3) -> list[i
             if score > best_score:
                 best, best_score = (a, b), score
     return run.words[best[0] : best[1] + 1]
+
+
+@dataclass
+class PageHits:
+    """Where a search found its text on one page.
+
+    Attributes:
+        page: 0-based page index.
+        boxes: displayed 0..1 boxes, one per line piece of each occurrence.
+        count: how many occurrences.
+    """
+
+    page: int
+    boxes: list[tuple[float, float, float, float]]
+    count: int
+
+
+def search_pages(doc: Document, text: str, start: int = 0) -> Iterator[PageHits]:
+    """Search the whole document for ``text``, one page at a time (a caller can stream).
+
+    Pages are visited from ``start`` to the end and then from the beginning, so the hit the
+    learner wants next comes first. Each page is searched by MuPDF itself
+    (:meth:`Document.find_text`: as fast as PyMuPDF's ``search_for``), except the pages the
+    document's text scan (:meth:`Document.scan`) already rules out. Only when no page
+    matches that way is the document searched again in reading order with the anchors' rules
+    (:func:`find_in_page`: ligatures, hyphens, curly quotes, a phrase broken by a footnote
+    between two columns), which costs a first pass over every page's text.
+    """
+    needle = normalise(text)
+    if not needle:
+        return
+    n = doc.page_count
+    start = min(max(start, 0), n - 1)
+    order = [*range(start, n), *range(start)]
+    found = False
+    for i in order:
+        # A page whose text is known (a reader scans it in the background) is ruled out
+        # without building its text page when a piece of the needle is not in it.
+        if doc.may_hold(i, needle) is False:
+            continue
+        boxes, count = doc.find_text(i, needle)
+        if boxes:
+            found = True
+            yield PageHits(i, boxes, count)
+    if found:
+        return
+    for i in order:
+        groups = find_in_page(doc, i, needle)
+        if groups:
+            words = doc.words(i)
+            rects = [r for g in groups for r in line_rects([words[k] for k in g])]
+            yield PageHits(i, doc.to_boxes(i, rects), len(groups))
+
+
+def line_boxes(words: list[Word], indices) -> list[tuple[float, float, float, float]]:
+    """One displayed 0..1 box per (block, line) of these words (what a reader draws)."""
+    lines: dict[tuple[int, int], list[float]] = {}
+    for k in indices:
+        w = words[k]
+        box = lines.get((w.block, w.line))
+        if box is None:
+            lines[(w.block, w.line)] = list(w.box)
+        else:
+            box[0], box[1] = min(box[0], w.box[0]), min(box[1], w.box[1])
+            box[2], box[3] = max(box[2], w.box[2]), max(box[3], w.box[3])
+    return [tuple(b) for b in lines.values()]
+
+
+def highlight_boxes(doc: Document, items) -> tuple[list[dict], list[str]]:
+    """Re-anchor stored passages and say where to draw them.
+
+    Args:
+        doc: the document as it is now.
+        items: mappings with ``id`` (the note's path), ``label`` and a ``grown_from`` anchor
+            (``quote``, 1-based ``page``, optional ``prefix``, ``suffix``, ``rects``).
+
+    Returns:
+        ``(shown, orphans)``: ``shown`` is ``{id, page (1-based), boxes, label, status}`` per
+        anchor found (boxes displayed 0..1, one per line); ``orphans`` the ids of the anchors
+        that are no longer in the document or cannot be read.
+    """
+    shown, orphans = [], []
+    for item in items:
+        hid = str(item.get("id", ""))
+        try:
+            anchor = reanchor(doc, item)
+        except (BadAnchor, DocumentError, TypeError, ValueError):
+            orphans.append(hid)
+            continue
+        if anchor.status == "orphan" or not anchor.word_indices:
+            orphans.append(hid)
+            continue
+        shown.append(
+            {
+                "id": hid,
+                "page": anchor.page,
+                "boxes": line_boxes(doc.words(anchor.page - 1), anchor.word_indices),
+                "label": str(item.get("label", hid)),
+                "status": anchor.status,
+            }
+        )
+    return shown, orphans

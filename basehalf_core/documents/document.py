@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import io
 import math
 import os
 import re
@@ -39,8 +40,13 @@ TEXT_FLAGS = (
     | pymupdf.TEXT_MEDIABOX_CLIP
     | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
 )
+# MuPDF's own search (Document.find_text): the same text page, line-end hyphens joined.
+SEARCH_FLAGS = TEXT_FLAGS | pymupdf.TEXT_DEHYPHENATE
 # Rendering cannot be interrupted: a huge page is rendered scaled down to at most this.
 MAX_RENDER_PIXELS = 12_000_000
+# JPEG quality of pages sent to the reader: small print stays legible (tests/test_documents.py
+# compares it with the PNG of the same page); the text layer carries exact text and boxes.
+JPEG_QUALITY = 80
 OPEN_CACHE_SIZE = 8
 PAGE_CACHE_SIZE = 48
 
@@ -174,12 +180,21 @@ class Passage:
 
 @dataclass(frozen=True)
 class Rendered:
-    """One rendered page: PNG bytes and the zoom actually used (lower than asked if capped)."""
+    """One rendered page: the encoded image and the zoom actually used (lower than asked if
+    capped); ``mime`` is ``image/png`` or ``image/jpeg``."""
 
-    png: bytes
+    data: bytes
     zoom: float
     width: int
     height: int
+    mime: str = "image/png"
+
+    @property
+    def png(self) -> bytes:
+        """The PNG bytes (a page rendered as PNG only)."""
+        if self.mime != "image/png":
+            raise ValueError(f"this page was rendered as {self.mime}, not PNG")
+        return self.data
 
 
 @dataclass
@@ -305,6 +320,8 @@ class Document:
         self._toc: list[tuple[int, str, int]] | None = None
         self._vocab: set[str] | None = None
         self._squashed: list[str] = []
+        self._scan_vocab: set[str] = set()
+        self._scan_lock = threading.Lock()
         self._closed = False
 
     @contextlib.contextmanager
@@ -333,28 +350,37 @@ class Document:
             r = self._doc[i].rect
             return (r.width, r.height)
 
-    def render(self, i: int, zoom: float = 1.5) -> Rendered:
-        """Render one page (rotated as displayed) to PNG.
+    def render(self, i: int, zoom: float = 1.5, image: str = "png") -> Rendered:
+        """Render one page (rotated as displayed) to PNG, or to JPEG with ``image="jpeg"``.
 
         The zoom is lowered so the image has at most :data:`MAX_RENDER_PIXELS` pixels; the
-        returned ``zoom`` is the one used.
+        returned ``zoom`` is the one used. JPEG (quality :data:`JPEG_QUALITY`) is encoded
+        outside the PyMuPDF lock: other sessions' pages render meanwhile.
         """
         self._check(i)
         if not (isinstance(zoom, int | float) and math.isfinite(zoom) and zoom > 0):
             raise ValueError(f"zoom must be a positive number, got {zoom!r}")
+        if image not in ("png", "jpeg"):
+            raise ValueError(f"image must be 'png' or 'jpeg', got {image!r}")
+        width, height, used, data = self._raster(i, zoom, png=image == "png")
+        if image == "png":
+            return Rendered(data, used, width, height)
+        return Rendered(_jpeg(data, width, height), used, width, height, "image/jpeg")
+
+    def _raster(self, i: int, zoom: float, png: bool) -> tuple[int, int, float, bytes]:
+        """(width, height, zoom used, PNG bytes or raw RGB samples) of page ``i``."""
         with self._locked():
             page = self._doc[i]
-            w, h = page.rect.width, page.rect.height
-            cap = math.sqrt(MAX_RENDER_PIXELS / max(w * h, 1e-6))
-            used = min(float(zoom), cap)
-            while math.ceil(w * used) * math.ceil(h * used) > MAX_RENDER_PIXELS:
-                used *= 0.999  # pixel sizes round up
+            used = _capped_zoom(page.rect.width, page.rect.height, float(zoom))
             try:
                 pix = page.get_pixmap(matrix=pymupdf.Matrix(used, used), alpha=False)
-                png = pix.tobytes("png")
+                if not png and pix.n != 3:  # grey or CMYK pages: the JPEG encoder takes RGB
+                    pix = pymupdf.Pixmap(pymupdf.csRGB, pix)
+                out = (pix.width, pix.height, used, pix.tobytes("png") if png else pix.samples)
             except Exception as exc:  # a damaged page: say which, keep the others usable
                 raise BrokenDocument(self.path, f"page {i + 1} cannot be rendered: {exc}") from None
-            return Rendered(png, used, pix.width, pix.height)
+            del pix  # dropped under the lock: MuPDF's allocator is not thread-safe
+            return out
 
     def render_png(self, i: int, zoom: float = 1.5) -> bytes:
         """PNG bytes of one page; see :meth:`render` for the pixel cap."""
@@ -395,6 +421,26 @@ class Document:
                 (r.x0 / disp.width, r.y0 / disp.height, r.x1 / disp.width, r.y1 / disp.height)
             )
         return out
+
+    def find_text(self, i: int, needle: str) -> tuple[list[tuple[float, float, float, float]], int]:
+        """MuPDF's own search of page ``i``: displayed 0..1 boxes (one per line piece) and the
+        number of occurrences.
+
+        One text page with :data:`SEARCH_FLAGS` (ligatures expanded, line-end hyphens joined,
+        case ignored, line breaks read as spaces); nothing is kept, so a whole-book search
+        costs what PyMuPDF's ``search_for`` costs. Unlike :func:`anchors.find_in_page` it does
+        not follow the reading order: a phrase broken by a footnote between two columns is
+        not found here.
+        """
+        self._check(i)
+        with self._locked():
+            page = self._doc[i]
+            tp = page.get_textpage(flags=SEARCH_FLAGS)
+            rects = tp.search(needle, quads=False)
+            if not rects:
+                return [], 0
+            count = squash(tp.extractText()).count(squash(needle))
+        return self.to_boxes(i, rects), max(count, 1)
 
     def _page(self, i: int) -> _PageText:
         self._check(i)
@@ -567,18 +613,32 @@ class Document:
 
     def _scan(self) -> None:
         # One cheap pass over the plain text of every page: the vocabulary, and squashed
-        # page texts that rule pages out before the (costlier) word-level search.
+        # page texts that rule pages out before the (costlier) word-level search. The lock is
+        # taken page by page, so a reader's background scan never holds up a page asked for;
+        # one scan at a time, and a second caller waits for it rather than scanning again.
         if self._vocab is not None:
             return
-        vocab: set[str] = set()
-        squashed: list[str] = []
-        with self._locked():
-            for page in self._doc:
-                text = page.get_text("text", flags=TEXT_FLAGS)
-                vocab |= _line_vocabulary(text.splitlines())
-                squashed.append(squash(text))
-        self._squashed = squashed
-        self._vocab = vocab
+        with self._scan_lock:
+            while self._vocab is None:
+                i = len(self._squashed)
+                if i == self.page_count:
+                    self._vocab = self._scan_vocab
+                    break
+                with self._locked():
+                    text = self._doc[i].get_text("text", flags=TEXT_FLAGS)
+                self._scan_vocab |= _line_vocabulary(text.splitlines())
+                self._squashed.append(squash(text))
+
+    def scan(self) -> None:
+        """Read every page's plain text once (vocabulary, search filter); see :meth:`_scan`."""
+        self._scan()
+
+    def may_hold(self, i: int, text: str) -> bool | None:
+        """As :meth:`may_contain` once the scan has reached page ``i``, else None (it never
+        starts the scan: a reader runs it in the background)."""
+        if i >= len(self._squashed):
+            return None
+        return all(_present(t, self._squashed[i]) for t in _tokens(text))
 
     def candidate_pages(self, text: str) -> list[int]:
         """Page indices that may hold ``text`` verbatim (normalised); a superset, never fewer.
@@ -615,6 +675,25 @@ class Document:
                 self._doc.close()
                 self._closed = True
             self._pages.clear()
+
+
+def _capped_zoom(w: float, h: float, zoom: float) -> float:
+    """``zoom`` lowered so a ``w`` x ``h`` point page renders to at most MAX_RENDER_PIXELS."""
+    used = min(zoom, math.sqrt(MAX_RENDER_PIXELS / max(w * h, 1e-6)))
+    while math.ceil(w * used) * math.ceil(h * used) > MAX_RENDER_PIXELS:
+        used *= 0.999  # pixel sizes round up
+    return used
+
+
+def _jpeg(samples: bytes, width: int, height: int) -> bytes:
+    from PIL import Image  # imported on first use: the CLI and the grader never render
+
+    out = io.BytesIO()
+    picture = Image.frombuffer("RGB", (width, height), samples, "raw", "RGB", 0, 1)
+    # 4:2:0 chroma: text edges live in the luminance, kept at full resolution; colour at half
+    # costs nothing legible and makes the page smaller than its PNG and quicker to encode.
+    picture.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=2)
+    return out.getvalue()
 
 
 def _line_vocabulary(lines: list[str]) -> set[str]:

@@ -3,15 +3,14 @@ grading (offline and through a model), asking, and the review schedule.
 """
 
 __all__ = [
+    "answer_key",
     "ask",
     "branch",
     "context",
     "grading",
     "llm",
     "offline_grader",
-    "offline_grader_params",
     "practice",
     "review",
-    "verdicts",
     "zotero",
 ]

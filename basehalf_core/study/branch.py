@@ -337,3 +337,28 @@ def highlights(ws: Workspace, file: str) -> list[Highlight]:
         message = "" if anchor.status == "exact" else f"{note}: {anchor.note}"
         out.append(Highlight(note, anchor.page, boxes, anchor.status, message))
     return out
+
+
+def highlight_items(ws: Workspace, file: str) -> list[dict]:
+    """The stored anchors of every note grown from ``file``, for the reader to draw.
+
+    Each is the note's ``grown_from`` mapping with ``id`` (the note's path) and ``label`` (its
+    title) added; :func:`basehalf_core.documents.anchors.highlight_boxes` re-anchors them.
+    A note that cannot be read has no highlight (the workspace reports it).
+
+    Args:
+        ws: the open study folder.
+        file: the document's folder-relative path.
+    """
+    items = []
+    for path in ws.downstream(file):
+        node = ws.nodes.get(path)
+        if node is None or node.kind not in ("note", "practice"):
+            continue
+        try:
+            grown = ws.frontmatter(path).get("grown_from")
+        except Exception:  # an unreadable note has no highlight; the workspace reports it
+            continue
+        if isinstance(grown, dict) and grown.get("file") == file:
+            items.append({**grown, "id": path, "label": node.title})
+    return items

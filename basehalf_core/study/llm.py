@@ -9,10 +9,11 @@ secret) is sent then, because the OpenAI client refuses to start without one.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from basehalf_core.errors import BasehalfError
@@ -116,6 +117,22 @@ def key_variable(cfg: ModelConfig) -> str:
 
 _litellm = None
 _import_lock = threading.Lock()
+# A server may route every call elsewhere (a litellm Router, a budget check): see set_transport.
+_transport: Callable[..., object] | None = None
+
+
+def set_transport(fn: Callable[..., object] | None) -> None:
+    """Send every model call through ``fn(**litellm_completion_args)`` (``None``: litellm).
+
+    ``fn`` answers like ``litellm.completion`` and may raise a :class:`ModelError` (a spent
+    budget), which reaches the caller as it is.
+    """
+    global _transport
+    _transport = fn
+
+
+def _completion(lib, **args):
+    return (_transport or lib.completion)(**args)
 
 
 def _lib():
@@ -132,10 +149,46 @@ def _lib():
     return _litellm
 
 
+WARM_UP_BASE = "http://127.0.0.1:9/v1"  # loopback discard port: refused at once, never sent
+
+
+def _warm() -> None:
+    lib = _lib()
+    # litellm and its HTTP stack import more on the first call (~0.5 s); a call that is
+    # refused on the loopback discard port walks the same path without reaching anything.
+    with contextlib.suppress(Exception):  # refused, as intended
+        lib.completion(
+            model="openai/basehalf-warm-up",
+            messages=[{"role": "user", "content": "."}],
+            api_base=WARM_UP_BASE,
+            api_key=PLACEHOLDER_KEY,
+            timeout=2,
+            num_retries=0,
+        )
+
+
+def warm_up() -> threading.Thread:
+    """Import litellm in a background thread, so the learner's first model call does not pay
+    for it (the import takes seconds). Call at app start; returns the (daemon) thread."""
+    thread = threading.Thread(target=_warm, name="basehalf-litellm-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+_JSON_MODE_ONLY = {"ollama", "ollama_chat"}  # Ollama's plain JSON mode: format "json"
+
+
+def json_mode_only(cfg: ModelConfig) -> bool:
+    """Whether the model takes JSON mode (any JSON object) but is not sent a schema."""
+    return cfg.json_schema is None and cfg.provider in _JSON_MODE_ONLY
+
+
 def supports_json_schema(cfg: ModelConfig) -> bool:
     """Whether to send ``response_format`` as a JSON schema for this model."""
     if cfg.json_schema is not None:
         return cfg.json_schema
+    if cfg.provider in _JSON_MODE_ONLY:
+        return False
     lib = _lib()
     try:
         return bool(lib.supports_response_schema(model=cfg.model))
@@ -210,7 +263,7 @@ def complete(
     wait = cfg.backoff
     for attempt in range(cfg.retries + 1):
         try:
-            resp = lib.completion(messages=messages, temperature=temperature, **args)
+            resp = _completion(lib, messages=messages, temperature=temperature, **args)
             text = resp.choices[0].message.content
             if text is None:
                 raise ModelBadAnswer(f"{cfg.model}: the answer has no text")
@@ -226,21 +279,33 @@ def complete(
     raise AssertionError("unreachable")
 
 
-def stream(cfg: ModelConfig, messages: list[dict], *, temperature: float = 0.0) -> Iterator[str]:
+def stream(
+    cfg: ModelConfig,
+    messages: list[dict],
+    *,
+    temperature: float = 0.0,
+    response_format: dict | None = None,
+) -> Iterator[str]:
     """Yield the answer as text deltas (what ``mo.ui.chat`` expects)."""
     lib = _lib()
     args = _call_args(cfg)
+    if response_format is not None:
+        args["response_format"] = response_format
     wait = cfg.backoff
     sent = False
     for attempt in range(cfg.retries + 1):
         try:
-            chunks = lib.completion(messages=messages, temperature=temperature, stream=True, **args)
+            chunks = _completion(
+                lib, messages=messages, temperature=temperature, stream=True, **args
+            )
             for chunk in chunks:
                 delta = chunk.choices[0].delta.content if chunk.choices else None
                 if delta:
                     sent = True
                     yield delta
             return
+        except ModelError:
+            raise
         except Exception as exc:
             # Once text has gone out, a retry would repeat it: fail instead.
             if not sent and attempt < cfg.retries and _retryable(exc):

@@ -3,7 +3,8 @@
 Every numbered question of every practice card is one review item (``card#number``). The
 grading file is the only source of review events: each graded run is one review at the run's
 time, rated Correct → Good, Partial → Hard, Wrong → Again (a learner's override replaces the
-rating of the run it overrides). The schedule is replayed from those events, so it never
+rating of the run it overrides); an Unsure from the offline grader is no event at all. The
+schedule is replayed from those events, so it never
 drifts from the grading history, and a question never graded is due from when it was first
 seen.
 
@@ -24,8 +25,8 @@ from fsrs import Card, Rating, Scheduler
 from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import AlreadyExists, ChangedOnDisk, atomic_write, inside, read_bytes
 from basehalf_core.folder.workspace import Workspace
+from basehalf_core.study.grading import history
 from basehalf_core.study.practice import PracticeError, parse_card
-from basehalf_core.study.verdicts import history
 
 STATE_FILE = ".bh/reviews.json"
 _ATTEMPTS = 5  # compare-and-swap retries when another tab saved the state first
@@ -174,6 +175,7 @@ def _plan(state: dict, questions: dict, graded: dict, now: datetime) -> dict[str
         events = [
             ((v.time or now).astimezone(UTC).isoformat(), v.verdict)
             for v in graded[card].get(number, [])
+            if v.counts  # an Unsure is no review event: never scheduled as if Wrong
         ]
         first_seen = _first_seen(old.get("first_seen"), now, events)
         fsrs_card = replay(

@@ -21,6 +21,7 @@ from basehalf_core.folder.fsio import FolderError, atomic_write, inside, open_fo
 from basehalf_core.folder.paths import is_hidden
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import grading, llm
+from basehalf_core.study.grading import GRADES
 
 Progress = Callable[[int, int, str], None]
 
@@ -137,7 +138,11 @@ def gradebook_rows(results: list[LearnerResult]) -> list[list[str]]:
 
 
 def summary_rows(results: list[LearnerResult]) -> list[list[str]]:
-    """Per question: how many Correct, Partial, Wrong, not answered; and the share Correct."""
+    """Per question: how many Correct, Partial, Wrong, Unsure, not answered; the share Correct.
+
+    The share is of the answers graded Correct, Partial or Wrong: an Unsure (the offline
+    grader could not tell) is neither right nor wrong, so it is left out of the share.
+    """
     counts: dict[int, dict[str, int]] = {}
     for r in results:
         if r.run is None:
@@ -148,19 +153,16 @@ def summary_rows(results: list[LearnerResult]) -> list[list[str]]:
         for n in r.run.missing:
             counts.setdefault(n, {}).setdefault("not answered", 0)
             counts[n]["not answered"] += 1
-    rows = [["question", "Correct", "Partial", "Wrong", "not answered", "share_correct"]]
+    kinds = ("Correct", "Partial", "Wrong", "Unsure", "not answered")
+    rows = [["question", *kinds, "share_correct"]]
     for n in sorted(counts):
         c = counts[n]
-        total = sum(c.values())
+        total = sum(c.get(k, 0) for k in GRADES)
         share = c.get("Correct", 0) / total if total else 0.0
-        rows.append(
-            [str(n)]
-            + [str(c.get(k, 0)) for k in ("Correct", "Partial", "Wrong", "not answered")]
-            + [f"{share:.2f}"]
-        )
+        rows.append([str(n)] + [str(c.get(k, 0)) for k in kinds] + [f"{share:.2f}"])
     failed = sum(1 for r in results if r.run is None)
     if failed:
-        rows.append(["not graded (learners)", "", "", "", "", str(failed)])
+        rows.append(["not graded (learners)", *[""] * len(kinds), str(failed)])
     return rows
 
 

@@ -31,6 +31,7 @@ from basehalf_core.folder.operations import render_fields
 from basehalf_core.folder.paths import check_entry, is_markdown, kind_for
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import review
+from basehalf_core.study.grading import in_force
 from basehalf_core.study.practice import (
     _ANSWER,
     _ANSWERS_H,
@@ -41,7 +42,6 @@ from basehalf_core.study.practice import (
     parse_card,
 )
 from basehalf_core.study.practice import split_frontmatter as _split
-from basehalf_core.study.verdicts import latest
 
 COURSE_FILE = "course.yaml"
 # basehalf state that belongs to one learner, never to a copy for others.
@@ -277,11 +277,18 @@ def _key_lines(text: str) -> list[str]:
 def _course_answers(course: Course) -> list[str]:
     """Every answer text in the course's cards and key files (what a handout must not hold)."""
     found: list[str] = []
-    for dirpath, _dirs, files in os.walk(course.root):
+    tops = set(course.sessions) | {k.split("/")[0] for k in course.key}
+    for dirpath, dirs, files in os.walk(course.root):
+        if dirpath == str(course.root):
+            # Only sessions are handed out and keys hold answers: learners' folders (their own
+            # answers, a class of them) are neither read nor held against a new hand-out.
+            dirs[:] = [d for d in dirs if d in tops]
         for name in files:
             full = Path(dirpath, name)
             rel = full.relative_to(course.root).as_posix()
             if any(p.startswith(".") for p in rel.split("/")):
+                continue
+            if dirpath == str(course.root) and not course.is_key(rel):
                 continue
             text = full.read_bytes().decode("utf-8-sig", errors="replace")
             if course.is_key(rel):
@@ -327,21 +334,13 @@ def progress(course_folder: str | os.PathLike, now: datetime | None = None) -> l
     rows = []
     for session in course.sessions:
         ws = Workspace.open(course.root / session)
-        notes = [p for p, n in ws.nodes.items() if n.kind == "note"]
-        questions = graded = 0
-        for path in sorted(p for p, n in ws.nodes.items() if n.kind == "practice"):
-            try:
-                card = parse_card(path, ws.read_text(path))
-            except PracticeError:
-                continue
-            questions += len(card.questions)
-            graded += len(latest(ws, path))
+        counts = study_counts(ws)
         rows.append(
             {
                 "session": session,
-                "notes": len(notes),
-                "practice_questions": questions,
-                "graded": graded,
+                "notes": counts["notes"],
+                "practice_questions": counts["practice_questions"],
+                "graded": counts["graded"],
                 "due": len(review.due(course.root / session, now, today=False)),
                 "due_today": len(review.due(course.root / session, now)),
             }
@@ -353,3 +352,28 @@ def enclosing(folder: str | os.PathLike) -> Path | None:
     """The course a study folder belongs to: itself or its parent holding ``course.yaml``."""
     root = Path(folder)
     return next((p for p in (root, root.parent) if (p / "course.yaml").is_file()), None)
+
+
+def study_counts(ws: Workspace) -> dict:
+    """One study folder's notes, practice questions, answered, graded and verdicts in force."""
+    notes = [p for p, n in ws.nodes.items() if n.kind == "note"]
+    questions = graded = answered = 0
+    verdicts: dict[str, int] = {}
+    for path in sorted(p for p, n in ws.nodes.items() if n.kind == "practice"):
+        try:
+            card = parse_card(path, ws.read_text(path))
+        except PracticeError:
+            continue
+        questions += len(card.questions)
+        answered += sum(1 for q in card.questions if (q.answer or "").strip())
+        marks = in_force(ws, path)
+        graded += len(marks)
+        for mark in marks.values():
+            verdicts[mark.verdict] = verdicts.get(mark.verdict, 0) + 1
+    return {
+        "notes": len(notes),
+        "practice_questions": questions,
+        "answered": answered,
+        "graded": graded,
+        "verdicts": verdicts,
+    }

@@ -8,6 +8,7 @@ __all__ = [
     "canvas_state",
     "card",
     "export",
+    "grading_panel",
     "graph_svg",
     "jsoncanvas",
     "layout",

@@ -34,8 +34,8 @@ from basehalf_core.folder.fsio import atomic_write
 from basehalf_core.folder.paths import posix_name
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study.context import upstream_chain
+from basehalf_core.study.grading import in_force
 from basehalf_core.study.practice import PracticeError, parse_card
-from basehalf_core.study.verdicts import latest
 
 SUFFIX = ".apkg"
 # Fixed ids: Anki keys note types and decks by id, so a re-import reuses them.
@@ -136,7 +136,7 @@ def collect(ws: Workspace) -> Collected:
             found.skipped.append((path, str(exc)))
             continue
         quotes = _quotes(ws, path)
-        verdicts = latest(ws, path)
+        verdicts = in_force(ws, path)
         stem = posix_name(path).rsplit(".", 1)[0]
         tags = (folder_tag, f"{folder_tag}::{tag(stem)}")
         for q in card.questions:

@@ -19,8 +19,8 @@ from basehalf_core.documents import citation
 from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import atomic_write
 from basehalf_core.folder.workspace import Workspace
+from basehalf_core.study.grading import in_force
 from basehalf_core.study.practice import PracticeError, parse_card
-from basehalf_core.study.verdicts import latest
 from basehalf_core.views import graph_svg, panels
 from basehalf_core.views import markdown as safe_markdown
 
@@ -87,7 +87,7 @@ def _practice(ws: Workspace, path: str) -> str:
         card = parse_card(path, ws.read_text(path))
     except PracticeError as exc:
         return f'<p class="bh-problem">{escape(str(exc))}</p>'
-    return panels.practice_list(card, latest(ws, path))
+    return panels.practice_list(card, in_force(ws, path))
 
 
 def _listing(ws: Workspace, path: str, index: int) -> str:

@@ -13,11 +13,9 @@ from html import escape
 from importlib import resources
 
 from basehalf_core.folder.workspace import Issue, Workspace
-from basehalf_core.study import grading
-from basehalf_core.study.grading import GradingRun
+from basehalf_core.study.grading import Verdict, in_force
 from basehalf_core.study.practice import PracticeCard, PracticeError, parse_card
 from basehalf_core.study.review import DueItem
-from basehalf_core.study.verdicts import Verdict, latest
 
 
 def css() -> str:
@@ -63,38 +61,6 @@ def practice_list(card: PracticeCard, in_force: Mapping[int, Verdict]) -> str:
     if not in_force:
         rows.append('<p class="bh-ungraded">Not graded yet.</p>')
     return "\n".join(rows)
-
-
-def verdict_table(run: GradingRun | None, in_force: Mapping[int, Verdict]) -> str:
-    """The latest grading run as a table; the verdict shown is the one in force.
-
-    Args:
-        run: the latest run of the card (``None``: not graded yet).
-        in_force: :func:`basehalf_core.study.verdicts.latest` for the card.
-    """
-    if run is None:
-        return '<div class="bh-doc" data-testid="verdicts" data-count="0">Not graded yet.</div>'
-    label = "offline grader" if run.offline else f"model {run.model}"
-    rows = []
-    for g in run.grades:
-        v = in_force.get(g.number)
-        shown = v.verdict if v else g.verdict
-        over = ""
-        if v is not None and v.overridden:
-            over = f" <small>(your override; the grader said {escape(v.graded_verdict)})</small>"
-        rows.append(
-            f'<tr data-number="{g.number}" data-verdict="{_attr(shown)}">'
-            f"<td>{g.number}</td><td>{escape(g.question)}</td><td>{escape(g.answer)}</td>"
-            f'<td class="bh-verdict bh-{_attr(shown.lower())}"><b>{escape(shown)}</b>{over}</td>'
-            f"<td>{escape(g.reason)}<br><small>“{escape(g.evidence)}”</small></td></tr>"
-        )
-    return (
-        f'<div class="bh-doc" data-testid="verdicts" data-count="{len(run.grades)}" '
-        f'data-model="{_attr(run.model)}">'
-        f"<p class='bh-meta'>Run {escape(run.run_id)} · {escape(label)} · {escape(run.time)}</p>"
-        '<table class="bh-table"><tr><th>#</th><th>Question</th><th>Answer</th>'
-        "<th>Verdict</th><th>Reason and evidence</th></tr>" + "".join(rows) + "</table></div>"
-    )
 
 
 def review_list(due: Iterable[DueItem], error: str = "") -> str:
@@ -188,10 +154,4 @@ def practice_view(ws: Workspace, path: str) -> str:
         card = parse_card(path, ws.read_text(path))
     except (PracticeError, OSError) as exc:
         return f'<p class="bh-problem">{escape(str(exc))}</p>'
-    return f'<div class="bh-doc">{practice_list(card, latest(ws, path))}</div>'
-
-
-def latest_run(ws: Workspace, card: str) -> str:
-    """The verdict table of ``card``'s latest grading run (the verdicts in force shown)."""
-    found, _ = grading.runs(ws, card)
-    return verdict_table(found[-1] if found else None, latest(ws, card) if found else {})
+    return f'<div class="bh-doc">{practice_list(card, in_force(ws, path))}</div>'

@@ -3,7 +3,14 @@
 // Text from the document only ever goes in through textContent: nothing is parsed as HTML.
 
 const ZOOM_STEP = 1.25;
+const MIN_ZOOM = 0.25; // render scale limits (pixels per point), as Python clamps them
+const MAX_ZOOM = 6;
 const DRAG_THRESHOLD = 3; // px of movement before a press becomes a drag
+// After a page is painted, wait this long before asking Python for the next one: a learner
+// jumping through the book does not make Python render pages nobody looks at (the request
+// would hold up the page asked for next); one who reads has it before turning the page.
+const AHEAD_DELAY_MS = 150;
+const LOW = "~low"; // image key suffix of a quick low-resolution paint
 
 function bytesOf(value) {
   if (!value) return null;
@@ -71,22 +78,64 @@ function render({ model, el }) {
 
   // A performance mark per page painted, for bench/reader_browser.py (only the last is kept).
   // After each paint, ask Python for the page the learner will most likely want next.
+  // A page may first come as a quick low-resolution image (key ending in "~low") that the
+  // sharp one replaces. Marks: "bh-page-shown" at every paint, "bh-page-sharp" at the sharp one.
   img.addEventListener("load", () => {
     const shown = Number(img.dataset.page);
+    const sharp = !shownKey.endsWith(LOW);
+    imageLoaded = true;
     requestAnimationFrame(() => {
       performance.clearMarks("bh-page-shown");
       performance.mark("bh-page-shown", { detail: shown });
+      if (sharp) {
+        performance.clearMarks("bh-page-sharp");
+        performance.mark("bh-page-sharp", { detail: shown });
+      }
+      // The words are laid out once the image is on screen, not before its first frame.
+      setTimeout(() => {
+        if (deferredSharp) paintFrom(deferredSharp);
+        buildPendingWords();
+      }, 0);
     });
-    if (shown < pageCount() && model.get("ahead") !== shown) {
-      model.set("ahead", shown); // 0-based index of the page after the 1-based `shown`
-      model.save_changes();
-    }
   });
+
+  // After the page asked for is on screen, sharp and with its words, ask Python for the next.
+  function planAhead() {
+    clearTimeout(aheadTimer);
+    const shown = shownPage;
+    aheadTimer = setTimeout(() => {
+      if (shown !== shownPage || shown !== model.get("page") || root.dataset.busy) return;
+      const next = shown + 1;
+      if (next < pageCount() && model.get("ahead") !== next) {
+        model.set("ahead", next);
+        model.save_changes();
+      }
+    }, AHEAD_DELAY_MS);
+  }
 
   let url = null;
   let spans = [];
   let shownPage = -1;
   let shownKey = "";
+  let wordsShown = -1; // the page whose words are laid over the image
+  let wordsWaiting = false; // words are in, waiting for their image's first frame
+  let zoomPending = false; // a new zoom was asked for and no image has come since
+  let imageLoaded = false;
+  let deferredSharp = null; // see paintFrom
+  // The page sent ahead, decoded as soon as it arrives, so turning to it only swaps images.
+  let ahead = null;
+  function decodeAhead() {
+    const key = model.get("ahead_key");
+    const bytes = bytesOf(model.get("ahead_image"));
+    if (!key || !bytes || (ahead && ahead.key === key)) return;
+    if (ahead) URL.revokeObjectURL(ahead.url);
+    const type = model.get("image_type") || "image/jpeg";
+    const early = new Image();
+    ahead = { key, url: URL.createObjectURL(new Blob([bytes], { type })), image: early };
+    early.src = ahead.url;
+    early.decode().catch(() => {}); // a failed decode is retried by the <img> itself
+  }
+  let aheadTimer = null;
   let hitCursor = -1;
   // The page on screen: its words and size (from `words`/`page_size`, or from `ahead_*`).
   let current = { words: [], size: [0, 0] };
@@ -97,12 +146,17 @@ function render({ model, el }) {
     if (!n) return;
     const target = Math.min(Math.max(p, 0), n - 1);
     if (target === model.get("page")) return;
+    clearTimeout(aheadTimer);
+    aheadTimer = null;
     model.set("page", target);
     root.dataset.busy = "page";
     // The page Python sent ahead is painted at once; Python's answer then changes nothing.
     if (target === model.get("ahead_page") && model.get("ahead_key") && !drag) {
+      const early = ahead && ahead.key === model.get("ahead_key") ? ahead.url : null;
+      if (early) ahead = null; // its URL now belongs to the image on screen
       paintFrom({
         bytes: bytesOf(model.get("ahead_image")),
+        url: early,
         page: target,
         key: model.get("ahead_key"),
         words: model.get("ahead_words"),
@@ -123,11 +177,17 @@ function render({ model, el }) {
     goto.max = String(n || 1);
     prev.disabled = !n || p <= 0;
     next.disabled = !n || p >= n - 1;
-    zoomLabel.textContent = model.get("fit") ? "fit" : `${Math.round(model.get("zoom") * 100)}%`;
+    zoomLabel.textContent = model.get("fit") ? "fit" : `${Math.round(shownScale() * 100)}%`;
     fit.classList.toggle("bh-on", model.get("fit"));
     const hits = model.get("hits");
     const total = hits.reduce((s, h) => s + (h.count || 1), 0);
-    hitLabel.textContent = model.get("query") ? (hits.length ? `${total} in ${hits.length} page(s)` : "no match") : "";
+    const found = `${total} in ${hits.length} page(s)`;
+    const query = model.get("query");
+    const state = model.get("search") || {};
+    // Until Python says the search is over, no hit yet does not mean no match.
+    const running = query && (state.query !== query || !state.done);
+    hitLabel.textContent = !query ? "" : running ? `searching… ${hits.length ? found : ""}`.trim() : hits.length ? found : "no match";
+    root.dataset.searching = running ? "true" : "false";
     hitPrev.disabled = hitNext.disabled = hits.length === 0;
     lock.hidden = !model.get("needs_password");
     message.textContent = model.get("message");
@@ -140,17 +200,27 @@ function render({ model, el }) {
     const v = parseInt(goto.value, 10);
     if (Number.isFinite(v)) turnTo(v - 1);
   });
-  const setZoom = (z) => {
-    const zoom = Math.min(Math.max(z, 0.25), 6);
+  // Steps are relative to the scale the page is shown at (CSS px per point), and the page
+  // is rendered at that scale times the screen's pixel ratio: on a HiDPI screen "+" after
+  // "fit width" grows the page by one step, not by the pixel ratio as well.
+  const pixelRatio = () => window.devicePixelRatio || 1;
+  function shownScale() {
+    const [pw] = current.size;
+    if (model.get("fit") && pw && pageBox.clientWidth) return pageBox.clientWidth / pw;
+    return model.get("zoom") / pixelRatio();
+  }
+  const setZoom = (scale) => {
+    const zoom = Math.round(Math.min(Math.max(scale * pixelRatio(), MIN_ZOOM), MAX_ZOOM) * 1000) / 1000;
     model.set("fit", false);
     if (zoom !== model.get("zoom")) {
       model.set("zoom", zoom);
       root.dataset.busy = "zoom";
+      zoomPending = true;
     }
     model.save_changes();
   };
-  zoomIn.addEventListener("click", () => setZoom(model.get("zoom") * ZOOM_STEP));
-  zoomOut.addEventListener("click", () => setZoom(model.get("zoom") / ZOOM_STEP));
+  zoomIn.addEventListener("click", () => setZoom(shownScale() * ZOOM_STEP));
+  zoomOut.addEventListener("click", () => setZoom(shownScale() / ZOOM_STEP));
   fit.addEventListener("click", () => {
     model.set("fit", !model.get("fit"));
     model.save_changes();
@@ -209,15 +279,17 @@ function render({ model, el }) {
     if (model.get("fit")) {
       pageBox.style.width = "100%";
       // Render at the resolution the page is shown at (with some slack, to avoid re-renders).
-      const want = (pageBox.clientWidth * (window.devicePixelRatio || 1)) / pw;
+      const want = (pageBox.clientWidth * pixelRatio()) / pw;
       const zoom = model.get("zoom");
-      if (want > 0 && Math.abs(want / zoom - 1) > 0.3) {
-        model.set("zoom", Math.round(want * 4) / 4);
+      const next = Math.min(Math.max(Math.round(want * 4) / 4, MIN_ZOOM), MAX_ZOOM);
+      if (want > 0 && Math.abs(want / zoom - 1) > 0.3 && next !== zoom) {
+        model.set("zoom", next);
         root.dataset.busy = "zoom";
+        zoomPending = true;
         model.save_changes();
       }
     } else {
-      pageBox.style.width = `${pw * model.get("zoom")}px`;
+      pageBox.style.width = `${(pw * model.get("zoom")) / pixelRatio()}px`;
     }
     paintBar();
   }
@@ -285,19 +357,48 @@ function render({ model, el }) {
     }
   }
 
+  // The words of the page on screen, once they are there (they follow its image).
+  const wordsFor = (p) => (model.get("words_page") === p ? model.get("words") : null);
+
   function paintPage() {
+    const p = model.get("image_page");
     paintFrom({
       bytes: bytesOf(model.get("image")),
-      page: model.get("image_page"),
+      page: p,
       key: model.get("image_key"),
-      words: model.get("words"),
+      words: wordsFor(p),
       size: model.get("page_size"),
     });
   }
 
-  function paintFrom({ bytes, page: imagePage, key, words, size }) {
+  // `data-busy` is set while a page or zoom asked for is not on screen with its words yet
+  // (tests wait on it).
+  function settleBusy() {
+    const settled =
+      shownPage === model.get("page") &&
+      wordsShown === shownPage &&
+      !wordsWaiting &&
+      !zoomPending &&
+      !shownKey.endsWith(LOW);
+    if (settled && root.dataset.busy !== undefined) {
+      delete root.dataset.busy;
+      planAhead();
+    } else if (settled && !aheadTimer) planAhead();
+  }
+
+  function paintFrom(next) {
+    const { bytes, page: imagePage, key, words, size } = next;
+    // The sharp image of the page whose quick one is still decoding waits for it: else the
+    // quick one would be dropped unseen and the learner would wait for the sharp one.
+    deferredSharp = null;
+    if (!imageLoaded && shownKey.endsWith(LOW) && imagePage === shownPage && key && !key.endsWith(LOW)) {
+      deferredSharp = next;
+      return;
+    }
     if (key && key === shownKey && imagePage === shownPage) {
+      if (words && wordsShown !== imagePage) paintWords(words);
       paintMarks(); // already on screen (sent ahead): nothing to decode or lay out again
+      settleBusy();
       return;
     }
     if (!bytes || imagePage < 0) {
@@ -305,24 +406,51 @@ function render({ model, el }) {
       img.removeAttribute("src");
       layer.replaceChildren();
       spans = [];
-      shownPage = -1;
+      shownPage = wordsShown = -1;
+      wordsWaiting = false;
       pageBox.hidden = true;
       return;
     }
     pageBox.hidden = false;
-    const fresh = URL.createObjectURL(new Blob([bytes], { type: "image/png" }));
+    const type = model.get("image_type") || "image/jpeg";
+    const fresh = next.url || URL.createObjectURL(new Blob([bytes], { type }));
+    imageLoaded = false;
+    zoomPending = false; // Python answers a zoom with a new image (layout may ask again below)
     img.src = fresh;
     img.dataset.page = String(imagePage + 1);
     if (url) URL.revokeObjectURL(url);
     url = fresh;
+    const samePage = imagePage === shownPage;
     shownPage = imagePage;
     shownKey = key || "";
-    current = { words, size };
-    // `data-busy` is set while a page or zoom asked for is not on screen yet (tests wait on it).
-    if (imagePage === model.get("page")) delete root.dataset.busy;
+    current = { words: samePage ? current.words : [], size };
     layout();
+    if (words) paintWords(words);
+    else if (!samePage) {
+      // Another page's words must not lie over this image while its own are on their way.
+      if (root.dataset.busy === undefined) root.dataset.busy = "words";
+      layer.replaceChildren();
+      spans = [];
+      wordsShown = -1;
+      wordsWaiting = false;
+    }
+    paintMarks();
+    settleBusy();
+  }
+
+  function paintWords(words) {
+    current.words = words;
+    wordsShown = shownPage;
+    wordsWaiting = true;
+    if (imageLoaded) buildPendingWords();
+  }
+
+  function buildPendingWords() {
+    if (!wordsWaiting) return;
+    wordsWaiting = false;
     buildTextLayer();
     paintMarks();
+    settleBusy();
   }
 
   // Traits sent together (image, words, page_size) arrive as separate change events: paint once.
@@ -496,7 +624,9 @@ function render({ model, el }) {
   }
 
   // -- wiring -------------------------------------------------------------------------------
-  for (const name of ["image", "image_page", "words"]) model.on(`change:${name}`, schedule);
+  model.on("change:ahead_key", () => queueMicrotask(decodeAhead));
+  // The words of a page come in their own message, after its image: the same paint.
+  for (const name of ["image", "image_page", "words", "words_page"]) model.on(`change:${name}`, schedule);
 
   model.on("change:zoom", layout);
   model.on("change:fit", layout);
@@ -505,7 +635,7 @@ function render({ model, el }) {
   model.on("change:marked", () => {
     if (model.get("marked").length && !drag) docSelection()?.removeAllRanges();
   });
-  for (const name of ["page", "page_count", "message", "needs_password", "query", "hits"]) {
+  for (const name of ["page", "page_count", "message", "needs_password", "query", "hits", "search"]) {
     model.on(`change:${name}`, paintBar);
   }
   const resize = new ResizeObserver(() => {
@@ -516,10 +646,12 @@ function render({ model, el }) {
   paintPage();
 
   return () => {
+    clearTimeout(aheadTimer);
     resize.disconnect();
     window.removeEventListener("mousemove", onMove);
     window.removeEventListener("mouseup", onUp);
     if (url) URL.revokeObjectURL(url);
+    if (ahead) URL.revokeObjectURL(ahead.url);
   };
 }
 

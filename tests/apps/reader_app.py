@@ -20,7 +20,8 @@ def _():
     import marimo as mo
 
     from basehalf_core.folder.workspace import Workspace
-    from basehalf_widgets.reader import Reader, highlights_for
+    from basehalf_core.study.branch import highlight_items as highlights_for
+    from basehalf_widgets.reader import Reader
 
     return Reader, Workspace, highlights_for, html, mo
 

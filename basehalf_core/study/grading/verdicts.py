@@ -1,8 +1,9 @@
-"""Grading history per practice question, in one plain shape for export, review and courses.
+"""The one rule for verdicts in force, and the per-question history that review replays.
 
-The grading room owns the grading file (:mod:`basehalf_core.study.grading`); this module reads its
-runs and overrides and answers two questions: which verdict is in force now (for the export
-and course progress), and what every run said, overrides applied (the review events).
+In force for a question: the card's latest run's verdict, replaced by the learner's last
+(in file order) override of that run's question when the override holds a valid verdict. A
+question the latest run did not grade (left unanswered then) has no verdict in force. The
+workbench, the export, course progress and review all read verdicts through this module.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from basehalf_core.folder.workspace import Workspace
-from basehalf_core.study import grading
+from basehalf_core.study.grading.record import GRADES, VERDICTS, runs
 
 
 @dataclass(frozen=True)
@@ -27,10 +28,18 @@ class Verdict:
     run_id: str
     time: datetime | None
     note: str = ""  # the learner's note on an override
+    overridden: bool = False
+    confidence: float | None = None
 
     @property
-    def overridden(self) -> bool:
-        return self.graded_verdict != self.verdict
+    def source(self) -> str:
+        """``"override"`` when the learner set it, else the model name (``offline`` ...)."""
+        return "override" if self.overridden else self.model
+
+    @property
+    def counts(self) -> bool:
+        """Whether this verdict is a grade (Unsure is not: it never counts as Wrong)."""
+        return self.verdict in GRADES
 
 
 def _time(text: str) -> datetime | None:
@@ -43,14 +52,16 @@ def _time(text: str) -> datetime | None:
 
 def history(ws: Workspace, card: str) -> dict[int, list[Verdict]]:
     """``{question number: [Verdict per run, oldest first]}``; ``{}`` when never graded."""
-    runs, overrides = grading.runs(ws, card)
-    latest_override = {(o.run_id, o.number): o for o in overrides}  # file order: last wins
+    found, overrides = runs(ws, card)
+    last_override = {
+        (o.run_id, o.number): o for o in overrides if o.verdict in GRADES
+    }  # file order: the last valid one wins
     out: dict[int, list[Verdict]] = {}
-    for run in runs:
+    for run in found:
         for g in run.grades:
-            o = latest_override.get((run.run_id, g.number))
-            verdict = o.verdict if o and o.verdict in grading.VERDICTS else g.verdict
-            if verdict not in grading.VERDICTS:
+            o = last_override.get((run.run_id, g.number))
+            verdict = o.verdict if o else g.verdict
+            if verdict not in VERDICTS:
                 continue
             out.setdefault(g.number, []).append(
                 Verdict(
@@ -63,19 +74,17 @@ def history(ws: Workspace, card: str) -> dict[int, list[Verdict]]:
                     run_id=run.run_id,
                     time=_time(run.time),
                     note=o.note if o else "",
+                    overridden=o is not None,
+                    confidence=g.confidence,
                 )
             )
     return out
 
 
-def latest(ws: Workspace, card: str) -> dict[int, Verdict]:
-    """The verdicts in force: the card's latest run, overrides applied.
-
-    Same rule as :func:`grading.latest_verdicts` (what the workbench shows): a question the
-    latest run did not grade (left unanswered then) has no verdict in force.
-    """
-    runs, _ = grading.runs(ws, card)
-    if not runs:
+def in_force(ws: Workspace, card: str) -> dict[int, Verdict]:
+    """The verdicts in force: the card's latest run, overrides applied (see the module rule)."""
+    found, _ = runs(ws, card)
+    if not found:
         return {}
-    last = runs[-1].run_id
+    last = found[-1].run_id
     return {n: vs[-1] for n, vs in history(ws, card).items() if vs and vs[-1].run_id == last}

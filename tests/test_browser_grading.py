@@ -1,0 +1,104 @@
+"""Agent Area grading in a real browser: verdicts stream in one by one; Cancel writes nothing.
+
+A real marimo server runs the workbench over a copy of the walkthrough's notes and card; a
+real loopback server streams the model's reply slowly, chunk by chunk.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from conftest import wait_for_app
+from openai_server import grading_reply, start
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+SESSION = ROOT / "sessions" / "attention-is-all-you-need"
+TIMEOUT = 90_000
+
+
+@pytest.fixture
+def slow_model():
+    base = grading_reply({1: "Correct", 2: "Partial", 3: "Correct", 4: "Wrong"})
+    server = start(lambda body: base(body) | {"chunk": 16, "chunk_delay": 0.25})
+    yield server
+    server.stop()
+
+
+def open_workbench(marimo_app, page, tmp_path: Path, server) -> Path:
+    folder = tmp_path / "attention"
+    folder.mkdir()
+    for note in SESSION.glob("0*.md"):
+        shutil.copyfile(note, folder / note.name)
+    env = {"BASEHALF_MODEL": "openai/streaming-grader", "BASEHALF_API_BASE": server.base_url}
+    page.goto(marimo_app(folder, env=env))
+    wait_for_app(page)
+    page.get_by_label("Practice card").select_option("06-qkv-practice.md")
+    return folder
+
+
+def arrivals(page, until: str, limit: float = 180) -> list[tuple[str, int]]:
+    """(state, verdicts shown) each time it changes, until ``until`` or an end state."""
+    seen: list[tuple[str, int]] = []
+    deadline = time.monotonic() + limit
+    box = page.locator("[data-testid=grade-stream]")
+    while time.monotonic() < deadline:
+        # One read of the element: the output is replaced as verdicts arrive, so a read
+        # that finds it gone is simply tried again.
+        try:
+            got = box.first.evaluate(
+                "b => [b.dataset.state, Number(b.dataset.arrived)]", timeout=1000
+            )
+        except PlaywrightError:
+            got = None
+        if got:
+            now = (got[0], got[1])
+            if not seen or seen[-1] != now:
+                seen.append(now)
+            if now[0] in (until, "done", "cancelled", "error"):
+                return seen
+        elif seen and seen[-1][0] == "streaming" and not box.count():
+            # Done: the written run refreshed the Agent Area, whose verdict table now shows
+            # the run (the stream's own last frame may be gone before this poll sees it).
+            seen.append(("gone", seen[-1][1]))
+            return seen
+        time.sleep(0.03)
+    raise AssertionError(f"no {until!r} state; seen {seen}")
+
+
+def test_verdicts_arrive_one_by_one_with_a_spinner_first(
+    marimo_app, browser_page, tmp_path, slow_model
+):
+    page = browser_page
+    folder = open_workbench(marimo_app, page, tmp_path, slow_model)
+    page.get_by_role("button", name="Grade").click()
+    expect(page.locator("[data-testid=grade-stream] .bh-spinner")).to_be_visible(timeout=TIMEOUT)
+    seen = arrivals(page, "done")
+    assert seen[-1] in (("done", 4), ("gone", 4)), seen
+    counts = [n for state, n in seen if state == "streaming"]
+    # Shown one at a time: at least three distinct partial tables before the end.
+    assert len(set(counts) & {1, 2, 3}) >= 3 and counts == sorted(counts), seen
+    table = page.locator("[data-testid=verdicts][data-count='4']")
+    expect(table).to_be_visible(timeout=TIMEOUT)
+    got = [r.get_attribute("data-verdict") for r in table.locator("tr[data-number]").all()]
+    assert got == ["Correct", "Partial", "Correct", "Wrong"]
+    assert "model: openai/streaming-grader" in (folder / "06-qkv-practice.grading.md").read_text()
+    assert slow_model.requests[0].body.get("stream") is True
+
+
+def test_cancel_stops_the_stream_and_writes_nothing(marimo_app, browser_page, tmp_path, slow_model):
+    page = browser_page
+    folder = open_workbench(marimo_app, page, tmp_path, slow_model)
+    page.get_by_role("button", name="Grade").click()
+    arrivals(page, "streaming")
+    page.get_by_role("button", name="Cancel").click()
+    seen = arrivals(page, "cancelled")
+    assert seen[-1][0] == "cancelled" and seen[-1][1] < 4, seen
+    expect(page.locator("[data-testid=grade-stream]")).to_contain_text("nothing was written")
+    assert not (folder / "06-qkv-practice.grading.md").exists()

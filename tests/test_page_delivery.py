@@ -1,0 +1,135 @@
+"""What the core gives the reader to deliver a page fast: JPEG pages that keep small print, a
+search that streams page by page, and highlights re-anchored for drawing.
+
+The widget that uses them is tested in tests/test_reader_widget.py and, in a browser,
+tests/test_browser_reader.py; their speed is measured by bench/reader.py and
+bench/reader_browser.py (no timing here).
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pymupdf
+import pytest
+from conftest import corpus
+
+from basehalf_core.documents import anchors
+from basehalf_core.documents import document as D
+
+ACL = "papermage_2023.eacl-main.121.pdf"
+# Runs from the foot of the left column of p.1 to the top of the right one, with a footnote
+# between them in the file: MuPDF's own search does not see it as one phrase.
+ACROSS_COLUMNS = "gold standard for evaluating model-generated summaries"
+
+
+@pytest.fixture
+def acl(tmp_path):
+    path = tmp_path / "longeval.pdf"
+    shutil.copy(corpus(ACL), path)
+    return D.open_document(path)
+
+
+def _ink(pix: pymupdf.Pixmap, box) -> int:
+    """Dark pixels inside a displayed 0..1 box of the image."""
+    x0, y0 = int(box[0] * pix.width), int(box[1] * pix.height)
+    x1, y1 = max(int(box[2] * pix.width), x0 + 1), max(int(box[3] * pix.height), y0 + 1)
+    return sum(
+        1 for x in range(x0, x1) for y in range(y0, y1) if sum(pix.pixel(x, y)[:3]) < 3 * 110
+    )
+
+
+def test_a_jpeg_page_keeps_the_ink_of_small_print(acl):
+    """Every word's ink, footnotes and superscripts included, is where the PNG has it."""
+    png = acl.render(0, 1.5)
+    jpeg = acl.render(0, 1.5, image="jpeg")
+    assert jpeg.mime == "image/jpeg" and jpeg.data[:3] == b"\xff\xd8\xff"
+    assert (jpeg.width, jpeg.height, jpeg.zoom) == (png.width, png.height, png.zoom)
+    assert len(jpeg.data) < len(png.data) * 1.5
+    a, b = pymupdf.Pixmap(png.png), pymupdf.Pixmap(jpeg.data)
+    words = acl.words(0)
+    small = [w for w in words if w.rect[3] - w.rect[1] < 11.5]  # footnotes: 7-8 pt type
+    assert len(small) > 20
+    for w in [*words[::25], *small[::5]]:
+        want, got = _ink(a, w.box), _ink(b, w.box)
+        assert abs(got - want) <= max(3, 0.2 * want), (w.text, want, got)
+
+
+def test_the_png_of_a_jpeg_page_is_refused(acl):
+    with pytest.raises(ValueError, match="image/jpeg"):
+        _ = acl.render(0, 1.0, image="jpeg").png
+
+
+@pytest.mark.parametrize("image", ["gif", "", None])
+def test_an_unknown_image_format_is_refused(acl, image):
+    with pytest.raises(ValueError, match="image must be"):
+        acl.render(0, 1.0, image=image)
+
+
+def test_a_grey_page_renders_as_jpeg(tmp_path):
+    path = tmp_path / "scan.pdf"
+    shutil.copy(corpus("ocr_c02-22.pdf"), path)
+    jpeg = D.open_document(path).render(0, 1.0, image="jpeg")
+    assert pymupdf.Pixmap(jpeg.data).width == jpeg.width
+
+
+def test_search_streams_pages_from_the_one_on_screen(acl):
+    everywhere = [h.page for h in anchors.search_pages(acl, "Kendall")]
+    assert everywhere == sorted(everywhere) and 0 in everywhere
+    # The pages PyMuPDF's own search_for finds, no more, no fewer.
+    pdf = pymupdf.open(acl.path)
+    assert everywhere == [i for i, page in enumerate(pdf) if page.search_for("Kendall")]
+    later = [h.page for h in anchors.search_pages(acl, "Kendall", start=2)]
+    assert later[0] == min(p for p in everywhere if p >= 2)
+    assert sorted(later) == everywhere
+    for hit in anchors.search_pages(acl, "Kendall"):
+        assert hit.count >= 1 and hit.boxes
+        assert all(0 <= b[0] < b[2] <= 1 and 0 <= b[1] < b[3] <= 1 for b in hit.boxes)
+
+
+def test_search_counts_each_occurrence_as_the_anchors_find_them(acl):
+    """Hyphenated across a line end or not, one occurrence counts once (reading-order count)."""
+    hits = list(anchors.search_pages(acl, "annotator"))
+    assert len(hits) > 3
+    for hit in hits:
+        assert hit.count == len(anchors.find_in_page(acl, hit.page, "annotator")), hit.page
+
+
+def test_a_phrase_across_a_column_break_is_found_in_reading_order(acl):
+    pdf = pymupdf.open(acl.path)
+    assert not pdf[0].search_for(ACROSS_COLUMNS)  # MuPDF alone misses it
+    hits = list(anchors.search_pages(acl, ACROSS_COLUMNS))
+    assert [h.page for h in hits] == [0] and hits[0].count == 1
+    assert len(hits[0].boxes) >= 2  # the two columns' lines
+
+
+@pytest.mark.parametrize("text", ["", "   ", "zebra quartz xylophone"])
+def test_search_without_a_match_yields_nothing(acl, text):
+    assert list(anchors.search_pages(acl, text)) == []
+
+
+def test_highlight_boxes_draw_found_anchors_and_name_orphans(acl):
+    words = acl.words(0)
+    passage = acl.passage(0, range(10, 16))
+    stored = {"quote": passage.quote, "page": 1, "rects": passage.rects, "id": "a.md"}
+    gone = {"quote": "zebra quartz xylophone", "page": 1, "id": "gone.md", "label": "Gone"}
+    bad = {"quote": "", "page": "one", "id": "bad.md"}
+    shown, orphans = anchors.highlight_boxes(acl, [stored, gone, bad])
+    assert orphans == ["gone.md", "bad.md"]
+    assert len(shown) == 1
+    h = shown[0]
+    assert (h["id"], h["page"], h["label"], h["status"]) == ("a.md", 1, "a.md", "exact")
+    assert h["boxes"] == anchors.line_boxes(words, passage.word_indices)
+
+
+def test_search_finds_the_same_pages_once_the_text_is_scanned(acl):
+    """The scan only rules pages out early; it never changes what is found."""
+    queries = ["Kendall", "inter-annotator agreement", "annotator", ACROSS_COLUMNS, "zebra"]
+    first = [(h.page, h.count) for h in anchors.search_pages(acl, "Kendall")]
+    assert acl.may_hold(0, "Kendall") is None  # a search MuPDF answers does not start the scan
+    cold = {q: [(h.page, h.count) for h in anchors.search_pages(acl, q)] for q in queries}
+    assert cold["Kendall"] == first
+    acl.scan()
+    assert acl.may_hold(0, "zebra quartz") is False
+    for q in queries:
+        assert [(h.page, h.count) for h in anchors.search_pages(acl, q)] == cold[q], q
