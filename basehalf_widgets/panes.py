@@ -297,7 +297,7 @@ def agent_area(
     ]
     kept: list = [choice]
     if card:
-        parts.append(mo.Html(grading_panel.verdict_table(ws, card)))
+        parts.append(mo.Html(f'<div class="bh-doc">{grading_panel.verdict_table(ws, card)}</div>'))
         found, _ = grading.runs(ws, card)
         if found:
             row = override_controls(found[-1], actions)
@@ -385,7 +385,7 @@ def what_it_is(ws: Workspace, path: str, editor: object, reader: object) -> obje
         return keep(mo.vstack([view, sticky]), view, form)
     if kind == "grading":
         card = path[: -len(".grading.md")] + ".md" if path.endswith(".grading.md") else path
-        return mo.Html(grading_panel.verdict_table(ws, card))
+        return mo.Html(f'<div class="bh-doc">{grading_panel.verdict_table(ws, card)}</div>')
     if kind in ("note", "practice"):
         listing = mo.Html(panels.practice_view(ws, path)) if kind == "practice" else ""
         return mo.vstack([listing, editor])
