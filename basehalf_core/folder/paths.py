@@ -9,6 +9,7 @@ from pathlib import PurePosixPath
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 MIRROR_ROOT = ".bh/mirror"
 MIRROR_FILE = "upstream.yaml"
+JOURNAL = ".bh/journal.json"  # the plan of a multi-file operation while it runs
 
 # Characters no file system or sync tool is happy with in a name; everything else stays,
 # so a Chinese title gives a Chinese file name.

@@ -7,18 +7,22 @@ ways: :mod:`basehalf_core.folder.operations` hands it the bytes it just saved (n
 
 from __future__ import annotations
 
+import errno
 import heapq
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import frontmatter
 import networkx as nx
 
+from basehalf_core.folder import fsio
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import inside, is_within, open_folder
 from basehalf_core.folder.paths import (
+    JOURNAL,
     MIRROR_FILE,
     MIRROR_ROOT,
     is_markdown,
@@ -30,6 +34,7 @@ from basehalf_core.folder.paths import (
 
 _HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.M)
 _SCAN_BYTES = up.FENCE_LIMIT + 4096
+OUTSIDE = "symlink that points outside the folder; not followed"
 
 
 class UnknownNode(KeyError):
@@ -53,6 +58,7 @@ class Node:
     store: up.Store
     stamp: tuple[int, int] = (0, 0)  # (mtime_ns, size) of the file holding the store
     outside_link: bool = False
+    special: bool = False  # a FIFO, socket or device: listed, never opened
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,8 @@ class _Listing:
     files: dict[str, tuple[bool, tuple[int, int], bool]] = field(default_factory=dict)
     mirrors: dict[str, tuple[int, int]] = field(default_factory=dict)
     links: set[str] = field(default_factory=set)
+    special: dict[str, str] = field(default_factory=dict)  # path -> what it is
+    temps: list[str] = field(default_factory=list)  # basehalf temp files (full paths)
 
 
 class Workspace:
@@ -94,12 +102,21 @@ class Workspace:
         self.revision = 0
         self._root_str = str(root)
         self._links: set[str] = set()
+        self._special: dict[str, str] = {}
 
     @classmethod
     def open(cls, root: str | os.PathLike) -> Workspace:
         """Scan ``root`` and return its index. Raises ``FolderError`` for a bad folder."""
         ws = cls(open_folder(root))
-        ws._load(ws._list())
+        listing = ws._list()
+        ws._load(listing)
+        for temp in listing.temps:
+            fsio.remove_stale_temp(ws.root, temp)
+        if os.path.lexists(os.path.join(ws._root_str, *JOURNAL.split("/"))):
+            # A multi-file operation was killed half way: finish or undo it now.
+            from basehalf_core.folder import operations
+
+            operations.recover(ws)
         return ws
 
     # --- reading the folder -------------------------------------------------------------
@@ -121,17 +138,28 @@ class Workspace:
                     if name.startswith("."):
                         if rel == ".bh":
                             self._list_mirrors(listing)
+                        elif fsio.is_our_temp(name):
+                            listing.temps.append(entry.path)
                         continue
                     link = entry.is_symlink()
                     outside = link and not is_within(self.root, entry.path)
-                    is_dir = not outside and entry.is_dir(follow_symlinks=False)
+                    is_dir = not outside and entry.is_dir()
+                    if link and is_dir:
+                        is_dir = False  # a linked folder is a node, never walked (no loops)
                     stamp = (0, 0)
-                    if not is_dir and not outside and is_markdown(name):
+                    if not is_dir and not outside:
+                        # d_type tells a regular file without a stat call; links need one.
+                        plain = not link and entry.is_file(follow_symlinks=False)
                         try:
-                            st = entry.stat()
-                            stamp = (st.st_mtime_ns, st.st_size)
+                            if plain and not is_markdown(name):
+                                pass
+                            else:
+                                st = entry.stat()
+                                stamp = (st.st_mtime_ns, st.st_size)
+                                if not stat.S_ISREG(st.st_mode):
+                                    listing.special[rel] = fsio.describe_mode(st.st_mode)
                         except OSError:
-                            pass
+                            pass  # a dangling link inside: a node whose file cannot be read
                     listing.files[rel] = (is_dir, stamp, outside)
                     if link and not outside:
                         listing.links.add(rel)
@@ -140,15 +168,21 @@ class Workspace:
         return listing
 
     def _list_mirrors(self, listing: _Listing) -> None:
-        base = os.path.join(str(self.root), *MIRROR_ROOT.split("/"))
-        if not os.path.isdir(base) or not is_within(self.root, base):
+        bh = os.path.join(self._root_str, ".bh")
+        if os.path.islink(bh) or not os.path.isdir(bh):
             return
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
-            if MIRROR_FILE in filenames:
+        base = os.path.join(bh, *MIRROR_ROOT.split("/")[1:])
+        for dirpath, dirnames, filenames in os.walk(bh):
+            dirnames[:] = [
+                d
+                for d in dirnames
+                if d not in ("locks",) and not os.path.islink(os.path.join(dirpath, d))
+            ]
+            listing.temps += [os.path.join(dirpath, n) for n in filenames if fsio.is_our_temp(n)]
+            if MIRROR_FILE in filenames and dirpath.startswith(base + os.sep):
                 full = os.path.join(dirpath, MIRROR_FILE)
                 node = os.path.relpath(dirpath, base).replace(os.sep, "/")
-                if os.path.islink(full) or node == ".":
+                if os.path.islink(full):
                     continue
                 st = os.stat(full)
                 listing.mirrors[node] = (st.st_mtime_ns, st.st_size)
@@ -156,6 +190,7 @@ class Workspace:
     def _load(self, listing: _Listing) -> None:
         # A cold load builds the graph in two bulk calls: per-edge inserts cost more than parsing.
         self._links = listing.links
+        self._special = listing.special
         nodes = [
             self._make(rel, is_dir, stamp, outside, listing.mirrors.get(rel))
             for rel, (is_dir, stamp, outside) in listing.files.items()
@@ -184,10 +219,12 @@ class Workspace:
         mirror_stamp: tuple[int, int] | None,
     ) -> Node:
         if outside:
-            store = up.Store(
-                owner=rel, unreadable="symlink to a place outside the folder; not followed"
-            )
+            store = up.Store(owner=rel, unreadable=OUTSIDE)
             node = Node(rel, kind_for(rel), posix_name(rel), store, outside_link=True)
+        elif rel in self._special:
+            what = self._special[rel]
+            store = up.Store(owner=rel, unreadable=f"{what}, not a regular file; never opened")
+            node = Node(rel, kind_for(rel), posix_name(rel), store, special=True)
         elif is_markdown(rel) and not is_dir:
             try:
                 store = up.read_note(self._read_head(rel), rel)
@@ -209,21 +246,26 @@ class Workspace:
         # Only the frontmatter region matters for the index; a 50 MB note costs 68 KiB here.
         # The listing walked the tree without following links, so a plain file is opened
         # with O_NOFOLLOW (a file swapped for a link since then is refused, not followed).
+        # O_NONBLOCK: a file swapped for a FIFO since the listing must not hang the scan.
         if rel in self._links:
             path, flags = str(inside(self.root, rel)), os.O_RDONLY
         else:
             path, flags = os.path.join(self._root_str, rel), os.O_RDONLY | os.O_NOFOLLOW
-        fd = os.open(path, flags)
+        fd = os.open(path, flags | os.O_NONBLOCK | os.O_CLOEXEC)
         try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(errno.EINVAL, "not a regular file")
             return os.read(fd, _SCAN_BYTES)
         finally:
             os.close(fd)
 
     def _read_mirror(self, rel: str) -> bytes | None:
         try:
-            return inside(self.root, mirror_store(rel)).read_bytes()
+            return fsio.read_node(self.root, mirror_store(rel))
         except FileNotFoundError:
             return None
+        except fsio.WriteRefused as exc:
+            raise OSError(errno.EINVAL, exc.reason) from None
 
     # --- the index ---------------------------------------------------------------------
 
@@ -261,9 +303,15 @@ class Workspace:
             self.graph.remove_node(path)
 
     def resolve(self, path: str) -> str | None:
-        """The on-disk node path a (possibly non-NFC, trailing-slash) name refers to."""
-        key = nfc(path[:-1] if path.endswith("/") else path)
-        return self._by_nfc.get(key)
+        """The on-disk node path a (possibly non-NFC, trailing-slash) name refers to.
+
+        An exact name wins: with NFC/NFD twins on disk (``café.md`` twice), each spelling
+        names its own file.
+        """
+        path = path[:-1] if path.endswith("/") else path
+        if path in self.nodes:
+            return path
+        return self._by_nfc.get(nfc(path))
 
     def node(self, path: str) -> Node:
         """The node at ``path`` or :class:`UnknownNode`."""
@@ -331,8 +379,27 @@ class Workspace:
     # --- contents ----------------------------------------------------------------------
 
     def read_bytes(self, path: str) -> bytes:
-        """All bytes of a node's file."""
-        return inside(self.root, self.node(path).path).read_bytes()
+        """All bytes of a node's file, through the one containment check.
+
+        Raises:
+            OutsideFolder: a symlink pointing outside the folder (never followed).
+            NotRegularFile: a FIFO, device or other special file (never opened).
+        """
+        return fsio.read_node(self.root, self.node(path).path)
+
+    def full_path(self, path: str) -> Path:
+        """The real path of a node for a reader that opens it itself (a PDF, an EPUB).
+
+        The same containment check as every read: a symlink out of the folder or a special
+        file is refused with :class:`~basehalf_core.folder.fsio.WriteRefused`, never opened.
+        """
+        node = self.node(path)
+        full = inside(self.root, node.path)
+        if node.outside_link:
+            raise fsio.OutsideFolder(node.path, OUTSIDE)
+        if node.special:
+            raise fsio.NotRegularFile(node.path, node.store.unreadable)
+        return full
 
     def read_text(self, path: str) -> str:
         """A note's whole text (BOM dropped; undecodable bytes shown as U+FFFD)."""
@@ -411,6 +478,7 @@ class Workspace:
         """
         listing = self._list()
         self._links = listing.links
+        self._special = listing.special
         changed: set[str] = set()
         for gone in [p for p in self.nodes if p not in listing.files]:
             self._forget(gone)
