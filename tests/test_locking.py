@@ -68,7 +68,7 @@ def test_threads_sharing_pairs_of_writes_keep_both(tmp_path):
         ws_a, ws_b = Workspace.open(tmp_path), Workspace.open(tmp_path)
         barrier = threading.Barrier(2)
 
-        def go(ws, name):
+        def go(ws, name, barrier=barrier):
             barrier.wait()
             ops.connect(ws, name, "target.md")
 

@@ -399,6 +399,39 @@ def atomic_write(path: Path, data: bytes, *, expected: object = _MISSING) -> Non
             os.unlink(tmp)
 
 
+def write_output(target: Path, data: bytes) -> None:
+    """Write a file the user named on the command line (an export), atomically.
+
+    The final name is never followed: a symlink there is refused (it could point at a file
+    outside anything the user meant), as is anything that is not a regular file.
+
+    Raises:
+        WriteRefused: a folder, a symlink, a special file, or a missing parent folder.
+    """
+    target = Path(target)
+    try:
+        st = target.lstat()
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise WriteRefused(target, f"cannot be written ({exc.strerror})") from None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        raise OutsideFolder(
+            target, "is a symlink; not written through it (remove it, or use -o - for stdout)"
+        )
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise WriteRefused(target, "is a folder; give a file name such as session.html")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise NotRegularFile(
+            target, f"is {describe_mode(st.st_mode)}, not a regular file; not replaced"
+        )
+    parent = target.parent
+    if not parent.is_dir():
+        raise WriteRefused(parent, "folder does not exist")
+    check_name_lengths(target.name)
+    atomic_write(parent.resolve() / target.name, data)
+
+
 def update(
     root: Path,
     rel: str,

@@ -294,6 +294,7 @@ def _mark_duplicates(store: Store) -> None:
 # --- planning edits -----------------------------------------------------------------------
 
 _YAML_SPECIAL_START = set("-?:,[]{}#&*!|>'\"%@`")
+_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff]")
 _NEEDS_QUOTES = (": ", " #", "[", "]", "{", "}", ",", '"', "'")
 
 
@@ -301,7 +302,10 @@ def format_scalar(value: str) -> str:
     """Write a string so YAML reads back exactly that string."""
     if _plain_ok(value):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    # YAML allows no raw C0/C1 controls, even quoted: write those (and only those) as escapes.
+    return _UNPRINTABLE.sub(
+        lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False)
+    )
 
 
 def _plain_ok(value: str) -> bool:
@@ -309,7 +313,7 @@ def _plain_ok(value: str) -> bool:
         return False
     if value.endswith(":") or any(s in value for s in _NEEDS_QUOTES):
         return False
-    if any(ord(c) < 32 or c == "\x7f" for c in value):
+    if any(ord(c) < 32 or 0x7F <= ord(c) <= 0x9F for c in value):
         return False
     try:
         return yaml.load(value, Loader=_Loader) == value
