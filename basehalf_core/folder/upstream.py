@@ -14,19 +14,13 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from basehalf_core.folder import plainyaml
+from basehalf_core.folder import notes, plainyaml
 from basehalf_core.folder.paths import check_entry, nfc
 
-try:  # libyaml is ten times faster; the pure-Python parser gives the same events.
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - wheels ship libyaml
-    _Loader = yaml.SafeLoader
-
-FENCE_LIMIT = 64 * 1024
+_Loader = notes.Loader
+FENCE_LIMIT = notes.FENCE_LIMIT
 KEY = "upstream"
 _BOM = "\ufeff"
-_FENCE = re.compile(r"---[ \t]*(\r\n|\n|\r)")
-_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
 
 
 class StoreUnreadable(Exception):
@@ -96,31 +90,29 @@ def decode(data: bytes, owner: str) -> tuple[str, bool]:
     return (text[1:] if bom else text), bom
 
 
-def _newline_of(text: str) -> str:
-    m = re.search(r"\r\n|\n|\r", text)
-    return m.group(0) if m else "\n"
+def read_note(data: bytes, owner: str, *, head: bool = False) -> Store:
+    """Parse a Markdown note's frontmatter store. Never raises: problems land in ``unreadable``.
 
-
-def read_note(data: bytes, owner: str) -> Store:
-    """Parse a Markdown note's frontmatter store. Never raises: problems land in ``unreadable``."""
+    Args:
+        data: the note's bytes (or, with ``head``, its first bytes: a character cut at the
+            end of that window is dropped, not reported as bad UTF-8).
+        owner: the note's folder-relative path.
+        head: ``data`` is a window on a longer file.
+    """
     store = Store(owner=owner)
     try:
-        store.text, store.bom = decode(data, owner)
+        store.text, store.bom = decode(notes.cut_utf8(data) if head else data, owner)
     except StoreUnreadable as exc:
         store.unreadable = exc.reason
         return store
-    text = store.text
-    store.newline = _newline_of(text[:4096])
-    if text.startswith("+++"):
-        store.unreadable = "TOML (+++) frontmatter; basehalf reads upstream from YAML (---) only"
+    store.newline = notes.newline_of(store.text)
+    layout = notes.locate(store.text)
+    if layout.problem:
+        store.unreadable = layout.problem
         return store
-    fence = _FENCE.match(text)
-    if not fence:
+    if layout.yaml_start < 0:
         return store
-    close = _CLOSE.search(text, fence.end(), min(len(text), FENCE_LIMIT))
-    if not close:
-        return store  # '---' with no closing fence in reach: not frontmatter
-    store.yaml_start, store.yaml_end = fence.end(), close.start()
+    store.yaml_start, store.yaml_end = layout.yaml_start, layout.yaml_end
     _parse_yaml(store)
     return store
 
@@ -135,7 +127,10 @@ def read_mirror(data: bytes | None, owner: str) -> Store:
     except StoreUnreadable as exc:
         store.unreadable = exc.reason
         return store
-    store.newline = _newline_of(store.text[:4096])
+    store.newline = notes.newline_of(store.text)
+    if store.newline == "\r":
+        store.unreadable = "CR-only line ends (classic Mac); convert to LF or CRLF to edit it"
+        return store
     store.yaml_start, store.yaml_end = 0, len(store.text)
     _parse_yaml(store)
     return store
@@ -171,6 +166,10 @@ def _parse_events(store: Store, src: str, base: int) -> None:
         store.unreadable = (
             f"malformed YAML{' frontmatter' if store.fenced else ''}: {problem}{where}"
         )
+        return
+    problem = notes.check_events(events)
+    if problem:
+        store.unreadable = f"{problem}{' in the frontmatter' if store.fenced else ''}"
         return
     body = [e for e in events if not isinstance(e, yaml.StreamStartEvent | yaml.StreamEndEvent)]
     docs = sum(isinstance(e, yaml.DocumentStartEvent) for e in body)
@@ -325,10 +324,8 @@ def _line_start(text: str, i: int) -> int:
     return max(text.rfind("\n", 0, i), text.rfind("\r", 0, i)) + 1
 
 
-def _line_end(text: str, i: int) -> int:
-    """Index just past the line break of the line holding ``i``."""
-    m = re.compile(r"\r\n|\n|\r").search(text, i)
-    return m.end() if m else len(text)
+_line_end = notes.line_end
+_newline_of = notes.newline_of
 
 
 def _item_line_end(text: str, entry: Entry) -> int:

@@ -15,10 +15,9 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import frontmatter
 import networkx as nx
 
-from basehalf_core.folder import fsio
+from basehalf_core.folder import fsio, notes
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import inside, is_within, open_folder
 from basehalf_core.folder.paths import (
@@ -227,7 +226,8 @@ class Workspace:
             node = Node(rel, kind_for(rel), posix_name(rel), store, special=True)
         elif is_markdown(rel) and not is_dir:
             try:
-                store = up.read_note(self._read_head(rel), rel)
+                head = self._read_head(rel)
+                store = up.read_note(head, rel, head=len(head) == _SCAN_BYTES)
             except OSError as exc:
                 store = up.Store(owner=rel, unreadable=f"cannot be read ({exc.strerror})")
             declared = store.fields.get("kind")
@@ -406,26 +406,17 @@ class Workspace:
         return self.read_bytes(path).decode("utf-8-sig", errors="replace")
 
     def frontmatter(self, path: str) -> dict:
-        """A note's frontmatter as data ({} when there is none or it is unreadable)."""
-        node = self.node(path)
-        store = node.store
-        if store.yaml_start < 0 or not store.fenced:
-            return {}
-        text = self.read_text(path)
-        try:
-            post = frontmatter.loads(text)
-        except Exception:  # malformed YAML is reported through issues(); here it is just empty
-            return {}
-        return dict(post.metadata)
+        """A note's frontmatter as data ({} when there is none or it is unreadable).
+
+        Read by :func:`basehalf_core.folder.notes.split_frontmatter`, the one reader.
+        """
+        if not self.node(path).store.fenced:
+            return {}  # not a note: its upstream lives in a mirror store
+        return notes.split_frontmatter(self.read_text(path))[0]
 
     def body(self, path: str) -> str:
-        """A note's text after its frontmatter."""
-        text = self.read_text(path)
-        store = up.read_note(text.encode("utf-8"), path)
-        if store.yaml_start < 0:
-            return text
-        close = up._line_end(text, store.yaml_end)
-        return text[close:]
+        """A note's text after its frontmatter (the whole text when it has none)."""
+        return notes.split_frontmatter(self.read_text(path))[1]
 
     # --- keeping current ---------------------------------------------------------------
 

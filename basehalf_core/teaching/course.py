@@ -26,7 +26,15 @@ from pathlib import Path
 
 import yaml
 
-from basehalf_core.folder.fsio import NotRegularFile, atomic_write, open_folder, read_regular
+from basehalf_core.folder import notes
+from basehalf_core.folder.fsio import (
+    NotRegularFile,
+    WriteRefused,
+    atomic_write,
+    open_folder,
+    read_node,
+    read_regular,
+)
 from basehalf_core.folder.operations import render_fields
 from basehalf_core.folder.paths import check_entry, is_markdown, kind_for
 from basehalf_core.folder.workspace import Workspace
@@ -89,11 +97,13 @@ def load(course_folder: str | os.PathLike) -> Course:
     root = open_folder(course_folder)
     where = root / COURSE_FILE
     try:
-        data = yaml.safe_load(where.read_text("utf-8-sig"))
+        data = notes.load_yaml(read_node(root, COURSE_FILE).decode("utf-8-sig"))
     except FileNotFoundError:
         raise CourseError(f"{where}: no course.yaml; make one with 'basehalf course new'") from None
-    except yaml.YAMLError as exc:
+    except (yaml.YAMLError, UnicodeDecodeError, notes.YamlRefused) as exc:
         raise CourseError(f"{where}: not valid YAML ({exc})") from None
+    except WriteRefused as exc:
+        raise CourseError(str(exc)) from None
     if not isinstance(data, dict):
         raise CourseError(f"{where}: must be a mapping with title, sessions, key")
     sessions = _entries(data, "sessions", where)
