@@ -406,10 +406,39 @@ def remove(store: Store, target: str) -> str | None:
             text, [(_line_start(text, e.start), _item_line_end(text, e), "") for e in hits]
         )
     if store.shape == "flow":
-        open_at = store.value_start
-        inner = ", ".join(text[e.start : e.end] for e in keep)
-        return text[:open_at] + "[" + inner + "]" + text[store.value_end :]
+        return _apply(text, _flow_removals(store, hits))
     return _drop_key(store)  # scalar: the one entry was the hit
+
+
+def _flow_removals(store: Store, hits: list[Entry]) -> list[tuple[int, int, str]]:
+    """Edits that take ``hits`` out of a flow list, keeping every comment and line break.
+
+    An entry goes with the separator after it (its own trailing comment included); a run of
+    entries at the end goes with the comma after the last kept entry, so the comments between
+    them and that entry stay.
+    """
+    text, entries = store.text, store.entries
+    edits = []
+    tail = len(entries)
+    while tail > 0 and entries[tail - 1] in hits:
+        tail -= 1
+    for i, e in enumerate(entries):
+        if e not in hits:
+            continue
+        if i < tail:
+            edits.append((e.start, entries[i + 1].start, ""))
+        elif i + 1 < len(entries):
+            edits.append((e.start, entries[i + 1].start, ""))
+        else:
+            edits.append((e.start, e.end, ""))
+    if 0 < tail < len(entries):
+        sep_from, sep_to = entries[tail - 1].end, entries[tail].start
+        if "#" in text[sep_from:sep_to] or "\n" in text[sep_from:sep_to]:
+            comma = text.index(",", sep_from)
+            edits.append((comma, comma + 1, ""))
+        else:
+            edits.append((sep_from, sep_to, ""))
+    return edits
 
 
 def _drop_key(store: Store) -> str:
@@ -439,15 +468,11 @@ def replace(store: Store, old: str, new: str) -> str | None:
     if new in store.paths:
         return remove(store, old)
     text, item = store.text, format_scalar(new)
-    if store.shape == "flow" and len(hits) > 1:
-        inner = ", ".join(
-            item if e is hits[0] else text[e.start : e.end]
-            for e in store.entries
-            if e is hits[0] or e not in hits
-        )
-        return text[: store.value_start] + "[" + inner + "]" + text[store.value_end :]
     edits = [(hits[0].start, hits[0].end, item)]
-    edits += [(_line_start(text, e.start), _item_line_end(text, e), "") for e in hits[1:]]
+    if store.shape == "flow":
+        edits += _flow_removals(store, hits[1:])
+    else:
+        edits += [(_line_start(text, e.start), _item_line_end(text, e), "") for e in hits[1:]]
     return _apply(text, edits)
 
 

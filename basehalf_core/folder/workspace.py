@@ -410,12 +410,19 @@ class Workspace:
 
         Read by :func:`basehalf_core.folder.notes.split_frontmatter`, the one reader.
         """
-        if not self.node(path).store.fenced:
-            return {}  # not a note: its upstream lives in a mirror store
+        node = self.node(path)
+        if not node.store.fenced or node.outside_link or node.special:
+            return {}  # not a note (its upstream lives in a mirror store), or never opened
         return notes.split_frontmatter(self.read_text(path))[0]
 
     def body(self, path: str) -> str:
-        """A note's text after its frontmatter (the whole text when it has none)."""
+        """A note's text after its frontmatter (the whole text when it has none).
+
+        A symlink out of the folder or a special file has no body here: it is never opened.
+        """
+        node = self.node(path)
+        if node.outside_link or node.special:
+            return ""
         return notes.split_frontmatter(self.read_text(path))[1]
 
     # --- keeping current ---------------------------------------------------------------
