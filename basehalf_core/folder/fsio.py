@@ -43,13 +43,18 @@ class FolderError(Exception):
     """The study folder itself cannot be used (missing, not a folder, not readable)."""
 
 
+def shorten(path: str, limit: int = 160) -> str:
+    """A path for a one-line message: very long ones keep their head and tail."""
+    return path if len(path) <= limit else f"{path[: limit // 2]}…{path[-limit // 2 :]}"
+
+
 class WriteRefused(Exception):
     """A write (or a read of a node) was not made. ``path`` names the file, ``reason`` says why."""
 
     def __init__(self, path: str | os.PathLike, reason: str):
         self.path = str(path)
         self.reason = reason
-        super().__init__(f"{self.path}: {reason}")
+        super().__init__(f"{shorten(self.path)}: {reason}")
 
 
 class ChangedOnDisk(WriteRefused):
@@ -97,10 +102,10 @@ def is_within(root: Path, candidate: str | os.PathLike) -> bool:
 def check_name_lengths(rel: str) -> None:
     """Refuse a path the file system cannot hold, in one line instead of an OSError later."""
     if len(rel.encode("utf-8", "surrogateescape")) > PATH_MAX:
-        raise NameTooLong(rel[:60] + "…", f"path is over {PATH_MAX} bytes")
+        raise NameTooLong(rel, f"path is over {PATH_MAX} bytes")
     for part in rel.split("/"):
         if len(part.encode("utf-8", "surrogateescape")) > NAME_MAX:
-            raise NameTooLong(part[:60] + "…", f"file name is over {NAME_MAX} bytes")
+            raise NameTooLong(part, f"file name is over {NAME_MAX} bytes")
 
 
 def inside(root: Path, rel: str) -> Path:

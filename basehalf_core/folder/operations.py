@@ -35,7 +35,7 @@ class OperationRefused(Exception):
     def __init__(self, path: str, reason: str):
         self.path = path
         self.reason = reason
-        super().__init__(f"{path}: {reason}")
+        super().__init__(f"{fsio.shorten(path)}: {reason}")
 
 
 @dataclass
@@ -60,7 +60,7 @@ def _edit_entries(ws: Workspace, node: str, plan: Callable[[up.Store], str | Non
     is made again if another program saves the file between the read and the replace.
     """
     node_obj = ws.nodes[node]
-    if node_obj.outside_link:
+    if node_obj.outside_link or node_obj.special:
         raise OperationRefused(node, node_obj.store.unreadable)
     rel = _store_path(ws, node)
 

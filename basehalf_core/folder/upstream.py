@@ -425,9 +425,7 @@ def _flow_removals(store: Store, hits: list[Entry]) -> list[tuple[int, int, str]
     for i, e in enumerate(entries):
         if e not in hits:
             continue
-        if i < tail:
-            edits.append((e.start, entries[i + 1].start, ""))
-        elif i + 1 < len(entries):
+        if i < tail or i + 1 < len(entries):
             edits.append((e.start, entries[i + 1].start, ""))
         else:
             edits.append((e.start, e.end, ""))
