@@ -17,7 +17,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from basehalf_core.folder.fsio import atomic_write, inside, read_bytes
+from basehalf_core.folder import operations
+from basehalf_core.folder.fsio import inside, read_bytes
 from basehalf_core.folder.paths import check_entry
 from basehalf_core.folder.workspace import Workspace
 
@@ -189,8 +190,7 @@ def fetch_arxiv(
     data = _download(url, timeout)
     _check_pdf(data, url)
     digest = hashlib.sha256(data).hexdigest()
-    atomic_write(target, data, expected=None)
-    ws.added(rel)
+    operations.put(ws, rel, data)
     same, other = _count_anchors(ws, rel, digest)
     return Fetched(rel, len(data), digest, url, False, same, other)
 

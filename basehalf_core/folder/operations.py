@@ -156,6 +156,23 @@ def create(root: Path, rel: str, data: bytes) -> None:
         atomic_write(inside(root, rel), data, expected=None)
 
 
+def put(ws: Workspace, rel: str, data: bytes, *, replace: bool = False) -> None:
+    """Write a whole file node (a fetched PDF, a JSON Canvas export) and index it.
+
+    The write path for files that are not edited entry by entry: under the file's lock,
+    create-only unless ``replace`` (then compare-and-swap against the bytes read under it).
+
+    Raises:
+        AlreadyExists: the file is there and ``replace`` is false.
+        WriteRefused: a symlink, special file or a name the file system cannot hold.
+    """
+    if replace:
+        fsio.update(ws.root, rel, lambda before: None if before == data else data)
+    else:
+        create(ws.root, rel, data)
+    ws.added(rel)
+
+
 def render_fields(fields: dict, indent: str = "", nl: str = "\n") -> str:
     """YAML lines for frontmatter fields, in the given order, strings quoted only when needed."""
     out = []
