@@ -227,9 +227,16 @@ class Workspace:
         elif is_markdown(rel) and not is_dir:
             try:
                 head = self._read_head(rel)
-                store = up.read_note(head, rel, head=len(head) == _SCAN_BYTES)
+                cut = len(head) == _SCAN_BYTES
+                store = up.read_note(head, rel, head=cut)
+                if cut and store.yaml_start < 0 and not store.unreadable and head[:3] == b"---":
+                    # Opens a block that does not close in the window: a rule, or frontmatter
+                    # that runs past 64 KiB. Only the whole file can tell (rare, so affordable).
+                    store = up.read_note(fsio.read_node(self.root, rel), rel)
             except OSError as exc:
                 store = up.Store(owner=rel, unreadable=f"cannot be read ({exc.strerror})")
+            except fsio.WriteRefused as exc:
+                store = up.Store(owner=rel, unreadable=exc.reason)
             declared = store.fields.get("kind")
             node = Node(rel, kind_for(rel, declared=declared), _title(rel, store), store, stamp)
         else:
