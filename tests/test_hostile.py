@@ -263,3 +263,48 @@ def test_an_alias_bomb_and_a_deep_nest_are_reported_not_expanded(tmp_path):
     graph = basehalf("graph", tmp_path).stdout
     assert "alias bomb" in graph and "nest" in graph
     assert "lol" * 3 not in out.read_text()
+
+
+# --- the persistent index cache is a hint, never the truth ----------------------------------
+
+
+def _graph(ws):
+    return sorted(ws.graph.edges), [i.as_dict() for i in ws.issues()]
+
+
+def test_the_index_cache_gives_the_same_index_and_notices_edits(tmp_path, monkeypatch):
+    from basehalf_core.folder import index_cache
+
+    monkeypatch.setattr(index_cache, "MIN_NODES", 1)
+    hour_ago = __import__("time").time_ns() - 3600 * 10**9
+    (tmp_path / "a.md").write_text("# A\n")
+    (tmp_path / "b.md").write_text("---\ntitle: Bee\nupstream: [a.md, gone.md, /abs]\n---\n")
+    (tmp_path / "c.md").write_text("---\nupstream: [b.md]\n---\n# C\n")
+    for p in tmp_path.glob("*.md"):
+        os.utime(p, ns=(hour_ago, hour_ago))
+    fresh = Workspace.open(tmp_path)
+    assert (tmp_path / ".bh/cache/index.json").is_file()
+    cached = Workspace.open(tmp_path)
+    assert _graph(cached) == _graph(fresh)
+    assert cached.nodes["b.md"].title == "Bee"
+    # Same size, same old mtime, different bytes: a new inode (an editor's atomic save) shows.
+    new = tmp_path / "new.md"
+    new.write_text("---\nupstream: [c.md]\n---\n# C\n")
+    os.utime(new, ns=(hour_ago, hour_ago))
+    new.replace(tmp_path / "c.md")
+    again = Workspace.open(tmp_path)
+    assert again.nodes["c.md"].store.entries[0].reason == "names the node itself"
+    assert ("b.md", "c.md") not in again.graph.edges
+
+
+def test_a_planted_or_broken_index_cache_is_ignored(tmp_path, monkeypatch):
+    from basehalf_core.folder import index_cache
+
+    monkeypatch.setattr(index_cache, "MIN_NODES", 1)
+    (tmp_path / "a.md").write_text("# A\n")
+    (tmp_path / "b.md").write_text("---\nupstream: [a.md]\n---\n")
+    truth = _graph(Workspace.open(tmp_path))
+    (tmp_path / ".bh/cache").mkdir(parents=True, exist_ok=True)
+    for planted in ("{", '{"version": 1, "notes": {"b.md": [1]}}', "[]", '"x"', "\x00"):
+        (tmp_path / ".bh/cache/index.json").write_text(planted)
+        assert _graph(Workspace.open(tmp_path)) == truth

@@ -32,7 +32,7 @@ class StoreUnreadable(Exception):
         super().__init__(f"{path}: {reason}")
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """One item of an ``upstream`` list.
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from basehalf_core.folder import fsio, notes
+from basehalf_core.folder import fsio, index_cache, notes
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import inside, is_within, open_folder
 from basehalf_core.folder.paths import (
@@ -47,7 +47,7 @@ class UnknownNode(KeyError):
         return f"{self.path}: no such file in the folder"
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     """A file or folder of the study folder."""
 
@@ -55,7 +55,7 @@ class Node:
     kind: str
     title: str
     store: up.Store
-    stamp: tuple[int, int] = (0, 0)  # (mtime_ns, size) of the file holding the store
+    stamp: tuple[int, ...] = (0, 0)  # (mtime_ns, size, inode) of the file holding the store
     outside_link: bool = False
     special: bool = False  # a FIFO, socket or device: listed, never opened
 
@@ -80,8 +80,8 @@ class Issue:
 
 @dataclass
 class _Listing:
-    files: dict[str, tuple[bool, tuple[int, int], bool]] = field(default_factory=dict)
-    mirrors: dict[str, tuple[int, int]] = field(default_factory=dict)
+    files: dict[str, tuple[bool, tuple[int, ...], bool]] = field(default_factory=dict)
+    mirrors: dict[str, tuple[int, ...]] = field(default_factory=dict)
     links: set[str] = field(default_factory=set)
     special: dict[str, str] = field(default_factory=dict)  # path -> what it is
     temps: list[str] = field(default_factory=list)  # basehalf temp files (full paths)
@@ -102,6 +102,8 @@ class Workspace:
         self._root_str = str(root)
         self._links: set[str] = set()
         self._special: dict[str, str] = {}
+        self._cache: dict[str, Node] = {}  # the persistent index cache, during a cold load
+        self._cache_misses = 0
 
     @classmethod
     def open(cls, root: str | os.PathLike) -> Workspace:
@@ -154,7 +156,7 @@ class Workspace:
                                 pass
                             else:
                                 st = entry.stat()
-                                stamp = (st.st_mtime_ns, st.st_size)
+                                stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
                                 if not stat.S_ISREG(st.st_mode):
                                     listing.special[rel] = fsio.describe_mode(st.st_mode)
                         except OSError:
@@ -184,16 +186,24 @@ class Workspace:
                 if os.path.islink(full):
                     continue
                 st = os.stat(full)
-                listing.mirrors[node] = (st.st_mtime_ns, st.st_size)
+                listing.mirrors[node] = (st.st_mtime_ns, st.st_size, st.st_ino)
 
     def _load(self, listing: _Listing) -> None:
         # A cold load builds the graph in two bulk calls: per-edge inserts cost more than parsing.
         self._links = listing.links
         self._special = listing.special
+        big = len(listing.files) >= index_cache.MIN_NODES
+        self._cache = {
+            rel: Node(rel, kind_for(rel, declared=store.fields.get("kind")), title, store, stamp)
+            for rel, (stamp, title, store) in (index_cache.load(self.root) if big else {}).items()
+        }
         nodes = [
             self._make(rel, is_dir, stamp, outside, listing.mirrors.get(rel))
             for rel, (is_dir, stamp, outside) in listing.files.items()
         ]
+        if big and self._cache_misses:
+            index_cache.save(self.root, nodes)
+        self._cache, self._cache_misses = {}, 0
         for node in nodes:
             self.nodes[node.path] = node
             self._by_nfc[nfc(node.path)] = node.path
@@ -225,6 +235,10 @@ class Workspace:
             store = up.Store(owner=rel, unreadable=f"{what}, not a regular file; never opened")
             node = Node(rel, kind_for(rel), posix_name(rel), store, special=True)
         elif is_markdown(rel) and not is_dir:
+            cached = self._cache.get(rel)
+            if cached is not None and cached.stamp == stamp:
+                return cached
+            self._cache_misses += 1
             try:
                 head = self._read_head(rel)
                 cut = len(head) == _SCAN_BYTES
@@ -517,12 +531,12 @@ def _title(path: str, store: up.Store) -> str:
     return name.rsplit(".", 1)[0] if "." in name else name
 
 
-def _stamp(full: Path) -> tuple[int, int]:
+def _stamp(full: Path) -> tuple[int, ...]:
     try:
         st = full.stat()
     except OSError:
         return (0, 0)
-    return (st.st_mtime_ns, st.st_size)
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def _mirror_stamp(ws: Workspace, rel: str) -> tuple[int, int] | None:
