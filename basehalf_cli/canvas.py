@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from basehalf_cli.main import CommandFailed
+from basehalf_cli.common import CommandFailed
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views.jsoncanvas import BadCanvasTarget, dumps, export, write
 

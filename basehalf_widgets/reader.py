@@ -52,6 +52,7 @@ from basehalf_core.documents.document import (
     Passage,
     WrongPassword,
 )
+from basehalf_core.errors import BasehalfError
 
 _STATIC = Path(__file__).parent / "static"
 MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
@@ -60,7 +61,7 @@ MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
 _PAGE_CACHE = 4
 
 
-class ReaderError(Exception):
+class ReaderError(BasehalfError):
     """A call on the reader that cannot be honoured; the message names the bad value."""
 
 

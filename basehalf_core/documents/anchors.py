@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 
 from basehalf_core.documents.document import Document, Run, fold, join_words, line_rects, normalise
+from basehalf_core.errors import BasehalfError
 
 # Fuzzy acceptance: the quote itself must be close, and the combined score high enough.
 FUZZY_MIN_QUOTE = 80.0
@@ -30,7 +31,7 @@ MAX_PAGE_PENALTY = 15.0
 CONTEXT = 32
 
 
-class BadAnchor(ValueError):
+class BadAnchor(BasehalfError, ValueError):
     """A stored anchor that lacks what re-anchoring needs; the message names the field."""
 
 

@@ -27,6 +27,7 @@ import pymupdf
 from rapidfuzz import fuzz
 
 from basehalf_core.documents.reading_order import Block, order_blocks
+from basehalf_core.errors import BasehalfError
 
 PYMUPDF_LOCK = threading.RLock()
 
@@ -69,13 +70,8 @@ pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
 
 
-class DocumentError(Exception):
+class DocumentError(BasehalfError):
     """A document cannot be used; ``path`` names the file and ``reason`` says why."""
-
-    def __init__(self, path: str | os.PathLike, reason: str):
-        self.path = str(path)
-        self.reason = reason
-        super().__init__(f"{self.path}: {reason}")
 
 
 class NeedsPassword(DocumentError):

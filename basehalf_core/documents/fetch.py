@@ -17,6 +17,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
 from basehalf_core.folder.fsio import inside, read_bytes
 from basehalf_core.folder.paths import check_entry
@@ -28,7 +29,7 @@ _NEW_ID = re.compile(r"^\d{4}\.\d{4,5}(v\d+)?$")
 _OLD_ID = re.compile(r"^[a-z][a-z.-]*(\.[A-Z]{2})?/\d{7}(v\d+)?$")
 
 
-class FetchError(Exception):
+class FetchError(BasehalfError):
     """The paper was not fetched; the message names what and why. Nothing was written."""
 
 

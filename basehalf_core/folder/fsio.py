@@ -28,6 +28,8 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from basehalf_core.errors import BasehalfError
+
 _MISSING = object()
 REMOVE = object()
 """Returned by an :func:`update` plan: remove the file (compare-and-swap like a write)."""
@@ -39,22 +41,12 @@ NAME_MAX = 255
 PATH_MAX = 4096
 
 
-class FolderError(Exception):
+class FolderError(BasehalfError):
     """The study folder itself cannot be used (missing, not a folder, not readable)."""
 
 
-def shorten(path: str, limit: int = 160) -> str:
-    """A path for a one-line message: very long ones keep their head and tail."""
-    return path if len(path) <= limit else f"{path[: limit // 2]}…{path[-limit // 2 :]}"
-
-
-class WriteRefused(Exception):
+class WriteRefused(BasehalfError):
     """A write (or a read of a node) was not made. ``path`` names the file, ``reason`` says why."""
-
-    def __init__(self, path: str | os.PathLike, reason: str):
-        self.path = str(path)
-        self.reason = reason
-        super().__init__(f"{shorten(self.path)}: {reason}")
 
 
 class ChangedOnDisk(WriteRefused):

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import yaml
 
+from basehalf_core.errors import BasehalfError
+
 try:  # libyaml is ten times faster; the pure-Python parser gives the same events.
     Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - wheels ship libyaml
@@ -44,12 +46,8 @@ _JSON_OPEN = re.compile(r"\{[ \t]*\r?\n")
 _NEWLINE = re.compile(r"\r\n|\n|\r")
 
 
-class YamlRefused(ValueError):
+class YamlRefused(BasehalfError, ValueError):
     """YAML that basehalf will not load; ``reason`` says why in words."""
-
-    def __init__(self, reason: str):
-        self.reason = reason
-        super().__init__(reason)
 
 
 @dataclass(frozen=True)

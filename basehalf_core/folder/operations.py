@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import fsio
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import AlreadyExists, WriteRefused, atomic_write, inside, read_bytes
@@ -29,13 +30,8 @@ from basehalf_core.folder.paths import (
 from basehalf_core.folder.workspace import Workspace
 
 
-class OperationRefused(Exception):
+class OperationRefused(BasehalfError):
     """An operation was not carried out; the message names the file and why."""
-
-    def __init__(self, path: str, reason: str):
-        self.path = path
-        self.reason = reason
-        super().__init__(f"{fsio.shorten(path)}: {reason}")
 
 
 @dataclass

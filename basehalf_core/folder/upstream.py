@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import notes, plainyaml
 from basehalf_core.folder.paths import check_entry, nfc
 
@@ -23,13 +24,8 @@ KEY = "upstream"
 _BOM = "\ufeff"
 
 
-class StoreUnreadable(Exception):
+class StoreUnreadable(BasehalfError):
     """The store cannot be read safely; it has no edges and refuses writes."""
-
-    def __init__(self, path: str, reason: str):
-        self.path = path
-        self.reason = reason
-        super().__init__(f"{path}: {reason}")
 
 
 @dataclass(slots=True)

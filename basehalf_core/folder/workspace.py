@@ -17,6 +17,7 @@ from pathlib import Path
 
 import networkx as nx
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import fsio, index_cache, notes
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import inside, is_within, open_folder
@@ -36,15 +37,14 @@ _SCAN_BYTES = up.FENCE_LIMIT + 4096
 OUTSIDE = "symlink that points outside the folder; not followed"
 
 
-class UnknownNode(KeyError):
+class UnknownNode(BasehalfError, KeyError):
     """No node has that path."""
 
     def __init__(self, path: str):
-        self.path = path
-        super().__init__(path)
+        super().__init__(path, "no such file in the folder")
 
-    def __str__(self) -> str:
-        return f"{self.path}: no such file in the folder"
+    def __str__(self) -> str:  # KeyError would quote the message
+        return f"{self.path}: {self.reason}"
 
 
 @dataclass(slots=True)

@@ -18,6 +18,7 @@ from basehalf_core.documents.document import (
     normalise,
     open_document,
 )
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
 from basehalf_core.folder.workspace import Workspace
 
@@ -28,7 +29,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s")
 _EDGE_PUNCT = " \t,.;:!?-–—\"'“”‘’()[]{}"
 
 
-class QuoteNotFound(Exception):
+class QuoteNotFound(BasehalfError):
     """The quote is not on the page; the message names the file, the page and the quote."""
 
     def __init__(self, file: str, page: int, quote: str):
@@ -37,7 +38,7 @@ class QuoteNotFound(Exception):
         super().__init__(f"{file}: page {page} does not contain the quote {short!r}")
 
 
-class NotADocumentNode(Exception):
+class NotADocumentNode(BasehalfError):
     """The file to grow from is not a PDF or EPUB of the folder; the message names it."""
 
 

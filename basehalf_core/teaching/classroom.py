@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import fsio
 from basehalf_core.folder.fsio import FolderError, open_folder
 from basehalf_core.folder.paths import is_hidden
@@ -25,7 +26,7 @@ from basehalf_core.study import grading, llm
 Progress = Callable[[int, int, str], None]
 
 
-class NoLearners(Exception):
+class NoLearners(BasehalfError):
     """No learner folder under the course folder holds the card."""
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import yaml
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import notes
 from basehalf_core.folder.fsio import (
     NotRegularFile,
@@ -57,7 +58,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 PRIVATE_STATE = (".bh/reviews.json", ".bh/asks.jsonl", ".bh/canvas.json")
 
 
-class CourseError(Exception):
+class CourseError(BasehalfError):
     """A course cannot be made or read; the message names the file and why."""
 
 
@@ -103,7 +104,7 @@ def load(course_folder: str | os.PathLike) -> Course:
     except (yaml.YAMLError, UnicodeDecodeError, notes.YamlRefused) as exc:
         raise CourseError(f"{where}: not valid YAML ({exc})") from None
     except WriteRefused as exc:
-        raise CourseError(str(exc)) from None
+        raise CourseError(exc.path, exc.reason) from None
     if not isinstance(data, dict):
         raise CourseError(f"{where}: must be a mapping with title, sessions, key")
     sessions = _entries(data, "sessions", where)

@@ -15,6 +15,7 @@ from html import escape
 from importlib import resources
 from pathlib import Path
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import WriteRefused, write_output
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study.practice import PracticeError, parse_card
@@ -25,7 +26,7 @@ from basehalf_core.views import markdown as safe_markdown
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'"
 
 
-class ExportError(Exception):
+class ExportError(BasehalfError):
     """The export could not be written; the message names the file and why."""
 
 
@@ -203,5 +204,5 @@ def export(
     try:
         write_output(target, html.encode("utf-8"))
     except WriteRefused as exc:
-        raise ExportError(str(exc)) from None
+        raise ExportError(exc.path, exc.reason) from None
     return target

@@ -15,26 +15,22 @@ import json
 import os
 from pathlib import Path
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
 from basehalf_core.folder.fsio import AlreadyExists, inside, read_bytes
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views import network
 from basehalf_core.views.canvas_state import CanvasStore
-from basehalf_core.views.card import safe_markdown
 from basehalf_core.views.layout import CARD_H, CARD_W, positions
+from basehalf_core.views.markdown import escape as safe_markdown
 
 SUFFIX = ".canvas"
 # JSON Canvas preset colours: 1 red, 2 orange, 3 yellow, 4 green, 5 cyan, 6 purple.
 KIND_COLOR = {"pdf": "1", "epub": "2", "dangling": "3", "practice": "4", "grading": "6"}
 
 
-class BadCanvasTarget(Exception):
+class BadCanvasTarget(BasehalfError):
     """The export cannot be written where asked; the message names the path and why."""
-
-    def __init__(self, path: str, reason: str):
-        self.path = path
-        self.reason = reason
-        super().__init__(f"{path}: {reason}")
 
 
 def node_id(key: str) -> str:
