@@ -308,3 +308,10 @@ def test_a_planted_or_broken_index_cache_is_ignored(tmp_path, monkeypatch):
     for planted in ("{", '{"version": 1, "notes": {"b.md": [1]}}', "[]", '"x"', "\x00"):
         (tmp_path / ".bh/cache/index.json").write_text(planted)
         assert _graph(Workspace.open(tmp_path)) == truth
+
+
+def test_the_app_never_takes_a_link_out_for_a_document(hostile):
+    """The workbench opens the first PDF/EPUB of the learning path at start-up."""
+    ws = Workspace.open(hostile)
+    assert ws.nodes["paper.pdf"].kind == "other"
+    assert [p for p in ws.learning_path() if ws.nodes[p].kind in ("pdf", "epub")] == []

@@ -228,12 +228,13 @@ class Workspace:
         mirror_stamp: tuple[int, int] | None,
     ) -> Node:
         if outside:
+            # Kind "other", not "pdf": no reader (app, CLI, export) takes it for a document.
             store = up.Store(owner=rel, unreadable=OUTSIDE)
-            node = Node(rel, kind_for(rel), posix_name(rel), store, outside_link=True)
+            node = Node(rel, "other", posix_name(rel), store, outside_link=True)
         elif rel in self._special:
             what = self._special[rel]
             store = up.Store(owner=rel, unreadable=f"{what}, not a regular file; never opened")
-            node = Node(rel, kind_for(rel), posix_name(rel), store, special=True)
+            node = Node(rel, "other", posix_name(rel), store, special=True)
         elif is_markdown(rel) and not is_dir:
             cached = self._cache.get(rel)
             if cached is not None and cached.stamp == stamp:
