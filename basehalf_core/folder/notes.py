@@ -97,7 +97,12 @@ def locate(text: str) -> Layout:
             problem="CR-only line ends (classic Mac); convert the note to LF or CRLF to edit it"
         )
     close = _CLOSE.search(text, fence.end(), min(len(text), FENCE_LIMIT))
-    if close and len(text[: close.start()].encode("utf-8", "surrogatepass")) > FENCE_LIMIT:
+    # Under 16 K characters is under 64 KiB whatever the script: only a long block is measured.
+    if (
+        close
+        and close.start() > FENCE_LIMIT // 4
+        and len(text[: close.start()].encode("utf-8", "surrogatepass")) > FENCE_LIMIT
+    ):
         close = None  # within 64 K characters but not within 64 KiB of bytes
     if close is None:
         far = _CLOSE.search(text, fence.end())
