@@ -120,7 +120,7 @@ def main() -> None:
         ratio = scan / base
         print(
             f"cold scan (Workspace.open): {scan * 1000:8.1f} ms ratio {ratio:.2f}x (goal <= 3x; "
-            "a new process, index cache on disk)"
+            "every later open: index cache on disk)"
         )
         print(f"refresh(), nothing changed: {statistics.median(nothing) * 1000:8.1f} ms")
         print(
