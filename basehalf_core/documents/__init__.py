@@ -4,6 +4,7 @@ order, passage anchors and fetching a paper.
 
 __all__ = [
     "anchors",
+    "citation",
     "document",
     "fetch",
     "reading_order",

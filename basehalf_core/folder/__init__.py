@@ -9,6 +9,7 @@ __all__ = [
     "operations",
     "paths",
     "plainyaml",
+    "settings",
     "upstream",
     "workspace",
 ]

@@ -23,7 +23,7 @@ from basehalf_core.folder import upstream as up
 CACHE_FILE = ".bh/cache/index.json"
 MIN_NODES = 1000
 RACY_NS = 2_000_000_000
-VERSION = 1
+VERSION = 2
 
 
 def load(root: Path) -> dict[str, tuple[tuple[int, ...], str, up.Store]]:
@@ -36,7 +36,10 @@ def load(root: Path) -> dict[str, tuple[tuple[int, ...], str, up.Store]]:
         for rel, (stamp, title, unreadable, has_yaml, fields, entries) in data["notes"].items():
             store = up.Store(owner=rel, unreadable=unreadable, fields=dict(fields))
             store.yaml_start = 0 if has_yaml else -1
-            store.entries = [up.Entry(raw, path, reason) for raw, path, reason in entries]
+            store.entries = [
+                up.Entry(raw, path, reason, -1, -1, link, alias, dup)
+                for raw, path, reason, link, alias, dup in entries
+            ]
             out[rel] = (tuple(stamp), title, store)
         return out
     except (OSError, ValueError, TypeError, KeyError, AttributeError, fsio.WriteRefused):
@@ -53,7 +56,7 @@ def save(root: Path, nodes: list) -> None:
             n.store.unreadable,
             n.store.yaml_start >= 0,
             n.store.fields,
-            [[e.raw, e.path, e.reason] for e in n.store.entries],
+            [[e.raw, e.path, e.reason, e.link, e.alias, e.dup] for e in n.store.entries],
         ]
         for n in nodes
         if n.store.fenced

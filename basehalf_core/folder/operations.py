@@ -21,11 +21,15 @@ from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import AlreadyExists, WriteRefused, atomic_write, inside, read_bytes
 from basehalf_core.folder.paths import (
     JOURNAL,
+    MIRROR_FILE,
+    MIRROR_ROOT,
     check_entry,
     is_markdown,
     mirror_store,
     nfc,
     slugify,
+    split_wikilink,
+    wikilink,
 )
 from basehalf_core.folder.workspace import Workspace
 
@@ -67,6 +71,7 @@ def _edit_entries(ws: Workspace, node: str, plan: Callable[[up.Store], str | Non
             store = up.read_note(before, node)
         else:
             store = up.read_mirror(before, node)
+        ws.resolve_links(store)  # an Obsidian "[[x]]" names the node the index resolves it to
         try:
             text = plan(store)
         except up.StoreUnreadable as exc:
@@ -107,7 +112,7 @@ def connect(ws: Workspace, upstream: str, downstream: str) -> bool:
     """Add ``upstream → downstream`` (stored in the downstream node). True if a write happened."""
     down = _existing(ws, downstream)
     target = _entry_for(ws, upstream, down)
-    return _edit_entries(ws, down, lambda s: up.add(s, nfc(target)))
+    return _edit_entries(ws, down, lambda s: up.add(s, nfc(target), ws.link_form))
 
 
 def disconnect(ws: Workspace, upstream: str, downstream: str) -> bool:
@@ -150,6 +155,27 @@ def create(root: Path, rel: str, data: bytes) -> None:
     """
     with fsio.locked(root, rel):
         atomic_write(inside(root, rel), data, expected=None)
+
+
+def write_mirror_file(ws: Workspace, node: str, name: str, data: bytes) -> str:
+    """Write one of basehalf's own files about a node beside its upstream store.
+
+    The file is ``.bh/mirror/<node>/<name>``, so it moves with the node. The write is made
+    under the file's lock, compare-and-swap; the same bytes write nothing.
+
+    Returns:
+        The folder-relative path of the file.
+
+    Raises:
+        OperationRefused: no such node, or ``name`` is not a plain file name other than the
+            upstream store's own.
+    """
+    real = _existing(ws, node)
+    if not name or "/" in name or name in (".", "..", MIRROR_FILE) or name.startswith("."):
+        raise OperationRefused(name or "(empty)", "not a usable name for a mirror file")
+    rel = f"{MIRROR_ROOT}/{real}/{name}"
+    fsio.update(ws.root, rel, lambda before: None if before == data else data)
+    return rel
 
 
 def put(ws: Workspace, rel: str, data: bytes, *, replace: bool = False) -> None:
@@ -224,6 +250,8 @@ def grow(
     if folder:
         _existing(ws, folder)
     entries = [nfc(_entry_for(ws, u, "")) for u in upstream]
+    if ws.link_form == "wikilink":
+        entries = [wikilink(e) for e in entries]
     lines = ["---", "upstream:"] + [f"  - {up.format_scalar(e)}" for e in entries]
     if not entries:
         lines = ["---"]
@@ -244,29 +272,54 @@ def grow(
     raise OperationRefused(base, "no free name after 999 tries")
 
 
+def _wikilinks_to(ws: Workspace, rename: Callable[[str], str | None]) -> dict[str, list]:
+    """Before a move: ``{holder: [(link as written, new path)]}`` for wikilinks naming it.
+
+    Taken while the old path still exists: afterwards a short ``[[b]]`` no longer resolves
+    to what it named. Holders are keyed by their path after the move.
+    """
+    out: dict[str, list] = {}
+    for node, store in ((p, ws.nodes[p].store) for p in ws.wikilink_holders()):
+        pairs = [(e.link, rename(e.path)) for e in store.entries if e.link and e.path]
+        pairs = [(a, b) for a, b in pairs if b is not None]
+        if pairs:
+            out[rename(node) or node] = pairs
+    return out
+
+
 def _rewrite_everywhere(
-    ws: Workspace, rename: Callable[[str], str | None], report: Report, old: str
+    ws: Workspace,
+    rename: Callable[[str], str | None],
+    report: Report,
+    old: str,
+    links: dict[str, list] | None = None,
 ) -> None:
     """Replace, in every store, each entry that ``rename`` maps to a new path.
 
-    One store that cannot be read or written is listed in ``report.skipped`` with its reason;
-    it never stops the others.
+    ``links`` are wikilinks found (by :func:`_wikilinks_to`) to name a moved path. One store
+    that cannot be read or written is listed in ``report.skipped`` with its reason; it never
+    stops the others.
     """
+    links = links or {}
     for node in sorted(ws.nodes):
         store = ws.nodes[node].store
         if store.unreadable:
             if _mentions(ws, node, old):
                 report.skipped.append({"path": node, "reason": store.unreadable})
             continue
-        pairs = [(p, rename(p)) for p in store.paths]
-        pairs += [(e.raw, rename(nfc(e.raw))) for e in store.entries if e.path is None]
-        pairs = [(a, b) for a, b in pairs if b is not None]
-        if not pairs:
+        plans = [
+            lambda s, o=a, n=b: up.replace(s, o, n)
+            for a, b in [(p, rename(p)) for p in store.paths]
+            + [(e.raw, rename(nfc(e.raw))) for e in store.entries if e.path is None]
+            if b is not None
+        ]
+        plans += [lambda s, o=a, n=b: up.replace_link(s, o, n) for a, b in links.get(node, [])]
+        if not plans:
             continue
         try:
             changed = False
-            for before, after in pairs:
-                changed |= _edit_entries(ws, node, lambda s, o=before, n=after: up.replace(s, o, n))
+            for plan in plans:
+                changed |= _edit_entries(ws, node, plan)
             if changed:
                 report.updated.append(node)
         except (OperationRefused, WriteRefused) as exc:
@@ -326,6 +379,7 @@ def move(ws: Workspace, old: str, new: str) -> Report:
             raise OperationRefused(dest, "already exists; not overwritten")
         if not os.path.lexists(src_full):
             raise OperationRefused(src, "the file is gone from disk")
+        links = _wikilinks_to(ws, _renamer(src, dest))
         _journal(ws, {"op": "move", "src": src, "dest": dest})
         dest_full.parent.mkdir(parents=True, exist_ok=True)
         if src_full.is_dir():
@@ -333,16 +387,13 @@ def move(ws: Workspace, old: str, new: str) -> Report:
         else:
             os.link(src_full, dest_full)  # fails if the name was taken meanwhile: never clobbers
             os.unlink(src_full)
-        report = _finish_move(ws, src, dest)
+        report = _finish_move(ws, src, dest, links)
         _journal(ws, None)
     return report
 
 
-def _finish_move(ws: Workspace, src: str, dest: str) -> Report:
-    """Everything after the file itself moved: its mirror store, the index, every entry."""
-    _move_mirrors(ws, src, dest)
-    ws.removed(src)
-    ws.added(dest)
+def _renamer(src: str, dest: str) -> Callable[[str], str | None]:
+    """Maps a path naming ``src`` (or something inside it) to its new path, else ``None``."""
     key = nfc(src)
 
     def rename(path: str) -> str | None:
@@ -352,8 +403,20 @@ def _finish_move(ws: Workspace, src: str, dest: str) -> Report:
             return dest + path[len(key) :]
         return None
 
+    return rename
+
+
+def _finish_move(ws: Workspace, src: str, dest: str, links: dict | None = None) -> Report:
+    """Everything after the file itself moved: its mirror store, the index, every entry.
+
+    ``links``: wikilinks naming ``src``, found before it moved (a recovery after a kill has
+    none: short ``[[name]]`` links are then left for ``relink``).
+    """
+    _move_mirrors(ws, src, dest)
+    ws.removed(src)
+    ws.added(dest)
     report = Report()
-    _rewrite_everywhere(ws, rename, report, key)
+    _rewrite_everywhere(ws, _renamer(src, dest), report, nfc(src), links)
     return report
 
 
@@ -370,8 +433,12 @@ def _move_mirrors(ws: Workspace, src: str, dest: str) -> None:
 
 
 def relink(ws: Workspace, old: str, new: str) -> Report:
-    """After a move made outside basehalf: point every entry naming ``old`` at ``new``."""
-    key, reason = check_entry(old, "")
+    """After a move made outside basehalf: point every entry naming ``old`` at ``new``.
+
+    ``old`` may be given as an entry shows it, Obsidian's ``[[old]]`` included.
+    """
+    link = split_wikilink(old)
+    key, reason = check_entry(link[0] if link else old, "")
     if key is None:
         raise OperationRefused(old, f"not a valid entry: {reason}")
     if ws.resolve(key) is not None:

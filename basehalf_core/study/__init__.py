@@ -13,4 +13,5 @@ __all__ = [
     "practice",
     "review",
     "verdicts",
+    "zotero",
 ]

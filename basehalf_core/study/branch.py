@@ -149,6 +149,20 @@ def _document_node(ws: Workspace, file: str, password: str | None = None):
         raise type(exc)(rel, exc.reason) from None
 
 
+def open_node_document(ws: Workspace, file: str, password: str | None = None):
+    """``(folder-relative path, opened document)`` of a PDF/EPUB node of the folder.
+
+    Raises:
+        NotADocumentNode, DocumentError: as for :func:`passage_from_quote`.
+    """
+    return _document_node(ws, file, password)
+
+
+def body_safe(text: str) -> str:
+    """Text from a document or another tool, made safe to stand in a note's body."""
+    return _body_safe(text)
+
+
 def passage_from_quote(
     ws: Workspace, file: str, page: int, quote: str, password: str | None = None
 ) -> Passage:

@@ -3,6 +3,7 @@ one Markdown sanitiser, Card Detail, the canvas model and layout, the export, JS
 """
 
 __all__ = [
+    "anki",
     "canvas_state",
     "card",
     "export",
