@@ -106,6 +106,7 @@ class Workspace:
         self._special: dict[str, str] = {}
         self._cache: dict[str, Node] = {}  # the persistent index cache, during a cold load
         self._cache_misses = 0
+        self.journal_problem = ""  # why a killed multi-file operation could not be finished
         # Obsidian wikilinks: file name (NFC) -> node paths; holder -> the last segments its
         # wikilinks name, and the reverse (which holders to re-resolve when a name comes/goes).
         self._by_name: dict[str, set[str]] = {}
@@ -127,7 +128,10 @@ class Workspace:
             # A multi-file operation was killed half way: finish or undo it now.
             from basehalf_core.folder import operations
 
-            operations.recover(ws)
+            try:
+                operations.recover(ws)
+            except (OSError, BasehalfError) as exc:  # e.g. a read-only folder: open it anyway
+                ws.journal_problem = f"{JOURNAL}: an interrupted move was not finished ({exc})"
         return ws
 
     def load_settings(self) -> None:
