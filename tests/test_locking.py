@@ -279,3 +279,22 @@ def test_mv_past_a_symlink_out_of_the_folder_finishes_and_reports_it(tmp_path):
         "reason": "symlink that points outside the folder; not followed",
     } in report["skipped"]
     check_whole(tmp_path)
+
+
+def test_a_killed_move_rewrites_short_wikilinks_from_its_journal(tmp_path):
+    """Obsidian ``[[a]]`` no longer resolves once a.md is gone: the journal keeps the links."""
+    (tmp_path / "a.md").write_text("# A\n")
+    (tmp_path / "c.md").write_text('---\nupstream: ["[[a]]"]\n---\n# C\n')
+    ws = Workspace.open(tmp_path)
+    assert ws.upstream("c.md") == ["a.md"]
+    links = ops._wikilinks_to(ws, ops._renamer("a.md", "notes/b.md"))
+    (tmp_path / "notes").mkdir()
+    os.link(tmp_path / "a.md", tmp_path / "notes/b.md")  # killed between link and unlink
+    (tmp_path / ".bh").mkdir()
+    plan = {"op": "move", "src": "a.md", "dest": "notes/b.md", "links": links}
+    (tmp_path / ".bh/journal.json").write_text(json.dumps(plan))
+    ws = Workspace.open(tmp_path)
+    assert not (tmp_path / "a.md").exists()
+    assert ws.upstream("c.md") == ["notes/b.md"]
+    assert "[[" in (tmp_path / "c.md").read_text()
+    assert [i for i in ws.issues() if i.problem == "dangling"] == []

@@ -380,7 +380,7 @@ def move(ws: Workspace, old: str, new: str) -> Report:
         if not os.path.lexists(src_full):
             raise OperationRefused(src, "the file is gone from disk")
         links = _wikilinks_to(ws, _renamer(src, dest))
-        _journal(ws, {"op": "move", "src": src, "dest": dest})
+        _journal(ws, {"op": "move", "src": src, "dest": dest, "links": links})
         dest_full.parent.mkdir(parents=True, exist_ok=True)
         if src_full.is_dir():
             os.rename(src_full, dest_full)
@@ -409,8 +409,8 @@ def _renamer(src: str, dest: str) -> Callable[[str], str | None]:
 def _finish_move(ws: Workspace, src: str, dest: str, links: dict | None = None) -> Report:
     """Everything after the file itself moved: its mirror store, the index, every entry.
 
-    ``links``: wikilinks naming ``src``, found before it moved (a recovery after a kill has
-    none: short ``[[name]]`` links are then left for ``relink``).
+    ``links``: wikilinks naming ``src``, found before it moved (the journal keeps them, so a
+    recovery after a kill rewrites short ``[[name]]`` links too).
     """
     _move_mirrors(ws, src, dest)
     ws.removed(src)
@@ -478,14 +478,15 @@ def recover(ws: Workspace) -> Report | None:
             plan = {}
         report = None
         if plan.get("op") == "move":
-            report = _recover_move(ws, str(plan["src"]), str(plan["dest"]))
+            links = plan.get("links") if isinstance(plan.get("links"), dict) else {}
+            report = _recover_move(ws, str(plan["src"]), str(plan["dest"]), links)
         elif plan.get("op") == "relink" and ws.resolve(str(plan["new"])) is not None:
             report = _relink(ws, str(plan["old"]), str(plan["new"]))
         _journal(ws, None)
         return report
 
 
-def _recover_move(ws: Workspace, src: str, dest: str) -> Report | None:
+def _recover_move(ws: Workspace, src: str, dest: str, links: dict) -> Report | None:
     src_full, dest_full = inside(ws.root, src), inside(ws.root, dest)
     if not os.path.lexists(dest_full):
         return None  # killed before the file moved: nothing was written, nothing to undo
@@ -494,7 +495,7 @@ def _recover_move(ws: Workspace, src: str, dest: str) -> Report | None:
             return None  # someone made a new file at the old name: both are theirs now
         os.unlink(src_full)  # killed between link and unlink: one file under two names
     ws.refresh()
-    return _finish_move(ws, src, dest)
+    return _finish_move(ws, src, dest, links)
 
 
 def delete(ws: Workspace, path: str, *, expected: bytes | None = None) -> list[str]:
