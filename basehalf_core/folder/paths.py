@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from pathlib import PurePosixPath
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 MIRROR_ROOT = ".bh/mirror"
@@ -126,5 +125,5 @@ def slugify(title: str, *, limit: int = 80) -> str:
 
 
 def posix_name(path: str) -> str:
-    """The last segment of a ``/`` path."""
-    return PurePosixPath(path).name
+    """The last segment of a ``/`` path (a string split: called for every node on a scan)."""
+    return path.rstrip("/").rsplit("/", 1)[-1]
