@@ -71,8 +71,12 @@ def _(FolderError, Workspace, mo):
     args = mo.cli_args()
     # With no --folder, the bundled example session (found beside this notebook).
     folder = str(args.get("folder") or mo.notebook_dir() / "sessions/longeval-human-evaluation")
+    from basehalf_cli import served as _served
+
     try:
-        ws = Workspace.open(folder)
+        # Under `basehalf serve`: the signed-in learner's own folder, from the server-verified
+        # identity only (never a path from the URL or the page); else `folder` as it is.
+        ws = Workspace.open(_served.folder_for(mo.app_meta().request, folder))
     except FolderError as exc:
         ws = None
         folder_error = str(exc)
@@ -562,6 +566,16 @@ def _(get_rev, html, mo, ws):
             mo.Html('<div data-testid="workbench-ready"></div>'),
         ]
     )
+    return
+
+
+@app.cell
+def _(get_rev, mo):
+    # Under `basehalf serve`: who is signed in and the model calls left today (else nothing).
+    from basehalf_cli import served as _served
+
+    get_rev()
+    mo.Html(_served.status_html(mo.app_meta().request))
     return
 
 

@@ -41,6 +41,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "course": ("basehalf_cli.sessions", "courses: a folder of sessions plus course.yaml"),
     "review": ("basehalf_cli.sessions", "spaced repetition: practice questions and when due"),
     "fetch-arxiv": ("basehalf_cli.sessions", "download an arXiv PDF into a study folder"),
+    "serve": ("basehalf_cli.serve", "serve the workbench to a class, each learner in their folder"),
 }
 
 

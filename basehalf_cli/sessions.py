@@ -133,6 +133,9 @@ def add_commands(subparsers) -> None:
     q.set_defaults(func=_course_progress)
     q.add_argument("course", help="the course folder")
     q.add_argument("--now", type=_time, default=None, help="ISO time (default: now)")
+    from basehalf_cli.serve import add_course_commands  # a served class: roster, --git
+
+    add_course_commands(sub)
 
     p = subparsers.add_parser("review", help="spaced repetition: practice questions and when due")
     p.set_defaults(func=_review)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from basehalf_core.errors import BasehalfError
@@ -116,6 +116,22 @@ def key_variable(cfg: ModelConfig) -> str:
 
 _litellm = None
 _import_lock = threading.Lock()
+# A server may route every call elsewhere (a litellm Router, a budget check): see set_transport.
+_transport: Callable[..., object] | None = None
+
+
+def set_transport(fn: Callable[..., object] | None) -> None:
+    """Send every model call through ``fn(**litellm_completion_args)`` (``None``: litellm).
+
+    ``fn`` answers like ``litellm.completion`` and may raise a :class:`ModelError` (a spent
+    budget), which reaches the caller as it is.
+    """
+    global _transport
+    _transport = fn
+
+
+def _completion(lib, **args):
+    return (_transport or lib.completion)(**args)
 
 
 def _lib():
@@ -210,7 +226,7 @@ def complete(
     wait = cfg.backoff
     for attempt in range(cfg.retries + 1):
         try:
-            resp = lib.completion(messages=messages, temperature=temperature, **args)
+            resp = _completion(lib, messages=messages, temperature=temperature, **args)
             text = resp.choices[0].message.content
             if text is None:
                 raise ModelBadAnswer(f"{cfg.model}: the answer has no text")
@@ -234,13 +250,17 @@ def stream(cfg: ModelConfig, messages: list[dict], *, temperature: float = 0.0) 
     sent = False
     for attempt in range(cfg.retries + 1):
         try:
-            chunks = lib.completion(messages=messages, temperature=temperature, stream=True, **args)
+            chunks = _completion(
+                lib, messages=messages, temperature=temperature, stream=True, **args
+            )
             for chunk in chunks:
                 delta = chunk.choices[0].delta.content if chunk.choices else None
                 if delta:
                     sent = True
                     yield delta
             return
+        except ModelError:
+            raise
         except Exception as exc:
             # Once text has gone out, a retry would repeat it: fail instead.
             if not sent and attempt < cfg.retries and _retryable(exc):

@@ -319,10 +319,17 @@ def _key_lines(text: str) -> list[str]:
 def _course_answers(course: Course) -> list[str]:
     """Every answer text in the course's cards and key files (what a handout must not hold)."""
     found: list[str] = []
-    for dirpath, _dirs, files in os.walk(course.root):
+    tops = set(course.sessions) | {k.split("/")[0] for k in course.key}
+    for dirpath, dirs, files in os.walk(course.root):
+        if dirpath == str(course.root):
+            # Only sessions are handed out and keys hold answers: learners' folders (their own
+            # answers, a class of them) are neither read nor held against a new hand-out.
+            dirs[:] = [d for d in dirs if d in tops]
         for name in files:
             full = Path(dirpath, name)
             rel = full.relative_to(course.root).as_posix()
+            if dirpath == str(course.root) and not course.is_key(rel):
+                continue
             data = None if any(p.startswith(".") for p in rel.split("/")) else _read_plain(full)
             if data is None:
                 continue
@@ -370,23 +377,40 @@ def progress(course_folder: str | os.PathLike, now: datetime | None = None) -> l
     rows = []
     for session in course.sessions:
         ws = Workspace.open(course.root / session)
-        notes = [p for p, n in ws.nodes.items() if n.kind == "note"]
-        questions = graded = 0
-        for path in sorted(p for p, n in ws.nodes.items() if n.kind == "practice"):
-            try:
-                card = parse_card(path, ws.read_text(path))
-            except PracticeError:
-                continue
-            questions += len(card.questions)
-            graded += len(latest(ws, path))
+        counts = study_counts(ws)
         rows.append(
             {
                 "session": session,
-                "notes": len(notes),
-                "practice_questions": questions,
-                "graded": graded,
+                "notes": counts["notes"],
+                "practice_questions": counts["practice_questions"],
+                "graded": counts["graded"],
                 "due": len(review.due(course.root / session, now, today=False)),
                 "due_today": len(review.due(course.root / session, now)),
             }
         )
     return rows
+
+
+def study_counts(ws: Workspace) -> dict:
+    """One study folder's notes, practice questions, answered, graded and verdicts in force."""
+    notes = [p for p, n in ws.nodes.items() if n.kind == "note"]
+    questions = graded = answered = 0
+    verdicts: dict[str, int] = {}
+    for path in sorted(p for p, n in ws.nodes.items() if n.kind == "practice"):
+        try:
+            card = parse_card(path, ws.read_text(path))
+        except PracticeError:
+            continue
+        questions += len(card.questions)
+        answered += sum(1 for q in card.questions if (q.answer or "").strip())
+        marks = latest(ws, path)
+        graded += len(marks)
+        for mark in marks.values():
+            verdicts[mark.verdict] = verdicts.get(mark.verdict, 0) + 1
+    return {
+        "notes": len(notes),
+        "practice_questions": questions,
+        "answered": answered,
+        "graded": graded,
+        "verdicts": verdicts,
+    }
