@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from basehalf_cli.common import CommandFailed, print_json
-from basehalf_core.folder.fsio import atomic_write
+from basehalf_core.folder.fsio import write_output
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import answer_key, grading, llm, offline_grader
 from basehalf_core.study.context import Block, Context, neutralise
@@ -194,7 +194,7 @@ def _grade_jsonl(args: argparse.Namespace) -> int:
         results = list(pool.map(one, rows))  # map keeps input order
     text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results)
     if args.output:
-        atomic_write(Path(args.output).absolute(), text.encode("utf-8"))
+        write_output(Path(args.output), text.encode("utf-8"))
     else:
         sys.stdout.write(text)
     failed = [r for r in results if "error" in r]

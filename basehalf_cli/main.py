@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Iterable
 
@@ -78,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     except BasehalfError as exc:
         print(f"basehalf {args.command}: {exc}", file=sys.stderr)
     except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, and keep Python's exit flush quiet too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return 1
 

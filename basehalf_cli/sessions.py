@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -30,6 +31,11 @@ def _time(text: str) -> datetime:
 
 
 def _export(args: argparse.Namespace) -> int:
+    if args.output == "-":
+        # Standard output: the page itself, nothing else (a closed pipe is handled by main).
+        sys.stdout.buffer.write(export.render_html(args.folder).encode("utf-8"))
+        sys.stdout.flush()
+        return 0
     try:
         out = export.export(args.folder, args.output)
     except export.ExportError as exc:
@@ -103,7 +109,9 @@ def add_commands(subparsers) -> None:
     p = subparsers.add_parser("export", help="one self-contained offline HTML page of a folder")
     p.set_defaults(func=_export)
     p.add_argument("folder", help="the study folder")
-    p.add_argument("-o", "--output", required=True, help="the HTML file to write")
+    p.add_argument(
+        "-o", "--output", required=True, help="the HTML file to write (- for standard output)"
+    )
 
     p = subparsers.add_parser("course", help="courses: a folder of sessions plus course.yaml")
     sub = p.add_subparsers(dest="course_command", required=True)

@@ -26,4 +26,9 @@ class BasehalfError(Exception):
             self.path, self.reason = "", str(path_or_reason)
         else:
             self.path, self.reason = str(path_or_reason), reason
-        super().__init__(f"{self.path}: {self.reason}" if self.path else self.reason)
+        super().__init__(f"{shorten(self.path)}: {self.reason}" if self.path else self.reason)
+
+
+def shorten(path: str, limit: int = 160) -> str:
+    """A path for a one-line message: a very long one keeps its head and tail."""
+    return path if len(path) <= limit else f"{path[: limit // 2]}…{path[-limit // 2 :]}"

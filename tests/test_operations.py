@@ -82,16 +82,29 @@ def test_unreadable_store_refuses_writes(ws):
     assert (ws.root / "bad.md").read_bytes() == before
 
 
-def test_a_file_edited_between_read_and_write_is_not_clobbered(ws):
+def test_a_file_edited_between_read_and_write_is_replanned_keeping_both_edits(ws):
     target = ws.root / "notes/sib.md"
 
     def someone_else_edits_meanwhile(text):
         target.write_text("their edit\n")
         return text + "mine\n"
 
+    assert ops.edit(ws, "notes/sib.md", someone_else_edits_meanwhile)
+    assert target.read_text() == "their edit\nmine\n"
+
+
+def test_a_file_that_keeps_changing_is_not_clobbered(ws):
+    target = ws.root / "notes/sib.md"
+    saves = iter(range(100))
+
+    def an_editor_saves_every_time(text):
+        target.write_text(f"their edit {next(saves)}\n")
+        return text + "mine\n"
+
     with pytest.raises(ChangedOnDisk, match="changed on disk"):
-        ops.edit(ws, "notes/sib.md", someone_else_edits_meanwhile)
-    assert target.read_text() == "their edit\n"
+        ops.edit(ws, "notes/sib.md", an_editor_saves_every_time)
+    assert target.read_text().startswith("their edit ")
+    assert "mine" not in target.read_text()
 
 
 def test_atomic_write_refuses_symlinks_and_existing_files(tmp_path):

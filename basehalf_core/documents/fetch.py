@@ -25,7 +25,8 @@ from pathlib import Path
 
 from basehalf_core.documents import citation as cite
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder.fsio import WriteRefused, atomic_write, inside, read_bytes
+from basehalf_core.folder import operations
+from basehalf_core.folder.fsio import WriteRefused, inside, read_bytes
 from basehalf_core.folder.paths import check_entry
 from basehalf_core.folder.workspace import Workspace
 
@@ -232,8 +233,7 @@ def fetch_arxiv(
     data = _download(url, timeout)
     _check_pdf(data, url)
     digest = hashlib.sha256(data).hexdigest()
-    atomic_write(target, data, expected=None)
-    ws.added(rel)
+    operations.put(ws, rel, data)
     same, other = _count_anchors(ws, rel, digest)
     ref, problem = _reference(ws, rel, ident, data, api, timeout)
     return Fetched(rel, len(data), digest, url, False, same, other, ref, problem)

@@ -4,6 +4,8 @@ the one write path (operations). Nothing here knows about documents, study or vi
 
 __all__ = [
     "fsio",
+    "index_cache",
+    "notes",
     "operations",
     "paths",
     "plainyaml",

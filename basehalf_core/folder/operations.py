@@ -8,11 +8,15 @@ updated from the bytes just saved.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from basehalf_core.errors import BasehalfError
+from basehalf_core.folder import fsio
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import (
     AlreadyExists,
@@ -23,6 +27,7 @@ from basehalf_core.folder.fsio import (
     read_bytes,
 )
 from basehalf_core.folder.paths import (
+    JOURNAL,
     MIRROR_FILE,
     MIRROR_ROOT,
     check_entry,
@@ -55,46 +60,39 @@ def _store_path(ws: Workspace, node: str) -> str:
     return node if is_markdown(node) and ws.nodes[node].kind != "folder" else mirror_store(node)
 
 
-def _read_store(ws: Workspace, node: str) -> tuple[str, bytes | None, up.Store]:
-    """Read a node's store fresh from disk (never trust the index for a write)."""
+def _edit_entries(ws: Workspace, node: str, plan: Callable[[up.Store], str | None]) -> bool:
+    """Re-read a node's store under its lock, plan an edit on those bytes, write it (CAS).
+
+    The index is never trusted for a write: the plan always sees the bytes on disk now, and
+    is made again if another program saves the file between the read and the replace.
+    """
     node_obj = ws.nodes[node]
-    if node_obj.outside_link:
+    if node_obj.outside_link or node_obj.special:
         raise OperationRefused(node, node_obj.store.unreadable)
     rel = _store_path(ws, node)
-    data = read_bytes(inside(ws.root, rel))
-    if rel == node:
-        if data is None:
-            raise OperationRefused(node, "the file is gone from disk")
-        store = up.read_note(data, node)
-    else:
-        store = up.read_mirror(data, node)
-    ws.resolve_links(store)  # an Obsidian "[[x]]" names the node the index resolves it to
-    return rel, data, store
 
+    def plan_bytes(before: bytes | None) -> object:
+        if rel == node:
+            if before is None:
+                raise OperationRefused(node, "the file is gone from disk")
+            store = up.read_note(before, node)
+        else:
+            store = up.read_mirror(before, node)
+        ws.resolve_links(store)  # an Obsidian "[[x]]" names the node the index resolves it to
+        try:
+            text = plan(store)
+        except up.StoreUnreadable as exc:
+            raise OperationRefused(node, exc.reason) from None
+        if text is None:
+            return None
+        if not store.fenced and text.strip() == "":
+            return fsio.REMOVE  # the mirror store lost its last entry: no empty file left
+        return up.encode(store, text)
 
-def _write_store(ws: Workspace, rel: str, before: bytes | None, store: up.Store, text: str) -> None:
-    full = inside(ws.root, rel)
-    if not store.fenced and text.strip() == "":
-        # The mirror store lost its last entry: remove the file instead of leaving an empty one.
-        if read_bytes(full) != before:
-            raise WriteRefused(rel, "changed on disk since it was read; nothing written")
-        full.unlink()
-        ws.saved(rel, None)
-        return
-    data = up.encode(store, text)
-    atomic_write(full, data, expected=before)
-    ws.saved(rel, data)
-
-
-def _edit_entries(ws: Workspace, node: str, plan: Callable[[up.Store], str | None]) -> bool:
-    rel, before, store = _read_store(ws, node)
-    try:
-        text = plan(store)
-    except up.StoreUnreadable as exc:
-        raise OperationRefused(node, exc.reason) from None
-    if text is None:
+    new = fsio.update(ws.root, rel, plan_bytes)
+    if new is None:
         return False
-    _write_store(ws, rel, before, store, text)
+    ws.saved(rel, None if new is fsio.REMOVE else new)  # type: ignore[arg-type]
     return True
 
 
@@ -133,33 +131,44 @@ def disconnect(ws: Workspace, upstream: str, downstream: str) -> bool:
 
 
 def edit(ws: Workspace, path: str, transform: Callable[[str], str]) -> bool:
-    """Rewrite a note basehalf owns (e.g. append a grading run), compare-and-swap.
+    """Rewrite a note basehalf owns (e.g. append a grading run), under its lock, CAS.
 
     Returns:
         True if the text changed and was written.
     """
     node = _existing(ws, path)
-    full = inside(ws.root, node)
-    before = read_bytes(full)
-    if before is None:
-        raise OperationRefused(node, "the file is gone from disk")
-    store = up.read_note(before, node)
-    if store.unreadable and store.unreadable.startswith("not UTF-8"):
-        raise OperationRefused(node, store.unreadable)
-    new = transform(store.text)
-    if new == store.text:
+
+    def plan(before: bytes | None) -> bytes | None:
+        if before is None:
+            raise OperationRefused(node, "the file is gone from disk")
+        store = up.read_note(before, node)
+        if store.unreadable and store.unreadable.startswith("not UTF-8"):
+            raise OperationRefused(node, store.unreadable)
+        new = transform(store.text)
+        return None if new == store.text else up.encode(store, new)
+
+    data = fsio.update(ws.root, node, plan)
+    if data is None:
         return False
-    data = up.encode(store, new)
-    atomic_write(full, data, expected=before)
-    ws.saved(node, data)
+    ws.saved(node, data)  # type: ignore[arg-type]
     return True
+
+
+def create(root: Path, rel: str, data: bytes) -> None:
+    """Create ``rel`` with ``data`` under its lock; never over an existing file.
+
+    Raises:
+        AlreadyExists: the name is taken.
+    """
+    with fsio.locked(root, rel):
+        atomic_write(inside(root, rel), data, expected=None)
 
 
 def write_mirror_file(ws: Workspace, node: str, name: str, data: bytes) -> str:
     """Write one of basehalf's own files about a node beside its upstream store.
 
-    The file is ``.bh/mirror/<node>/<name>``, so it moves with the node. The write is a
-    compare-and-swap against the bytes read just before; the same bytes write nothing.
+    The file is ``.bh/mirror/<node>/<name>``, so it moves with the node. The write is made
+    under the file's lock, compare-and-swap; the same bytes write nothing.
 
     Returns:
         The folder-relative path of the file.
@@ -172,11 +181,25 @@ def write_mirror_file(ws: Workspace, node: str, name: str, data: bytes) -> str:
     if not name or "/" in name or name in (".", "..", MIRROR_FILE) or name.startswith("."):
         raise OperationRefused(name or "(empty)", "not a usable name for a mirror file")
     rel = f"{MIRROR_ROOT}/{real}/{name}"
-    full = inside(ws.root, rel)
-    before = read_bytes(full)
-    if before != data:
-        atomic_write(full, data, expected=before)
+    fsio.update(ws.root, rel, lambda before: None if before == data else data)
     return rel
+
+
+def put(ws: Workspace, rel: str, data: bytes, *, replace: bool = False) -> None:
+    """Write a whole file node (a fetched PDF, a JSON Canvas export) and index it.
+
+    The write path for files that are not edited entry by entry: under the file's lock,
+    create-only unless ``replace`` (then compare-and-swap against the bytes read under it).
+
+    Raises:
+        AlreadyExists: the file is there and ``replace`` is false.
+        WriteRefused: a symlink, special file or a name the file system cannot hold.
+    """
+    if replace:
+        fsio.update(ws.root, rel, lambda before: None if before == data else data)
+    else:
+        create(ws.root, rel, data)
+    ws.added(rel)
 
 
 def render_fields(fields: dict, indent: str = "", nl: str = "\n") -> str:
@@ -252,7 +275,7 @@ def _create_unique(ws: Workspace, folder: str, base: str, data: bytes) -> str:
         if ws.resolve(rel) is not None:
             continue
         try:
-            atomic_write(inside(ws.root, rel), data, expected=None)
+            create(ws.root, rel, data)
         except AlreadyExists:
             continue  # appeared on disk since the last scan
         ws.added(rel)
@@ -362,11 +385,17 @@ def _rewrite_everywhere(
 ) -> None:
     """Replace, in every store, each entry that ``rename`` maps to a new path.
 
-    ``links`` are wikilinks found (by :func:`_wikilinks_to`) to name a moved path.
+    ``links`` are wikilinks found (by :func:`_wikilinks_to`) to name a moved path. One store
+    that cannot be read or written is listed in ``report.skipped`` with its reason; it never
+    stops the others.
     """
     links = links or {}
     for node in sorted(ws.nodes):
         store = ws.nodes[node].store
+        if store.unreadable:
+            if _mentions(ws, node, old):
+                report.skipped.append({"path": node, "reason": store.unreadable})
+            continue
         plans = [
             lambda s, o=a, n=b: up.replace(s, o, n)
             for a, b in [(p, rename(p)) for p in store.paths]
@@ -374,10 +403,6 @@ def _rewrite_everywhere(
             if b is not None
         ]
         plans += [lambda s, o=a, n=b: up.replace_link(s, o, n) for a, b in links.get(node, [])]
-        if store.unreadable:
-            if _mentions(ws, node, old):
-                report.skipped.append({"path": node, "reason": store.unreadable})
-            continue
         if not plans:
             continue
         try:
@@ -388,18 +413,43 @@ def _rewrite_everywhere(
                 report.updated.append(node)
         except (OperationRefused, WriteRefused) as exc:
             report.skipped.append({"path": node, "reason": exc.reason})
+        except OSError as exc:
+            report.skipped.append({"path": node, "reason": f"cannot be written ({exc.strerror})"})
 
 
 def _mentions(ws: Workspace, node: str, old: str) -> bool:
-    """Whether an unreadable store seems to name ``old`` (so the report can say it was skipped)."""
+    """Whether an unreadable store seems to name ``old`` (so the report can say it was skipped).
+
+    A node that is a symlink out of the folder or a special file is never opened: it is
+    reported as skipped whenever a rewrite runs, since what it names cannot be known.
+    """
+    if ws.nodes[node].outside_link or ws.nodes[node].special:
+        return True
     try:
         return old in ws.read_text(node)
-    except OSError:
-        return False
+    except (OSError, WriteRefused):
+        return True
+
+
+# --- multi-file operations: one at a time, journalled --------------------------------------
+
+
+def _journal(ws: Workspace, plan: dict | None) -> None:
+    """Record (or, with ``None``, clear) the plan of a multi-file operation in ``.bh/``."""
+    full = inside(ws.root, JOURNAL)
+    if plan is None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(full)
+        return
+    data = json.dumps(plan, ensure_ascii=False).encode("utf-8")
+    atomic_write(full, data)
 
 
 def move(ws: Workspace, old: str, new: str) -> Report:
     """Move or rename a node and rewrite every entry that names it (or a path inside it).
+
+    The plan is journalled in ``.bh/`` before the first write, so a process killed half way
+    is finished by the next :meth:`Workspace.open` (see :func:`recover`).
 
     Raises:
         OperationRefused: ``old`` does not exist, ``new`` is taken or not a valid path.
@@ -408,13 +458,31 @@ def move(ws: Workspace, old: str, new: str) -> Report:
     dest, reason = check_entry(new, "")
     if dest is None:
         raise OperationRefused(new, f"not a valid destination: {reason}")
-    if ws.resolve(dest) is not None or os.path.lexists(inside(ws.root, dest)):
-        raise OperationRefused(dest, "already exists; not overwritten")
     if dest == src or dest.startswith(src + "/"):
         raise OperationRefused(dest, f"cannot move {src} inside itself")
     src_full, dest_full = inside(ws.root, src), inside(ws.root, dest)
     if src_full.is_symlink():
         raise OperationRefused(src, "is a symlink; move it with your file manager")
+    with fsio.locked(ws.root, fsio.MULTI, src, dest):
+        if ws.resolve(dest) is not None or os.path.lexists(dest_full):
+            raise OperationRefused(dest, "already exists; not overwritten")
+        if not os.path.lexists(src_full):
+            raise OperationRefused(src, "the file is gone from disk")
+        links = _wikilinks_to(ws, _renamer(src, dest))
+        _journal(ws, {"op": "move", "src": src, "dest": dest, "links": links})
+        dest_full.parent.mkdir(parents=True, exist_ok=True)
+        if src_full.is_dir():
+            os.rename(src_full, dest_full)
+        else:
+            os.link(src_full, dest_full)  # fails if the name was taken meanwhile: never clobbers
+            os.unlink(src_full)
+        report = _finish_move(ws, src, dest, links)
+        _journal(ws, None)
+    return report
+
+
+def _renamer(src: str, dest: str) -> Callable[[str], str | None]:
+    """Maps a path naming ``src`` (or something inside it) to its new path, else ``None``."""
     key = nfc(src)
 
     def rename(path: str) -> str | None:
@@ -424,18 +492,20 @@ def move(ws: Workspace, old: str, new: str) -> Report:
             return dest + path[len(key) :]
         return None
 
-    links = _wikilinks_to(ws, rename)
-    dest_full.parent.mkdir(parents=True, exist_ok=True)
-    if src_full.is_dir():
-        os.rename(src_full, dest_full)
-    else:
-        os.link(src_full, dest_full)  # fails if the name was taken meanwhile: never clobbers
-        os.unlink(src_full)
+    return rename
+
+
+def _finish_move(ws: Workspace, src: str, dest: str, links: dict | None = None) -> Report:
+    """Everything after the file itself moved: its mirror store, the index, every entry.
+
+    ``links``: wikilinks naming ``src``, found before it moved (the journal keeps them, so a
+    recovery after a kill rewrites short ``[[name]]`` links too).
+    """
     _move_mirrors(ws, src, dest)
     ws.removed(src)
     ws.added(dest)
     report = Report()
-    _rewrite_everywhere(ws, rename, report, key, links)
+    _rewrite_everywhere(ws, _renamer(src, dest), report, nfc(src), links)
     return report
 
 
@@ -463,13 +533,58 @@ def relink(ws: Workspace, old: str, new: str) -> Report:
     if ws.resolve(key) is not None:
         raise OperationRefused(old, "still exists, so it is not dangling; use mv to rename it")
     target = _existing(ws, new)
-
-    def rename(path: str) -> str | None:
-        return target if path == key else None
-
-    report = Report()
-    _rewrite_everywhere(ws, rename, report, key)
+    with fsio.locked(ws.root, fsio.MULTI):
+        _journal(ws, {"op": "relink", "old": key, "new": target})
+        report = _relink(ws, key, target)
+        _journal(ws, None)
     return report
+
+
+def _relink(ws: Workspace, key: str, target: str) -> Report:
+    report = Report()
+    _rewrite_everywhere(ws, lambda p: target if p == key else None, report, key)
+    return report
+
+
+def recover(ws: Workspace) -> Report | None:
+    """Finish (or undo) a multi-file operation a killed process left in its journal.
+
+    A move whose file had not moved yet is undone (nothing else was written); one whose file
+    moved is finished: a second name of the same file is removed, and every entry naming the
+    old path is rewritten. Called by :meth:`Workspace.open`; a live operation (its lock held)
+    is left to finish itself.
+
+    Returns:
+        What the finished operation changed, or ``None`` when there was nothing to do.
+    """
+    full = inside(ws.root, JOURNAL)
+    with fsio.try_locked(ws.root, fsio.MULTI) as got:
+        if not got or not full.is_file():
+            return None
+        try:
+            plan = json.loads(read_bytes(full) or b"{}")
+        except ValueError:
+            plan = {}
+        report = None
+        if plan.get("op") == "move":
+            links = plan.get("links") if isinstance(plan.get("links"), dict) else {}
+            report = _recover_move(ws, str(plan["src"]), str(plan["dest"]), links)
+        elif plan.get("op") == "relink" and ws.resolve(str(plan["new"])) is not None:
+            report = _relink(ws, str(plan["old"]), str(plan["new"]))
+        _journal(ws, None)
+        return report
+
+
+def _recover_move(ws: Workspace, src: str, dest: str, links: dict) -> Report | None:
+    src_full, dest_full = inside(ws.root, src), inside(ws.root, dest)
+    if not os.path.lexists(dest_full):
+        return None  # killed before the file moved: nothing was written, nothing to undo
+    if os.path.lexists(src_full) and not src_full.is_dir():
+        if not os.path.samefile(src_full, dest_full):
+            return None  # someone made a new file at the old name: both are theirs now
+        os.unlink(src_full)  # killed between link and unlink: one file under two names
+    ws.refresh()
+    return _finish_move(ws, src, dest, links)
 
 
 def delete(ws: Workspace, path: str, *, expected: bytes | None = None) -> list[str]:
@@ -487,12 +602,13 @@ def delete(ws: Workspace, path: str, *, expected: bytes | None = None) -> list[s
     full = inside(ws.root, node)
     if full.is_dir() and not full.is_symlink():
         raise OperationRefused(node, "is a folder; basehalf deletes files only")
-    if expected is not None and read_bytes(full) != expected:
-        raise OperationRefused(node, "changed on disk since it was read; not deleted")
-    dangling = ws.downstream(node)
-    full.unlink()
-    mirror = inside(ws.root, mirror_store(node))
-    if mirror.is_file() and not mirror.is_symlink():
-        mirror.unlink()
+    with fsio.locked(ws.root, fsio.MULTI, node, mirror_store(node)):
+        if expected is not None and read_bytes(full) != expected:
+            raise OperationRefused(node, "changed on disk since it was read; not deleted")
+        dangling = ws.downstream(node)
+        full.unlink()
+        mirror = inside(ws.root, mirror_store(node))
+        if mirror.is_file() and not mirror.is_symlink():
+            mirror.unlink()
     ws.removed(node)
     return dangling

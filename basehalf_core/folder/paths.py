@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from pathlib import PurePosixPath
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 MIRROR_ROOT = ".bh/mirror"
 MIRROR_FILE = "upstream.yaml"
+JOURNAL = ".bh/journal.json"  # the plan of a multi-file operation while it runs
 
 # Characters no file system or sync tool is happy with in a name; everything else stays,
 # so a Chinese title gives a Chinese file name.
+_SLUG_BYTES = 240
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # exactly Unicode category Cc
 _UNSAFE_NAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|#\[\]^`{}]')
 # Obsidian's link form in properties: "[[target]]", "[[target|alias]]", "[[target#heading]]".
@@ -116,10 +117,13 @@ def slugify(title: str, *, limit: int = 80) -> str:
     text = _UNSAFE_NAME.sub(" ", text)
     text = re.sub(r"[\s'’.,;!()]+", "-", text)
     text = re.sub(r"-{2,}", "-", text).strip("-")
-    text = text[:limit].rstrip("-")
-    return text or "untitled"
+    text = text[:limit]
+    # A name is at most 255 bytes; keep room for "-999.md" (a Chinese character is 3 bytes).
+    while len(text.encode("utf-8")) > _SLUG_BYTES:
+        text = text[:-1]
+    return text.rstrip("-") or "untitled"
 
 
 def posix_name(path: str) -> str:
-    """The last segment of a ``/`` path."""
-    return PurePosixPath(path).name
+    """The last segment of a ``/`` path (a string split: called for every node on a scan)."""
+    return path.rstrip("/").rsplit("/", 1)[-1]

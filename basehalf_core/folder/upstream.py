@@ -16,26 +16,20 @@ from dataclasses import dataclass, field
 import yaml
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import plainyaml
+from basehalf_core.folder import notes, plainyaml
 from basehalf_core.folder.paths import check_entry, nfc, split_wikilink, wikilink
 
-try:  # libyaml is ten times faster; the pure-Python parser gives the same events.
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - wheels ship libyaml
-    _Loader = yaml.SafeLoader
-
-FENCE_LIMIT = 64 * 1024
+_Loader = notes.Loader
+FENCE_LIMIT = notes.FENCE_LIMIT
 KEY = "upstream"
 _BOM = "\ufeff"
-_FENCE = re.compile(r"---[ \t]*(\r\n|\n|\r)")
-_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
 
 
 class StoreUnreadable(BasehalfError):
     """The store cannot be read safely; it has no edges and refuses writes."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """One item of an ``upstream`` list.
 
@@ -99,31 +93,29 @@ def decode(data: bytes, owner: str) -> tuple[str, bool]:
     return (text[1:] if bom else text), bom
 
 
-def _newline_of(text: str) -> str:
-    m = re.search(r"\r\n|\n|\r", text)
-    return m.group(0) if m else "\n"
+def read_note(data: bytes, owner: str, *, head: bool = False) -> Store:
+    """Parse a Markdown note's frontmatter store. Never raises: problems land in ``unreadable``.
 
-
-def read_note(data: bytes, owner: str) -> Store:
-    """Parse a Markdown note's frontmatter store. Never raises: problems land in ``unreadable``."""
+    Args:
+        data: the note's bytes (or, with ``head``, its first bytes: a character cut at the
+            end of that window is dropped, not reported as bad UTF-8).
+        owner: the note's folder-relative path.
+        head: ``data`` is a window on a longer file.
+    """
     store = Store(owner=owner)
     try:
-        store.text, store.bom = decode(data, owner)
+        store.text, store.bom = decode(notes.cut_utf8(data) if head else data, owner)
     except StoreUnreadable as exc:
         store.unreadable = exc.reason
         return store
-    text = store.text
-    store.newline = _newline_of(text[:4096])
-    if text.startswith("+++"):
-        store.unreadable = "TOML (+++) frontmatter; basehalf reads upstream from YAML (---) only"
+    store.newline = notes.newline_of(store.text)
+    layout = notes.locate(store.text)
+    if layout.problem:
+        store.unreadable = layout.problem
         return store
-    fence = _FENCE.match(text)
-    if not fence:
+    if layout.yaml_start < 0:
         return store
-    close = _CLOSE.search(text, fence.end(), min(len(text), FENCE_LIMIT))
-    if not close:
-        return store  # '---' with no closing fence in reach: not frontmatter
-    store.yaml_start, store.yaml_end = fence.end(), close.start()
+    store.yaml_start, store.yaml_end = layout.yaml_start, layout.yaml_end
     _parse_yaml(store)
     return store
 
@@ -138,7 +130,10 @@ def read_mirror(data: bytes | None, owner: str) -> Store:
     except StoreUnreadable as exc:
         store.unreadable = exc.reason
         return store
-    store.newline = _newline_of(store.text[:4096])
+    store.newline = notes.newline_of(store.text)
+    if store.newline == "\r":
+        store.unreadable = "CR-only line ends (classic Mac); convert to LF or CRLF to edit it"
+        return store
     store.yaml_start, store.yaml_end = 0, len(store.text)
     _parse_yaml(store)
     return store
@@ -173,6 +168,10 @@ def _parse_events(store: Store, src: str, base: int) -> None:
         store.unreadable = (
             f"malformed YAML{' frontmatter' if store.fenced else ''}: {problem}{where}"
         )
+        return
+    problem = notes.check_events(events)
+    if problem:
+        store.unreadable = f"{problem}{' in the frontmatter' if store.fenced else ''}"
         return
     body = [e for e in events if not isinstance(e, yaml.StreamStartEvent | yaml.StreamEndEvent)]
     docs = sum(isinstance(e, yaml.DocumentStartEvent) for e in body)
@@ -330,6 +329,7 @@ def _mark_duplicates(store: Store) -> None:
 # --- planning edits -----------------------------------------------------------------------
 
 _YAML_SPECIAL_START = set("-?:,[]{}#&*!|>'\"%@`")
+_UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff]")
 _NEEDS_QUOTES = (": ", " #", "[", "]", "{", "}", ",", '"', "'")
 
 
@@ -337,7 +337,10 @@ def format_scalar(value: str) -> str:
     """Write a string so YAML reads back exactly that string."""
     if _plain_ok(value):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    # YAML allows no raw C0/C1 controls, even quoted: write those (and only those) as escapes.
+    return _UNPRINTABLE.sub(
+        lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False)
+    )
 
 
 def _plain_ok(value: str) -> bool:
@@ -345,7 +348,7 @@ def _plain_ok(value: str) -> bool:
         return False
     if value.endswith(":") or any(s in value for s in _NEEDS_QUOTES):
         return False
-    if any(ord(c) < 32 or c == "\x7f" for c in value):
+    if any(ord(c) < 32 or 0x7F <= ord(c) <= 0x9F for c in value):
         return False
     try:
         return yaml.load(value, Loader=_Loader) == value
@@ -357,10 +360,8 @@ def _line_start(text: str, i: int) -> int:
     return max(text.rfind("\n", 0, i), text.rfind("\r", 0, i)) + 1
 
 
-def _line_end(text: str, i: int) -> int:
-    """Index just past the line break of the line holding ``i``."""
-    m = re.compile(r"\r\n|\n|\r").search(text, i)
-    return m.end() if m else len(text)
+_line_end = notes.line_end
+_newline_of = notes.newline_of
 
 
 def _item_line_end(text: str, entry: Entry) -> int:
@@ -448,10 +449,37 @@ def _remove_hits(store: Store, hits: list[Entry]) -> str | None:
             text, [(_line_start(text, e.start), _item_line_end(text, e), "") for e in hits]
         )
     if store.shape == "flow":
-        open_at = store.value_start
-        inner = ", ".join(text[e.start : e.end] for e in keep)
-        return text[:open_at] + "[" + inner + "]" + text[store.value_end :]
+        return _apply(text, _flow_removals(store, hits))
     return _drop_key(store)  # scalar: the one entry was the hit
+
+
+def _flow_removals(store: Store, hits: list[Entry]) -> list[tuple[int, int, str]]:
+    """Edits that take ``hits`` out of a flow list, keeping every comment and line break.
+
+    An entry goes with the separator after it (its own trailing comment included); a run of
+    entries at the end goes with the comma after the last kept entry, so the comments between
+    them and that entry stay.
+    """
+    text, entries = store.text, store.entries
+    edits = []
+    tail = len(entries)
+    while tail > 0 and entries[tail - 1] in hits:
+        tail -= 1
+    for i, e in enumerate(entries):
+        if e not in hits:
+            continue
+        if i < tail or i + 1 < len(entries):
+            edits.append((e.start, entries[i + 1].start, ""))
+        else:
+            edits.append((e.start, e.end, ""))
+    if 0 < tail < len(entries):
+        sep_from, sep_to = entries[tail - 1].end, entries[tail].start
+        if "#" in text[sep_from:sep_to] or "\n" in text[sep_from:sep_to]:
+            comma = text.index(",", sep_from)
+            edits.append((comma, comma + 1, ""))
+        else:
+            edits.append((sep_from, sep_to, ""))
+    return edits
 
 
 def _drop_key(store: Store) -> str:
@@ -497,15 +525,11 @@ def _replace_hits(store: Store, hits: list[Entry], new: str) -> str | None:
     # A wikilink stays a wikilink (alias kept), a path a path.
     first = hits[0]
     item = format_scalar(wikilink(new, first.alias) if first.link else new)
-    if store.shape == "flow" and len(hits) > 1:
-        inner = ", ".join(
-            item if e is hits[0] else text[e.start : e.end]
-            for e in store.entries
-            if e is hits[0] or e not in hits
-        )
-        return text[: store.value_start] + "[" + inner + "]" + text[store.value_end :]
     edits = [(hits[0].start, hits[0].end, item)]
-    edits += [(_line_start(text, e.start), _item_line_end(text, e), "") for e in hits[1:]]
+    if store.shape == "flow":
+        edits += _flow_removals(store, hits[1:])
+    else:
+        edits += [(_line_start(text, e.start), _item_line_end(text, e), "") for e in hits[1:]]
     return _apply(text, edits)
 
 

@@ -8,21 +8,23 @@ ways: :mod:`basehalf_core.folder.operations` hands it the bytes it just saved (n
 from __future__ import annotations
 
 import dataclasses
+import errno
 import heapq
 import os
 import posixpath
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import frontmatter
 import networkx as nx
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import settings
+from basehalf_core.folder import fsio, index_cache, notes, settings
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import inside, is_within, open_folder
 from basehalf_core.folder.paths import (
+    JOURNAL,
     MIRROR_FILE,
     MIRROR_ROOT,
     is_markdown,
@@ -34,6 +36,7 @@ from basehalf_core.folder.paths import (
 
 _HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.M)
 _SCAN_BYTES = up.FENCE_LIMIT + 4096
+OUTSIDE = "symlink that points outside the folder; not followed"
 
 
 class UnknownNode(BasehalfError, KeyError):
@@ -46,7 +49,7 @@ class UnknownNode(BasehalfError, KeyError):
         return f"{self.path}: {self.reason}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     """A file or folder of the study folder."""
 
@@ -54,8 +57,9 @@ class Node:
     kind: str
     title: str
     store: up.Store
-    stamp: tuple[int, int] = (0, 0)  # (mtime_ns, size) of the file holding the store
+    stamp: tuple[int, ...] = (0, 0)  # (mtime_ns, size, inode) of the file holding the store
     outside_link: bool = False
+    special: bool = False  # a FIFO, socket or device: listed, never opened
 
 
 @dataclass(frozen=True)
@@ -78,9 +82,11 @@ class Issue:
 
 @dataclass
 class _Listing:
-    files: dict[str, tuple[bool, tuple[int, int], bool]] = field(default_factory=dict)
-    mirrors: dict[str, tuple[int, int]] = field(default_factory=dict)
+    files: dict[str, tuple[bool, tuple[int, ...], bool]] = field(default_factory=dict)
+    mirrors: dict[str, tuple[int, ...]] = field(default_factory=dict)
     links: set[str] = field(default_factory=set)
+    special: dict[str, str] = field(default_factory=dict)  # path -> what it is
+    temps: list[str] = field(default_factory=list)  # basehalf temp files (full paths)
 
 
 class Workspace:
@@ -97,6 +103,10 @@ class Workspace:
         self.revision = 0
         self._root_str = str(root)
         self._links: set[str] = set()
+        self._special: dict[str, str] = {}
+        self._cache: dict[str, Node] = {}  # the persistent index cache, during a cold load
+        self._cache_misses = 0
+        self.journal_problem = ""  # why a killed multi-file operation could not be finished
         # Obsidian wikilinks: file name (NFC) -> node paths; holder -> the last segments its
         # wikilinks name, and the reverse (which holders to re-resolve when a name comes/goes).
         self._by_name: dict[str, set[str]] = {}
@@ -109,8 +119,19 @@ class Workspace:
     def open(cls, root: str | os.PathLike) -> Workspace:
         """Scan ``root`` and return its index. Raises ``FolderError`` for a bad folder."""
         ws = cls(open_folder(root))
-        ws._load(ws._list())
+        listing = ws._list()
+        ws._load(listing)
         ws.load_settings()
+        for temp in listing.temps:
+            fsio.remove_stale_temp(ws.root, temp)
+        if os.path.lexists(os.path.join(ws._root_str, *JOURNAL.split("/"))):
+            # A multi-file operation was killed half way: finish or undo it now.
+            from basehalf_core.folder import operations
+
+            try:
+                operations.recover(ws)
+            except (OSError, BasehalfError) as exc:  # e.g. a read-only folder: open it anyway
+                ws.journal_problem = f"{JOURNAL}: an interrupted move was not finished ({exc})"
         return ws
 
     def load_settings(self) -> None:
@@ -139,17 +160,28 @@ class Workspace:
                     if name.startswith("."):
                         if rel == ".bh":
                             self._list_mirrors(listing)
+                        elif fsio.is_our_temp(name):
+                            listing.temps.append(entry.path)
                         continue
                     link = entry.is_symlink()
                     outside = link and not is_within(self.root, entry.path)
-                    is_dir = not outside and entry.is_dir(follow_symlinks=False)
+                    is_dir = not outside and entry.is_dir()
+                    if link and is_dir:
+                        is_dir = False  # a linked folder is a node, never walked (no loops)
                     stamp = (0, 0)
-                    if not is_dir and not outside and is_markdown(name):
+                    if not is_dir and not outside:
+                        # d_type tells a regular file without a stat call; links need one.
+                        plain = not link and entry.is_file(follow_symlinks=False)
                         try:
-                            st = entry.stat()
-                            stamp = (st.st_mtime_ns, st.st_size)
+                            if plain and not is_markdown(name):
+                                pass
+                            else:
+                                st = entry.stat()
+                                stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+                                if not stat.S_ISREG(st.st_mode):
+                                    listing.special[rel] = fsio.describe_mode(st.st_mode)
                         except OSError:
-                            pass
+                            pass  # a dangling link inside: a node whose file cannot be read
                     listing.files[rel] = (is_dir, stamp, outside)
                     if link and not outside:
                         listing.links.add(rel)
@@ -158,26 +190,41 @@ class Workspace:
         return listing
 
     def _list_mirrors(self, listing: _Listing) -> None:
-        base = os.path.join(str(self.root), *MIRROR_ROOT.split("/"))
-        if not os.path.isdir(base) or not is_within(self.root, base):
+        bh = os.path.join(self._root_str, ".bh")
+        if os.path.islink(bh) or not os.path.isdir(bh):
             return
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
-            if MIRROR_FILE in filenames:
+        base = os.path.join(bh, *MIRROR_ROOT.split("/")[1:])
+        for dirpath, dirnames, filenames in os.walk(bh):
+            dirnames[:] = [
+                d
+                for d in dirnames
+                if d not in ("locks",) and not os.path.islink(os.path.join(dirpath, d))
+            ]
+            listing.temps += [os.path.join(dirpath, n) for n in filenames if fsio.is_our_temp(n)]
+            if MIRROR_FILE in filenames and dirpath.startswith(base + os.sep):
                 full = os.path.join(dirpath, MIRROR_FILE)
                 node = os.path.relpath(dirpath, base).replace(os.sep, "/")
-                if os.path.islink(full) or node == ".":
+                if os.path.islink(full):
                     continue
                 st = os.stat(full)
-                listing.mirrors[node] = (st.st_mtime_ns, st.st_size)
+                listing.mirrors[node] = (st.st_mtime_ns, st.st_size, st.st_ino)
 
     def _load(self, listing: _Listing) -> None:
         # A cold load builds the graph in two bulk calls: per-edge inserts cost more than parsing.
         self._links = listing.links
+        self._special = listing.special
+        big = len(listing.files) >= index_cache.MIN_NODES
+        self._cache = {
+            rel: Node(rel, kind_for(rel, declared=store.fields.get("kind")), title, store, stamp)
+            for rel, (stamp, title, store) in (index_cache.load(self.root) if big else {}).items()
+        }
         nodes = [
             self._make(rel, is_dir, stamp, outside, listing.mirrors.get(rel))
             for rel, (is_dir, stamp, outside) in listing.files.items()
         ]
+        if big and self._cache_misses:
+            index_cache.save(self.root, nodes)
+        self._cache, self._cache_misses = {}, 0
         for node in nodes:
             self.nodes[node.path] = node
             self._by_nfc[nfc(node.path)] = node.path
@@ -206,15 +253,30 @@ class Workspace:
         mirror_stamp: tuple[int, int] | None,
     ) -> Node:
         if outside:
-            store = up.Store(
-                owner=rel, unreadable="symlink to a place outside the folder; not followed"
-            )
-            node = Node(rel, kind_for(rel), posix_name(rel), store, outside_link=True)
+            # Kind "other", not "pdf": no reader (app, CLI, export) takes it for a document.
+            store = up.Store(owner=rel, unreadable=OUTSIDE)
+            node = Node(rel, "other", posix_name(rel), store, outside_link=True)
+        elif rel in self._special:
+            what = self._special[rel]
+            store = up.Store(owner=rel, unreadable=f"{what}, not a regular file; never opened")
+            node = Node(rel, "other", posix_name(rel), store, special=True)
         elif is_markdown(rel) and not is_dir:
+            cached = self._cache.get(rel)
+            if cached is not None and cached.stamp == stamp:
+                return cached
+            self._cache_misses += 1
             try:
-                store = up.read_note(self._read_head(rel), rel)
+                head = self._read_head(rel)
+                cut = len(head) == _SCAN_BYTES
+                store = up.read_note(head, rel, head=cut)
+                if cut and store.yaml_start < 0 and not store.unreadable and head[:3] == b"---":
+                    # Opens a block that does not close in the window: a rule, or frontmatter
+                    # that runs past 64 KiB. Only the whole file can tell (rare, so affordable).
+                    store = up.read_note(fsio.read_node(self.root, rel), rel)
             except OSError as exc:
                 store = up.Store(owner=rel, unreadable=f"cannot be read ({exc.strerror})")
+            except fsio.WriteRefused as exc:
+                store = up.Store(owner=rel, unreadable=exc.reason)
             declared = store.fields.get("kind")
             node = Node(rel, kind_for(rel, declared=declared), _title(rel, store), store, stamp)
         else:
@@ -231,21 +293,26 @@ class Workspace:
         # Only the frontmatter region matters for the index; a 50 MB note costs 68 KiB here.
         # The listing walked the tree without following links, so a plain file is opened
         # with O_NOFOLLOW (a file swapped for a link since then is refused, not followed).
+        # O_NONBLOCK: a file swapped for a FIFO since the listing must not hang the scan.
         if rel in self._links:
             path, flags = str(inside(self.root, rel)), os.O_RDONLY
         else:
             path, flags = os.path.join(self._root_str, rel), os.O_RDONLY | os.O_NOFOLLOW
-        fd = os.open(path, flags)
+        fd = os.open(path, flags | os.O_NONBLOCK | os.O_CLOEXEC)
         try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(errno.EINVAL, "not a regular file")
             return os.read(fd, _SCAN_BYTES)
         finally:
             os.close(fd)
 
     def _read_mirror(self, rel: str) -> bytes | None:
         try:
-            return inside(self.root, mirror_store(rel)).read_bytes()
+            return fsio.read_node(self.root, mirror_store(rel))
         except FileNotFoundError:
             return None
+        except fsio.WriteRefused as exc:
+            raise OSError(errno.EINVAL, exc.reason) from None
 
     # --- the index ---------------------------------------------------------------------
 
@@ -359,9 +426,15 @@ class Workspace:
                 self._index(dataclasses.replace(node, store=store))
 
     def resolve(self, path: str) -> str | None:
-        """The on-disk node path a (possibly non-NFC, trailing-slash) name refers to."""
-        key = nfc(path[:-1] if path.endswith("/") else path)
-        return self._by_nfc.get(key)
+        """The on-disk node path a (possibly non-NFC, trailing-slash) name refers to.
+
+        An exact name wins: with NFC/NFD twins on disk (``café.md`` twice), each spelling
+        names its own file.
+        """
+        path = path[:-1] if path.endswith("/") else path
+        if path in self.nodes:
+            return path
+        return self._by_nfc.get(nfc(path))
 
     def node(self, path: str) -> Node:
         """The node at ``path`` or :class:`UnknownNode`."""
@@ -429,34 +502,51 @@ class Workspace:
     # --- contents ----------------------------------------------------------------------
 
     def read_bytes(self, path: str) -> bytes:
-        """All bytes of a node's file."""
-        return inside(self.root, self.node(path).path).read_bytes()
+        """All bytes of a node's file, through the one containment check.
+
+        Raises:
+            OutsideFolder: a symlink pointing outside the folder (never followed).
+            NotRegularFile: a FIFO, device or other special file (never opened).
+        """
+        return fsio.read_node(self.root, self.node(path).path)
+
+    def full_path(self, path: str) -> Path:
+        """The real path of a node for a reader that opens it itself (a PDF, an EPUB).
+
+        The same containment check as every read: a symlink out of the folder or a special
+        file is refused with :class:`~basehalf_core.folder.fsio.WriteRefused`, never opened.
+        """
+        node = self.node(path)
+        full = inside(self.root, node.path)
+        if node.outside_link:
+            raise fsio.OutsideFolder(node.path, OUTSIDE)
+        if node.special:
+            raise fsio.NotRegularFile(node.path, node.store.unreadable)
+        return full
 
     def read_text(self, path: str) -> str:
         """A note's whole text (BOM dropped; undecodable bytes shown as U+FFFD)."""
         return self.read_bytes(path).decode("utf-8-sig", errors="replace")
 
     def frontmatter(self, path: str) -> dict:
-        """A note's frontmatter as data ({} when there is none or it is unreadable)."""
+        """A note's frontmatter as data ({} when there is none or it is unreadable).
+
+        Read by :func:`basehalf_core.folder.notes.split_frontmatter`, the one reader.
+        """
         node = self.node(path)
-        store = node.store
-        if store.yaml_start < 0 or not store.fenced:
-            return {}
-        text = self.read_text(path)
-        try:
-            post = frontmatter.loads(text)
-        except Exception:  # malformed YAML is reported through issues(); here it is just empty
-            return {}
-        return dict(post.metadata)
+        if not node.store.fenced or node.outside_link or node.special:
+            return {}  # not a note (its upstream lives in a mirror store), or never opened
+        return notes.split_frontmatter(self.read_text(path))[0]
 
     def body(self, path: str) -> str:
-        """A note's text after its frontmatter."""
-        text = self.read_text(path)
-        store = up.read_note(text.encode("utf-8"), path)
-        if store.yaml_start < 0:
-            return text
-        close = up._line_end(text, store.yaml_end)
-        return text[close:]
+        """A note's text after its frontmatter (the whole text when it has none).
+
+        A symlink out of the folder or a special file has no body here: it is never opened.
+        """
+        node = self.node(path)
+        if node.outside_link or node.special:
+            return ""
+        return notes.split_frontmatter(self.read_text(path))[1]
 
     # --- keeping current ---------------------------------------------------------------
 
@@ -509,6 +599,7 @@ class Workspace:
         """
         listing = self._list()
         self._links = listing.links
+        self._special = listing.special
         self.load_settings()  # `basehalf links` may have changed the link form meanwhile
         changed: set[str] = set()
         for gone in [p for p in self.nodes if p not in listing.files]:
@@ -543,12 +634,12 @@ def _title(path: str, store: up.Store) -> str:
     return name.rsplit(".", 1)[0] if "." in name else name
 
 
-def _stamp(full: Path) -> tuple[int, int]:
+def _stamp(full: Path) -> tuple[int, ...]:
     try:
         st = full.stat()
     except OSError:
         return (0, 0)
-    return (st.st_mtime_ns, st.st_size)
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def _mirror_stamp(ws: Workspace, rel: str) -> tuple[int, int] | None:

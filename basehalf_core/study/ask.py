@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 from rapidfuzz import fuzz
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder.fsio import ChangedOnDisk, atomic_write, inside, read_bytes
+from basehalf_core.folder import fsio
+from basehalf_core.folder.fsio import inside, read_bytes
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import context as ctxmod
 from basehalf_core.study import llm, offline_grader
@@ -250,15 +251,7 @@ def log_ask(
         "model": answer.model,
     }
     line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
-    path = inside(ws.root, ASK_LOG)
-    for _ in range(5):
-        before = read_bytes(path)
-        try:
-            atomic_write(path, (before or b"") + line, expected=before)
-            return
-        except ChangedOnDisk:
-            continue
-    raise ChangedOnDisk(ASK_LOG, "kept changing while logging the ask; nothing written")
+    fsio.update(ws.root, ASK_LOG, lambda before: (before or b"") + line)
 
 
 def read_asks(ws: Workspace) -> list[dict]:

@@ -20,7 +20,6 @@ from basehalf_core.documents.document import (
 )
 from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
-from basehalf_core.folder.fsio import inside
 from basehalf_core.folder.workspace import Workspace
 
 TITLE_WORDS = 6
@@ -236,7 +235,7 @@ def _document_node(ws: Workspace, file: str, password: str | None = None):
         what = "no such file" if rel is None else f"a {ws.nodes[rel].kind}, not a PDF or EPUB"
         raise NotADocumentNode(f"{file}: {what} in {ws.root}")
     try:
-        return rel, open_document(inside(ws.root, rel), password=password)
+        return rel, open_document(ws.full_path(rel), password=password)
     except DocumentError as exc:
         # Name the file as the learner knows it (folder-relative), not by its full path.
         raise type(exc)(rel, exc.reason) from None

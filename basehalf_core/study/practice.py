@@ -18,9 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-import yaml
-
 from basehalf_core.errors import BasehalfError
+from basehalf_core.folder import notes
 
 
 class PracticeError(BasehalfError):
@@ -90,21 +89,8 @@ _KEY_H = re.compile(r"^(answer key|reference answers?|参考答案)$", re.IGNORE
 
 
 def split_frontmatter(text: str) -> tuple[dict, str]:
-    """Split ``text`` into (frontmatter mapping, body). No or bad frontmatter gives ``{}``."""
-    text = text.lstrip("\ufeff")
-    if not text.startswith("---"):
-        return {}, text
-    lines = text.splitlines(keepends=True)
-    if lines[0].strip() != "---":
-        return {}, text
-    for i in range(1, len(lines)):
-        if lines[i].strip() in ("---", "..."):
-            try:
-                data = yaml.safe_load("".join(lines[1:i])) or {}
-            except yaml.YAMLError:
-                data = {}
-            return (data if isinstance(data, dict) else {}), "".join(lines[i + 1 :])
-    return {}, text
+    """Split ``text`` into (frontmatter mapping, body): the folder's one reader, re-exported."""
+    return notes.split_frontmatter(text)
 
 
 def parse_card(path: str, text: str) -> PracticeCard:

@@ -9,12 +9,13 @@ drifts from the grading history, and a question never graded is due from when it
 seen.
 
 State lives in ``.bh/reviews.json`` (when each item was first seen, its events and the
-resulting FSRS card), written compare-and-swap through :func:`fsio.atomic_write`. Only
+resulting FSRS card), written under its lock, compare-and-swap, through :func:`fsio.update`. Only
 ``first_seen`` is memory; the rest is recomputed from the grading file on every sync.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -23,7 +24,8 @@ from datetime import UTC, datetime, timedelta
 from fsrs import Card, Rating, Scheduler
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder.fsio import AlreadyExists, ChangedOnDisk, atomic_write, inside, read_bytes
+from basehalf_core.folder import fsio
+from basehalf_core.folder.fsio import inside, read_bytes
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study.grading import history
 from basehalf_core.study.practice import PracticeError, parse_card
@@ -107,15 +109,19 @@ def _questions(ws: Workspace) -> dict[str, tuple[str, int, str]]:
 
 def _load(ws: Workspace) -> tuple[bytes | None, dict]:
     data = read_bytes(inside(ws.root, STATE_FILE))
+    return data, _parse(data)
+
+
+def _parse(data: bytes | None) -> dict:
     if data is None:
-        return None, {"version": 1, "items": {}}
+        return {"version": 1, "items": {}}
     try:
         state = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ReviewStateError(STATE_FILE, f"not valid JSON ({exc})") from None
     if not isinstance(state, dict) or not isinstance(state.get("items"), dict):
         raise ReviewStateError(STATE_FILE, "has no 'items' mapping")
-    return data, state
+    return state
 
 
 def _first_seen(recorded: object, now: datetime, events: list[tuple[str, str]]) -> str:
@@ -144,24 +150,22 @@ def sync(folder: str | os.PathLike | Workspace, now: datetime) -> dict[str, dict
     ws = _workspace(folder)
     questions = _questions(ws)
     graded = {card: history(ws, card) for card in {c for c, _, _ in questions.values()}}
-    for attempt in range(_ATTEMPTS):
-        before, state = _load(ws)
-        items = _plan(state, questions, graded, now)
+    result: dict[str, dict] = {}
+
+    def plan(before: bytes | None) -> bytes | None:
+        items = _plan(_parse(before), questions, graded, now)
+        result.clear()
+        result.update(items)
         data = json.dumps(
             {"version": 1, "items": items}, indent=1, sort_keys=True, ensure_ascii=False
         )
         data_bytes = (data + "\n").encode("utf-8")
-        if data_bytes == before:
-            return items
-        try:
-            atomic_write(inside(ws.root, STATE_FILE), data_bytes, expected=before)
-            return items
-        except PermissionError:
-            return items  # a read-only folder still gets its schedule; sightings are not kept
-        except (ChangedOnDisk, AlreadyExists):
-            if attempt == _ATTEMPTS - 1:  # another tab keeps writing it first
-                raise
-    return items
+        return None if data_bytes == before else data_bytes
+
+    # A read-only folder still gets its schedule; sightings are not kept.
+    with contextlib.suppress(PermissionError):
+        fsio.update(ws.root, STATE_FILE, plan, attempts=_ATTEMPTS)
+    return result
 
 
 def _workspace(folder: str | os.PathLike | Workspace) -> Workspace:

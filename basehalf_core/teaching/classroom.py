@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder.fsio import FolderError, atomic_write, inside, open_folder, read_bytes
+from basehalf_core.folder import fsio
+from basehalf_core.folder.fsio import FolderError, open_folder
 from basehalf_core.folder.paths import is_hidden
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import grading, llm
@@ -169,5 +170,5 @@ def summary_rows(results: list[LearnerResult]) -> list[list[str]]:
 def _write(course: Path, name: str, rows: list[list[str]]) -> None:
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerows(rows)
-    path = inside(course, name)
-    atomic_write(path, buf.getvalue().encode("utf-8"), expected=read_bytes(path))
+    data = buf.getvalue().encode("utf-8")
+    fsio.update(course, name, lambda before: None if before == data else data)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +27,15 @@ from pathlib import Path
 import yaml
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder.fsio import atomic_write, open_folder
+from basehalf_core.folder import notes
+from basehalf_core.folder.fsio import (
+    NotRegularFile,
+    WriteRefused,
+    atomic_write,
+    open_folder,
+    read_node,
+    read_regular,
+)
 from basehalf_core.folder.operations import render_fields
 from basehalf_core.folder.paths import check_entry, is_markdown, kind_for
 from basehalf_core.folder.workspace import Workspace
@@ -44,6 +53,7 @@ from basehalf_core.study.practice import (
 from basehalf_core.study.practice import split_frontmatter as _split
 
 COURSE_FILE = "course.yaml"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # basehalf state that belongs to one learner, never to a copy for others.
 PRIVATE_STATE = (".bh/reviews.json", ".bh/asks.jsonl", ".bh/canvas.json")
 
@@ -88,11 +98,13 @@ def load(course_folder: str | os.PathLike) -> Course:
     root = open_folder(course_folder)
     where = root / COURSE_FILE
     try:
-        data = yaml.safe_load(where.read_text("utf-8-sig"))
+        data = notes.load_yaml(read_node(root, COURSE_FILE).decode("utf-8-sig"))
     except FileNotFoundError:
         raise CourseError(f"{where}: no course.yaml; make one with 'basehalf course new'") from None
-    except yaml.YAMLError as exc:
+    except (yaml.YAMLError, UnicodeDecodeError, notes.YamlRefused) as exc:
         raise CourseError(f"{where}: not valid YAML ({exc})") from None
+    except WriteRefused as exc:
+        raise CourseError(exc.path, exc.reason) from None
     if not isinstance(data, dict):
         raise CourseError(f"{where}: must be a mapping with title, sessions, key")
     sessions = _entries(data, "sessions", where)
@@ -110,11 +122,24 @@ def _copy_tree(src: Path, dest: Path, skip) -> list[str]:
         for name in sorted(filenames):
             full = Path(dirpath, name)
             rel = full.relative_to(src).as_posix()
-            if full.is_symlink() or skip(rel):
+            if skip(rel):
                 continue
-            atomic_write(dest / rel, full.read_bytes(), expected=None)
+            data = _read_plain(full)
+            if data is None:
+                continue
+            atomic_write(dest / rel, data, expected=None)
             copied.append(rel)
     return copied
+
+
+def _read_plain(full: Path) -> bytes | None:
+    """A regular file's bytes; ``None`` for a symlink or special file (never followed/opened)."""
+    if full.is_symlink():
+        return None
+    try:
+        return read_regular(full)
+    except (NotRegularFile, FileNotFoundError):
+        return None
 
 
 def _fresh_folder(path: Path) -> Path:
@@ -143,6 +168,12 @@ def new(
     """
     if not title.strip():
         raise CourseError("--title is empty: a course needs a title")
+    bad = _CONTROL.search(title)
+    if bad:
+        raise CourseError(
+            f"--title holds the control character U+{ord(bad.group()):04X}; "
+            "type the title again without it (nothing written)"
+        )
     sources = [open_folder(s) for s in sessions]
     if not sources:
         raise CourseError("no --session given: a course needs at least one session folder")
@@ -150,14 +181,25 @@ def new(
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise CourseError(f"two sessions are both named {dupes[0]!r}; rename one first")
-    root = _fresh_folder(Path(course_folder).expanduser())
-    for src in sources:
-        _copy_tree(src, root / src.name, lambda rel: rel in PRIVATE_STATE)
-    doc = render_fields({"title": title.strip()})
-    doc += "sessions:\n" + "".join(f"  - {_scalar(n)}\n" for n in names)
-    doc += "key:\n" + "".join(f"  - {_scalar(k)}\n" for k in key or []) if key else "key: []\n"
-    atomic_write(root / COURSE_FILE, doc.encode("utf-8"), expected=None)
-    return load(root)
+    target = Path(course_folder).expanduser()
+    existed = target.exists()
+    root = _fresh_folder(target)
+    try:
+        for src in sources:
+            _copy_tree(src, root / src.name, lambda rel: rel in PRIVATE_STATE)
+        doc = render_fields({"title": title.strip()})
+        doc += "sessions:\n" + "".join(f"  - {_scalar(n)}\n" for n in names)
+        keys = "".join(f"  - {_scalar(k)}\n" for k in key or [])
+        doc += "key:\n" + keys if key else "key: []\n"
+        atomic_write(root / COURSE_FILE, doc.encode("utf-8"), expected=None)
+        return load(root)
+    except BaseException:
+        # Leave nothing half made: the folder was new or empty before this call.
+        for child in list(root.iterdir()):
+            shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
+        if not existed:
+            root.rmdir()
+        raise
 
 
 def _scalar(text: str) -> str:
@@ -286,11 +328,12 @@ def _course_answers(course: Course) -> list[str]:
         for name in files:
             full = Path(dirpath, name)
             rel = full.relative_to(course.root).as_posix()
-            if any(p.startswith(".") for p in rel.split("/")):
-                continue
             if dirpath == str(course.root) and not course.is_key(rel):
                 continue
-            text = full.read_bytes().decode("utf-8-sig", errors="replace")
+            data = None if any(p.startswith(".") for p in rel.split("/")) else _read_plain(full)
+            if data is None:
+                continue
+            text = data.decode("utf-8-sig", errors="replace")
             if course.is_key(rel):
                 found += _key_lines(text)
                 continue

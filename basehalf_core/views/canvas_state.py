@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from basehalf_core.errors import BasehalfError
+from basehalf_core.folder import fsio
 from basehalf_core.folder.fsio import (
     AlreadyExists,
     ChangedOnDisk,
@@ -156,8 +157,9 @@ class CanvasStore:
         Raises:
             ChangedOnDisk: the file kept changing under us for every retry.
         """
-        for _ in range(_RETRIES):
-            data = read_bytes(self.path)
+        merged: dict[str, Point] = {}
+
+        def plan(data: bytes | None) -> bytes | None:
             current: dict[str, Point] = {}
             if data is not None:
                 try:
@@ -165,17 +167,20 @@ class CanvasStore:
                 except CanvasStateInvalid:
                     # Keep the unusable bytes under another name, then replace them.
                     self._set_aside(data)
-            merged = {**current, **{k: (float(x), float(y)) for k, (x, y) in moved.items()}}
+            merged.clear()
+            merged.update(current)
+            merged.update({k: (float(x), float(y)) for k, (x, y) in moved.items()})
             new = encode(merged)
-            if new == data:
-                return merged
-            try:
-                atomic_write(self.path, new, expected=data)
-            except (ChangedOnDisk, AlreadyExists):
-                continue
-            self.problem = ""
-            return merged
-        raise ChangedOnDisk(STATE_PATH, "kept changing while saving card positions; not saved")
+            return None if new == data else new
+
+        try:
+            fsio.update(self.root, STATE_PATH, plan, attempts=_RETRIES)
+        except ChangedOnDisk:
+            raise ChangedOnDisk(
+                STATE_PATH, "kept changing while saving card positions; not saved"
+            ) from None
+        self.problem = ""
+        return dict(merged)
 
     def _set_aside(self, data: bytes) -> str:
         """Copy an unusable state file's bytes to a new ``.bad`` name; returns that name."""
@@ -187,7 +192,8 @@ class CanvasStore:
             if existing is not None:
                 continue
             try:
-                atomic_write(inside(self.root, name), data, expected=None)
+                with fsio.locked(self.root, name):
+                    atomic_write(inside(self.root, name), data, expected=None)
                 return name
             except AlreadyExists:
                 continue

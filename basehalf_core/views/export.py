@@ -17,7 +17,7 @@ from pathlib import Path
 
 from basehalf_core.documents import citation
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder.fsio import atomic_write
+from basehalf_core.folder.fsio import WriteRefused, write_output
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study.grading import in_force
 from basehalf_core.study.practice import PracticeError, parse_card
@@ -180,14 +180,16 @@ def export(
 ) -> Path:
     """Write the export page to ``out`` (replacing an earlier export there).
 
+    The page is written to that very name: never through a symlink (which could replace a file
+    elsewhere) and never over a device or FIFO (``/dev/null``); ``-`` in the CLI means stdout.
+
     Raises:
-        ExportError: ``out`` is a folder or its parent folder does not exist.
+        ExportError: ``out`` is a folder, a symlink, a special file, or its folder is missing.
     """
     target = Path(out).expanduser()
-    if target.is_dir():
-        raise ExportError(f"{target}: is a folder; give a file name such as session.html")
-    if not target.parent.is_dir():
-        raise ExportError(f"{target.parent}: folder does not exist")
     html = render_html(folder, now=now)
-    atomic_write(target.resolve(), html.encode("utf-8"))
+    try:
+        write_output(target, html.encode("utf-8"))
+    except WriteRefused as exc:
+        raise ExportError(exc.path, exc.reason) from None
     return target

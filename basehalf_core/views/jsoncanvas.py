@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder.fsio import AlreadyExists, atomic_write, inside, read_bytes
+from basehalf_core.folder import operations
+from basehalf_core.folder.fsio import AlreadyExists, inside, read_bytes
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views import network
 from basehalf_core.views.canvas_state import CanvasStore
@@ -156,7 +157,7 @@ def write(ws: Workspace, name: str, *, replace: bool = False) -> str:
     if before is not None and not replace:
         raise AlreadyExists(rel, "already exists; not overwritten (use --replace)")
     data = dumps(export(ws, exclude={rel}))
-    atomic_write(full, data, expected=before)
+    operations.put(ws, rel, data, replace=replace)
     return rel
 
 
