@@ -328,19 +328,21 @@ def save_body(ws: Workspace, path: str, new_body: str, expected: bytes) -> bytes
     node = _existing(ws, path)
     if not is_markdown(node) or ws.nodes[node].kind == "folder":
         raise OperationRefused(node, "only Markdown notes have a body to edit")
-    full = inside(ws.root, node)
-    current = read_bytes(full)
-    if current is None:
-        raise OperationRefused(node, "the file is gone from disk")
-    if current != expected:
-        raise ChangedOnDisk(node, "changed on disk since it was opened; nothing written")
     head, _ = split_body(expected)
     if head is None:
         raise OperationRefused(node, "not UTF-8 text; opened read-only")
     data = head + new_body.encode("utf-8")
-    if data != expected:
+    full = inside(ws.root, node)
+    with fsio.locked(ws.root, node):  # the same lock as every other write of this file
+        current = read_bytes(full)
+        if current is None:
+            raise OperationRefused(node, "the file is gone from disk")
+        if current != expected:
+            raise ChangedOnDisk(node, "changed on disk since it was opened; nothing written")
+        if data == expected:
+            return data
         atomic_write(full, data, expected=expected)
-        ws.saved(node, data)
+    ws.saved(node, data)
     return data
 
 
