@@ -135,7 +135,7 @@ class App:
     """``marimo run`` of a notebook (default ``tests/apps/canvas_app.py``) on a loopback port."""
 
     def __init__(self, folder: Path, log: Path, notebook: Path = ROOT / "tests/apps/canvas_app.py"):
-        from conftest import free_port
+        from harness import free_port
 
         self.url = f"http://127.0.0.1:{free_port()}"
         args = [
@@ -200,7 +200,7 @@ if __name__ == "__main__":
 
 def floor_seconds(work: Path, runs: int = 3) -> float:
     """Fastest fresh page of the one-line notebook: marimo's own share of any page."""
-    from conftest import CHROMIUM, CHROMIUM_ARGS
+    from harness import launch_chromium
     from playwright.sync_api import sync_playwright
 
     notebook = work / "floor_app.py"
@@ -208,7 +208,7 @@ def floor_seconds(work: Path, runs: int = 3) -> float:
     app = App(work, work / "floor.log", notebook)
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = launch_chromium(pw)
             page = browser.new_page(viewport={"width": 1400, "height": 2000})
             times = []
             for _ in range(runs):
@@ -270,7 +270,7 @@ def bare_page_figures(size: int, work: Path, runs: int = 5) -> None:
     import http.server
     import threading
 
-    from conftest import CHROMIUM, CHROMIUM_ARGS
+    from harness import launch_chromium
     from playwright.sync_api import sync_playwright
 
     folder = make_folder(work / f"bare{size}", size)
@@ -296,7 +296,7 @@ def bare_page_figures(size: int, work: Path, runs: int = 5) -> None:
     firsts: list[float] = []
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = launch_chromium(pw)
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             for _ in range(runs):
                 for what in got:
@@ -329,7 +329,7 @@ _PHASES = """(el) => {
 
 
 def browser_figures(size: int, work: Path, grows: int) -> None:
-    from conftest import CHROMIUM, CHROMIUM_ARGS
+    from harness import launch_chromium
     from playwright.sync_api import expect, sync_playwright
 
     folder = make_folder(work / f"b{size}", size)
@@ -337,7 +337,7 @@ def browser_figures(size: int, work: Path, grows: int) -> None:
     app = App(folder, work / "marimo.log")
     try:
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = launch_chromium(pw)
             page = browser.new_page(viewport={"width": 1400, "height": 2000})
             loads, phases = [], []
             for _ in range(3):

@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from class_server import LONGEVAL, PASSWORD, ClassServer, make_class  # noqa: E402
-from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from harness import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from playwright.async_api import expect  # noqa: E402
 
 from basehalf_core.teaching import roster  # noqa: E402

@@ -41,21 +41,13 @@ from pathlib import Path
 from typing import ClassVar
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from harness import free_port, launch_chromium  # noqa: E402  (one launcher with the tests)
+
 CORPUS = ROOT.parent / "shared" / "corpus"
 BOOK = "pymupdf_mupdf_explored.pdf"
 PDFJS_VERSION = "6.5.438"
 PDFJS_DIR = Path(os.environ.get("BASEHALF_PDFJS_DIR", "/tmp/basehalf-bench-pdfjs"))
-CHROMIUM = os.environ.get("BASEHALF_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 VIEWPORT = {"width": 1400, "height": 2400}
 ZOOM = 1.5  # the reader's default render scale: pdf.js renders at the same pixel size
 JUMP_PAGES = [40, 90, 140, 190, 240, 280]  # 0-based
@@ -107,14 +99,6 @@ LAST_MARK = """([name, n]) => { const m = performance.getEntriesByName(name);
   return m.length > 0 && m[m.length - 1].detail === n; }"""
 MARK_TIME = """(name) => { const m = performance.getEntriesByName(name);
   return m[m.length - 1].startTime; }"""
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def ensure_pdfjs() -> Path:
@@ -424,7 +408,7 @@ def main(argv: list[str] | None = None) -> None:
     pages = open_document(book).page_count
     with tempfile.TemporaryDirectory(prefix="bh-reader-bench-") as tmp, sync_playwright() as pw:
         work = Path(tmp)
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch_chromium(pw)
         pdfjs = PdfJs(book, work)
         try:
             first = first_pages(browser, book, work, pdfjs, args.reps)

@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,11 +30,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+from harness import free_port, launch_chromium  # noqa: E402  (one launcher with the tests)
+
 PDF = "attention-is-all-you-need.pdf"
 CORPUS_PDF = ROOT.parent / "shared" / "corpus" / "attention-1706.03762.pdf"
 SESSION = ROOT / "sessions" / "attention-is-all-you-need"
-CHROMIUM = os.environ.get("BASEHALF_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
 PAINTED = """() => {
   // The widgets live in shadow roots: look inside every one.
   const find = (sel) => {
@@ -54,12 +54,6 @@ PAINTED = """() => {
 }"""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _folder(tmp: Path) -> Path:
     folder = tmp / "attention"
     shutil.copytree(SESSION, folder, ignore=shutil.ignore_patterns(".bh"))
@@ -69,7 +63,7 @@ def _folder(tmp: Path) -> Path:
 
 
 def _server(folder: Path, log: Path) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
+    port = free_port()
     cmd = [
         sys.executable, "-m", "marimo", "run", str(ROOT / "workbench.py"), "--headless",
         "--port", str(port), "--no-token", "--no-sandbox", "--", "--folder", str(folder),
@@ -127,7 +121,7 @@ def page_load(reps: int) -> None:
         proc, url = _server(folder, Path(tmp) / "marimo.log")
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                browser = launch_chromium(pw)
                 totals, cells, phases = [], defaultdict(list), defaultdict(list)
                 for rep in range(reps + 1):  # the first load warms the server's imports
                     page = browser.new_page(viewport={"width": 1440, "height": 900})
