@@ -36,13 +36,12 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from typing import ClassVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-from harness import free_port, launch_chromium  # noqa: E402  (one launcher with the tests)
+from harness import MarimoServer, launch_chromium  # noqa: E402  (one launcher with the tests)
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 BOOK = "pymupdf_mupdf_explored.pdf"
@@ -140,34 +139,13 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-class ReaderApp:
+class ReaderApp(MarimoServer):
     """``marimo run tests/apps/reader_app.py -- --file PATH [--defer 1]`` on a loopback port."""
 
     def __init__(self, file: Path, log: Path, defer: bool):
-        port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
-        args = [
-            sys.executable, "-m", "marimo", "run", str(ROOT / "tests/apps/reader_app.py"),
-            "--headless", "--port", str(port), "--no-token", "--no-sandbox",
-            "--", "--file", str(file),
-        ]  # fmt: skip
-        if defer:
-            args += ["--defer", "1"]
-        self._log = open(log, "wb")  # noqa: SIM115 - lives as long as the server
+        args = ["--file", str(file), *(["--defer", "1"] if defer else [])]
         env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
-        self.proc = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"reader app exited early; see {log}")
-            try:
-                with urllib.request.urlopen(self.url + "/health", timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"reader app did not start; see {log}")
+        super().__init__(ROOT / "tests/apps/reader_app.py", args, env, log)
 
     def rss_mb(self) -> tuple[float, float]:
         """(current RSS, peak RSS) in MB of the server process and its children."""
@@ -177,14 +155,6 @@ class ReaderApp:
             now += status.get("VmRSS", 0) / 1024
             peak += status.get("VmHWM", 0) / 1024
         return now, peak
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self._log.close()
 
 
 def _status(pid: int) -> dict[str, int]:
