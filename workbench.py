@@ -151,11 +151,18 @@ def settings(mo, os):
 
 @app.cell
 def picker(Path, get_folder, mo, panes, set_folder):
+    from basehalf_cli.served import course as _served_course
+
     get_folder()  # rebuilt after each switch, so the recent list is fresh
-    folder_picker = panes.folder_picker(
-        Path.cwd(),
-        (mo.notebook_dir() or Path.cwd()) / "sessions/longeval-human-evaluation",
-        set_folder,
+    # Under `basehalf serve` the folder comes from the sign-in only: no picker to browse with.
+    folder_picker = (
+        mo.md("")
+        if _served_course() is not None
+        else panes.folder_picker(
+            Path.cwd(),
+            (mo.notebook_dir() or Path.cwd()) / "sessions/longeval-human-evaluation",
+            set_folder,
+        )
     )
     return (folder_picker,)
 
@@ -167,11 +174,8 @@ def workspace(FolderError, Workspace, get_folder, mo, recent, set_open):
     try:
         # Under `basehalf serve`: the signed-in learner's own folder, from the server-verified
         # identity only (never a path from the URL or the page); else the folder as chosen.
-        ws = (
-            Workspace.open(served.folder_for(mo.app_meta().request, get_folder()))
-            if get_folder()
-            else None
-        )
+        chosen = served.folder_for(mo.app_meta().request, get_folder())
+        ws = Workspace.open(chosen) if chosen else None
         folder_error = ""
     except FolderError as exc:
         ws, folder_error = None, str(exc)

@@ -68,10 +68,12 @@ def test_two_learners_at_once_and_the_teacher_sees_both(_browser, tmp_path):
             page.click("[data-testid=grow-branch]")
         grown = {}
         for name, page in pages.items():
-            status = page.locator("[data-testid=grow-status]")
-            expect(status).to_contain_text("Grown: ", timeout=TIMEOUT)
-            grown[name] = status.inner_text().split("Grown: ", 1)[1].strip()
+            # The grow form gives way to the new note in Card Detail: its path names the note.
+            detail = page.locator("[data-testid=card-detail][data-path$='.md']")
+            expect(detail).to_be_visible(timeout=TIMEOUT)
+            grown[name] = detail.get_attribute("data-path")
             assert f"{name}-grew-this" in grown[name]
+            assert (folders[name] / grown[name]).is_file()
             expect(
                 page.locator(f"[data-testid=card-detail][data-path='{grown[name]}']")
             ).to_be_visible(timeout=TIMEOUT)
@@ -91,7 +93,9 @@ def test_two_learners_at_once_and_the_teacher_sees_both(_browser, tmp_path):
             expect(canvas[name]).to_have_attribute(
                 "data-node-count", str(int(before) + 1), timeout=TIMEOUT
             )
-            path = page.locator("[data-testid=learning-path]")
+            path = page.get_by_role("tabpanel", name="Learning path (由浅入深)").get_by_test_id(
+                "learning-path"
+            )
             expect(path).to_contain_text(f"{name}-edited.md", timeout=TIMEOUT)
             assert f"{other}-edited.md" not in path.inner_text()
             assert f"{other} grew this" not in page.content()
@@ -100,8 +104,17 @@ def test_two_learners_at_once_and_the_teacher_sees_both(_browser, tmp_path):
         alice = pages["alice"]
         alice.goto(server.url + f"/?folder={folders['bob']}")
         wait_for_app(alice, TIMEOUT)
-        expect(alice.locator("[data-testid=learning-path]")).to_contain_text("alice-edited.md")
-        assert "bob-edited.md" not in alice.locator("[data-testid=learning-path]").inner_text()
+        expect(
+            alice.get_by_role("tabpanel", name="Learning path (由浅入深)").get_by_test_id(
+                "learning-path"
+            )
+        ).to_contain_text("alice-edited.md")
+        assert (
+            "bob-edited.md"
+            not in alice.get_by_role("tabpanel", name="Learning path (由浅入深)")
+            .get_by_test_id("learning-path")
+            .inner_text()
+        )
 
         # Alice's devtools request into Bob's kernel (his session id): refused, logged.
         bob_sid = next(
