@@ -52,6 +52,8 @@ from basehalf_core.documents.document import (
     Passage,
     WrongPassword,
 )
+from basehalf_core.documents.pages import line_rects
+from basehalf_core.study.branch import highlight_items
 
 _STATIC = Path(__file__).parent / "static"
 MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
@@ -66,16 +68,7 @@ class ReaderError(Exception):
 
 def line_boxes(words: list[documents.Word], indices: Iterable[int]) -> list[list[float]]:
     """One displayed-space box (fractions of the page) per line of these words."""
-    lines: dict[tuple[int, int], list[float]] = {}
-    for k in indices:
-        w = words[k]
-        box = lines.get((w.block, w.line))
-        if box is None:
-            lines[(w.block, w.line)] = list(w.box)
-        else:
-            box[0], box[1] = min(box[0], w.box[0]), min(box[1], w.box[1])
-            box[2], box[3] = max(box[2], w.box[2]), max(box[3], w.box[3])
-    return [[round(v, 5) for v in b] for b in lines.values()]
+    return line_rects([words[k] for k in indices], space="box")
 
 
 class Reader(anywidget.AnyWidget):
@@ -345,24 +338,17 @@ class Reader(anywidget.AnyWidget):
         if self.doc is None:
             return
         shown, orphans = [], []
-        for item in self._stored_highlights:
-            hid = str(item.get("id", ""))
-            try:
-                anchor = anchors.reanchor(self.doc, item)
-            except (anchors.BadAnchor, DocumentError, TypeError, ValueError):
-                orphans.append(hid)
+        for h in anchors.highlights(self.doc, self._stored_highlights):
+            if not h.boxes:
+                orphans.append(h.note)
                 continue
-            if anchor.status == "orphan" or not anchor.word_indices:
-                orphans.append(hid)
-                continue
-            boxes = line_boxes(self.doc.words(anchor.page - 1), anchor.word_indices)
             shown.append(
                 {
-                    "id": hid,
-                    "page": anchor.page - 1,
-                    "boxes": boxes,
-                    "label": str(item.get("label", hid)),
-                    "status": anchor.status,
+                    "id": h.note,
+                    "page": h.page - 1,
+                    "boxes": h.boxes,
+                    "label": h.label,
+                    "status": h.status,
                 }
             )
         self.highlights = shown
@@ -380,14 +366,11 @@ class Reader(anywidget.AnyWidget):
         if not text:
             self.hits = []
             return
-        needle = documents.normalise(text)
         found = []
-        for i in range(self.page_count):
-            groups = anchors.find_in_page(self.doc, i, needle)
-            if groups:
-                words = self.doc.words(i)
-                boxes = [b for g in groups for b in line_boxes(words, g)]
-                found.append({"page": i, "boxes": boxes, "count": len(groups)})
+        for i, groups in anchors.find_all(self.doc, text):
+            words = self.doc.words(i)
+            boxes = [b for g in groups for b in line_boxes(words, g)]
+            found.append({"page": i, "boxes": boxes, "count": len(groups)})
         with self.hold_sync():
             self.hits = found
             if not found:
@@ -398,25 +381,8 @@ class Reader(anywidget.AnyWidget):
             self.page = later[0] if later else found[0]["page"]
 
 
-def highlights_for(ws, file: str) -> list[dict]:
-    """Highlight items for :meth:`Reader.set_highlights`: every note grown from ``file``.
-
-    Args:
-        ws: a :class:`basehalf_core.folder.workspace.Workspace`.
-        file: the document's folder-relative path.
-    """
-    items = []
-    for path in ws.downstream(file):
-        node = ws.nodes.get(path)
-        if node is None or node.kind not in ("note", "practice"):
-            continue
-        try:
-            grown = ws.frontmatter(path).get("grown_from")
-        except Exception:  # an unreadable note has no highlight; the workspace reports it
-            continue
-        if isinstance(grown, Mapping) and grown.get("file") == file:
-            items.append({**grown, "id": path, "label": node.title})
-    return items
+# Kept under its old name for the app: the items come from the study floor, not the widget.
+highlights_for = highlight_items
 
 
 def _key(page: int, zoom: float) -> str:

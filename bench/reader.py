@@ -27,6 +27,7 @@ import pymupdf
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from basehalf_core.documents.anchors import search  # noqa: E402
 from basehalf_core.documents.document import Document  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -91,7 +92,7 @@ def measure_search(path: Path, needle: str) -> dict:
     """A cold whole-document search (ligature/hyphen tolerant) ÷ PyMuPDF's search_for loop."""
     doc = Document(path)
     t = time.perf_counter()
-    hits = doc.search(needle)
+    hits = search(doc, needle)
     ours = time.perf_counter() - t
     doc.close()
     pdf = pymupdf.open(path)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import threading
 
 import pymupdf
 import pytest
 
+from basehalf_core.documents import anchors
 from basehalf_core.documents import document as D
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.reading_order import Block, order_blocks
@@ -100,7 +103,7 @@ def test_ligature_glyphs_are_expanded_in_passages_and_found_by_search(corpus_fil
     words = doc.words(0)
     passage = doc.passage(0, range(len(words)))
     assert passage.quote == "abcdeffffiflffifflststghijklmno"
-    hits = doc.search("ffl")
+    hits = anchors.search(doc, "ffl")
     assert [page for page, _ in hits] == [0]
 
 
@@ -109,7 +112,7 @@ def test_a_word_split_by_a_line_end_hyphen_is_joined(corpus_file):
     words = doc.words(0)
     assert "dehypenisa-" in [w.text for w in words]
     assert doc.passage(0, range(len(words))).quote == "We test the dehypenisation of a short text."
-    assert doc.search("dehypenisation")[0][0] == 0
+    assert anchors.search(doc, "dehypenisation")[0][0] == 0
 
 
 @pytest.mark.parametrize(
@@ -133,7 +136,7 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
     k = _index(words, head)
     assert (words[k].block, words[k].line) != (words[k + 1].block, words[k + 1].line)
     assert doc.passage(page, [k, k + 1]).quote.rstrip(".,;:)") == expected
-    assert page in [p for p, _ in doc.search(expected)]
+    assert page in [p for p, _ in anchors.search(doc, expected)]
 
 
 def test_normalise_collapses_whitespace_and_expands_ligatures():
@@ -529,6 +532,13 @@ def test_german_textbook_ligatures_are_searchable_and_quoted_expanded(corpus_fil
     raw = [w[4] for w in pymupdf.open(path)[0].get_text("words")]
     assert "Auﬂage," in raw  # the file holds the ﬂ ligature
     doc = open_document(path)
-    assert [page for page, _ in doc.search("Auflage")][:1] == [0]
+    assert [page for page, _ in anchors.search(doc, "Auflage")][:1] == [0]
     k = next(w.index for w in doc.words(0) if w.text.startswith("Au") and "age" in w.text)
     assert doc.passage(0, [k]).quote == "Auflage,"
+
+
+def test_the_text_rules_load_without_pymupdf():
+    # documents.text is the pure floor of the documents room: usable with no PDF library.
+    code = "import sys, basehalf_core.documents.text; print('pymupdf' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -12,12 +12,14 @@ collapsed) with case, curly quotes and dashes folded, and mapped back to words a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from basehalf_core.documents.document import Document, Run, fold, join_words, line_rects, normalise
+from basehalf_core.documents.document import Document, DocumentError
+from basehalf_core.documents.pages import line_rects
+from basehalf_core.documents.text import Run, fold, join_words, normalise
 
 # Fuzzy acceptance: the quote itself must be close, and the combined score high enough.
 FUZZY_MIN_QUOTE = 80.0
@@ -97,6 +99,34 @@ def _find_on_page(doc: Document, i: int, needle: str) -> list[Match]:
     if not out and needle.endswith("-") and len(needle) > 1:
         # A selection that ended on a line-end hyphen the page text joined ("sum-" / "maries").
         return _find_on_page(doc, i, needle[:-1])
+    return out
+
+
+def find_all(doc: Document, text: str) -> Iterator[tuple[int, list[list[int]]]]:
+    """Each page index that holds ``text`` (normalised, folded), with the words of each hit.
+
+    Pages are yielded as they are searched, so a caller can show the first hits at once.
+    """
+    needle = normalise(text)
+    if not needle:
+        return
+    for i in doc.candidate_pages(needle):
+        hits = find_in_page(doc, i, needle)
+        if hits:
+            yield i, hits
+
+
+def search(doc: Document, text: str) -> list[tuple[int, list[tuple[float, float, float, float]]]]:
+    """Pages where ``text`` occurs, with one rect per line of each hit (unrotated points).
+
+    Compared on normalised text, so ligatures, line-end hyphens and line breaks in the
+    document do not hide a match.
+    """
+    out = []
+    for i, hits in find_all(doc, text):
+        words = doc.words(i)
+        rects = [tuple(r) for idx in hits for r in line_rects([words[k] for k in idx])]
+        out.append((i, rects))
     return out
 
 
@@ -325,3 +355,56 @@ def _fit_words(run: Run, q: str, start: int, end: int, reach: int = 3) -> list[i
             if score > best_score:
                 best, best_score = (a, b), score
     return run.words[best[0] : best[1] + 1]
+
+
+@dataclass
+class Highlight:
+    """Where a stored passage is drawn now: what a reader shows and the app reports.
+
+    Attributes:
+        note: the id of the item (a note's folder-relative path).
+        page: 1-based page (the recorded one, or 1, for an orphan).
+        boxes: displayed 0..1 boxes, one per line, rounded to 1e-5 (empty for an orphan).
+        status: exact | moved | fuzzy | orphan.
+        message: ``"<note>: <what happened>"`` for anything but ``exact``.
+        label: the item's label (the note's title), for the reader to show.
+    """
+
+    note: str
+    page: int
+    boxes: list[list[float]]
+    status: str
+    message: str = ""
+    label: str = ""
+
+
+def highlights(doc: Document, items: Iterable[Mapping]) -> list[Highlight]:
+    """Re-anchor stored passages for drawing: the one highlight path of app, widget and CLI.
+
+    Args:
+        doc: the document as it is now.
+        items: ``grown_from`` anchors (``quote``, ``page`` 1-based, optional ``prefix``,
+            ``suffix``, ``rects``, ``chapter``), each with an ``id`` and a ``label``.
+
+    Returns:
+        One :class:`Highlight` per item, in order. An anchor that cannot be read or found is
+        an ``orphan`` with the reason, never dropped silently.
+    """
+    out = []
+    for item in items:
+        hid = str(item.get("id", ""))
+        label = str(item.get("label", hid))
+        page = item.get("page") if isinstance(item.get("page"), int) else 1
+        try:
+            anchor = reanchor(doc, item)
+            words = doc.words(anchor.page - 1) if anchor.word_indices else []
+        except (DocumentError, TypeError, ValueError) as exc:  # BadAnchor is a ValueError
+            out.append(Highlight(hid, page, [], "orphan", f"{hid}: {exc}", label))
+            continue
+        if anchor.status == "orphan" or not words:
+            out.append(Highlight(hid, anchor.page, [], "orphan", f"{hid}: {anchor.note}", label))
+            continue
+        boxes = line_rects([words[k] for k in anchor.word_indices], space="box")
+        message = "" if anchor.status == "exact" else f"{hid}: {anchor.note}"
+        out.append(Highlight(hid, anchor.page, boxes, anchor.status, message, label))
+    return out

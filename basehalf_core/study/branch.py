@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import replace
 
-from basehalf_core.documents.anchors import BadAnchor, find_quote, reanchor
+from basehalf_core.documents.anchors import Highlight, find_quote
+from basehalf_core.documents.anchors import highlights as anchor_highlights
 from basehalf_core.documents.document import (
     DocumentError,
     Passage,
@@ -186,47 +188,33 @@ def grow_from_quote(
     return grow_from_passage(ws, passage_from_quote(ws, file, page, quote, password), title)
 
 
-@dataclass
-class Highlight:
-    """Where a note grown from a document points now, ready for the reader to draw.
+def highlight_items(ws: Workspace, file: str) -> list[dict]:
+    """The ``grown_from`` anchors of every note grown from ``file``, with ``id`` and ``label``.
 
-    Attributes:
-        note: the note's folder-relative path.
-        page: 1-based page (the recorded one for an orphan).
-        boxes: displayed 0..1 boxes, one per line (empty for an orphan).
-        status: exact | moved | fuzzy | orphan (see :mod:`basehalf_core.documents.anchors`).
-        message: a sentence saying what happened, for anything but ``exact``.
+    These are what :func:`basehalf_core.documents.anchors.highlights` re-anchors and a reader
+    draws. A note whose frontmatter cannot be read has no item (the workspace reports it).
     """
-
-    note: str
-    page: int
-    boxes: list[tuple[float, float, float, float]]
-    status: str
-    message: str = ""
+    items = []
+    for path in ws.downstream(file):
+        node = ws.nodes.get(path)
+        if node is None or node.kind not in ("note", "practice"):
+            continue
+        try:
+            grown = ws.frontmatter(path).get("grown_from")
+        except Exception:  # an unreadable note: reported by the workspace as an issue
+            continue
+        if isinstance(grown, Mapping) and grown.get("file") == file:
+            items.append({**grown, "id": path, "label": node.title})
+    return items
 
 
 def highlights(ws: Workspace, file: str) -> list[Highlight]:
     """Re-anchor every note grown from ``file`` (its downstream notes with ``grown_from``).
 
-    A note whose anchor cannot be read is reported as an orphan with the reason, never
-    dropped silently.
+    A note whose anchor cannot be read or found is an orphan with the reason, never dropped.
 
     Raises:
         NotADocumentNode, DocumentError: as for :func:`passage_from_quote`.
     """
     rel, doc = _document_node(ws, file)
-    out = []
-    for note in ws.downstream(rel):
-        grown = ws.frontmatter(note).get("grown_from")
-        if not isinstance(grown, dict) or grown.get("file") != rel:
-            continue
-        try:
-            anchor = reanchor(doc, grown)
-        except BadAnchor as exc:
-            page = grown.get("page") if isinstance(grown.get("page"), int) else 1
-            out.append(Highlight(note, page, [], "orphan", f"{note}: {exc}"))
-            continue
-        boxes = doc.to_boxes(anchor.page - 1, anchor.rects) if anchor.rects else []
-        message = "" if anchor.status == "exact" else f"{note}: {anchor.note}"
-        out.append(Highlight(note, anchor.page, boxes, anchor.status, message))
-    return out
+    return anchor_highlights(doc, highlight_items(ws, rel))

@@ -1,0 +1,205 @@
+"""Pure text rules for passages (DESIGN §3): normalise, fold, ligatures, line-end hyphens.
+
+No PyMuPDF here: these rules work on strings and on anything shaped like a word (``text``,
+``block``, ``line``, ``glue``, ``role``), so they are testable without a PDF and shared by the
+page extraction (:mod:`.pages`), passages (:mod:`.document`) and re-anchoring (:mod:`.anchors`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+
+LIGATURES = {
+    "ﬀ": "ff",
+    "ﬁ": "fi",
+    "ﬂ": "fl",
+    "ﬃ": "ffi",
+    "ﬄ": "ffl",
+    "ﬅ": "st",
+    "ﬆ": "st",
+}
+_LIG_RE = re.compile("[" + "".join(LIGATURES) + "]")
+HYPHENS = ("-", "\u2010", "\u00ad")
+_WS_RE = re.compile(r"\s+")
+# Scripts written without spaces: each character is its own selection unit.
+_CJK_RE = re.compile(
+    "[\u2e80-\u2fdf\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+    "\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f]"
+)
+_LETTERS_RE = re.compile(r"[^\W\d_]+")
+_FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-"})
+_SQUASH_RE = re.compile(r"[\s\-\u2010\u00ad]+")
+
+
+@dataclass
+class Run:
+    """Normalised text of the body ("body") or of the marginalia ("aside"), with word spans."""
+
+    role: str
+    text: str
+    words: list[int]
+    spans: list[tuple[int, int]]
+
+
+def normalise(text: str) -> str:
+    """Ligatures expanded, whitespace collapsed, NFC (DESIGN §3); hyphens are left alone."""
+    text = _LIG_RE.sub(lambda m: LIGATURES[m.group()], text)
+    return unicodedata.normalize("NFC", _WS_RE.sub(" ", text).strip())
+
+
+def fold(text: str) -> str:
+    """Fold case, curly quotes and dashes without changing the length (offsets stay valid)."""
+    text = text.translate(_FOLD)
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    out = []  # a character such as "İ" lower-cases to two: keep those as they are
+    for ch in text:
+        low = ch.lower()
+        out.append(low if len(low) == 1 else ch)
+    return "".join(out)
+
+
+def squash(text: str) -> str:
+    """Normalised and folded, with every space and hyphen removed: for ruling pages out."""
+    return _SQUASH_RE.sub("", fold(normalise(text)))
+
+
+@functools.lru_cache(maxsize=256)
+def tokens(text: str) -> frozenset[str]:
+    """The squashed pieces of ``text`` between spaces and hyphens."""
+    return frozenset(t for t in (squash(p) for p in _SQUASH_RE.split(normalise(text))) if t)
+
+
+def present(token: str, page: str) -> bool:
+    """Can a squashed ``token`` be on a page whose squashed text is ``page``?"""
+    if token in page:
+        return True
+    if _CJK_RE.search(token):
+        # Text without spaces runs on across lines and blocks in reading order, so only
+        # its characters are sure to be on the page.
+        return all(ch in page for ch in set(token))
+    return len(token) >= 4 and any(
+        token[:k] in page and token[k:] in page for k in range(2, len(token) - 1)
+    )
+
+
+def is_cjk(ch: str) -> bool:
+    """True for characters of scripts written without spaces between words."""
+    return bool(_CJK_RE.match(ch))
+
+
+def has_cjk(text: str) -> bool:
+    """True when ``text`` holds any character of a script written without spaces."""
+    return bool(_CJK_RE.search(text))
+
+
+def line_vocabulary(lines: list[str]) -> set[str]:
+    """Lower-cased words of these lines, leaving out the two halves of a line-end hyphen."""
+    vocab: set[str] = set()
+    skip_first = False
+    for line in lines:
+        found = _LETTERS_RE.findall(normalise(line).lower())
+        broken = line.rstrip().endswith(HYPHENS)
+        start = 1 if skip_first else 0
+        end = len(found) - 1 if broken else len(found)
+        vocab.update(found[start:end])
+        skip_first = broken
+    return vocab
+
+
+def trim_left(text: str, cut: bool) -> str:
+    """``text`` without its first (partial) word when ``cut``, and without leading space."""
+    if cut and " " in text:
+        text = text[text.index(" ") + 1 :]
+    return text.lstrip()
+
+
+def trim_right(text: str, cut: bool) -> str:
+    """``text`` without its last (partial) word when ``cut``, and without trailing space."""
+    if cut and " " in text:
+        text = text[: text.rindex(" ")]
+    return text.rstrip()
+
+
+def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
+    """Does a line-end hyphen between ``head`` and ``tail`` split one word?
+
+    ``al-``/``ternative`` joins (``alternative``); ``English-``/``to-German`` keeps its
+    hyphen. The test is the document's own words: the joined form being one of them joins;
+    two parts that are both words of the document (``model-``/``generated``), a tail that
+    starts with a capital or digit, or a tail that holds another hyphen keep the hyphen.
+    """
+    h = _LETTERS_RE.findall(head.lower())
+    t = _LETTERS_RE.findall(tail.lower())
+    if not h or not t or not head.rstrip()[-2:-1].isalpha():
+        return False
+    core_tail = tail.lstrip("\"'(“‘[")
+    if not core_tail or not core_tail[0].isalpha() or core_tail[0].isupper():
+        return False
+    vocab = vocabulary() if callable(vocabulary) else vocabulary
+    joined = h[-1] + t[0]
+    if joined in vocab:
+        return True
+    if any(c in core_tail for c in HYPHENS[:2]):
+        return False
+    return not (h[-1] in vocab and t[0] in vocab)
+
+
+def join_words(words: list, vocabulary) -> str:
+    """Join words in reading order into normalised text (DESIGN §3)."""
+    return join(words, vocabulary)[0]
+
+
+def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
+    """The joined text of words in reading order and each word's (start, end) in it."""
+    out: list[str] = []
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    glue_next = False
+    for k, w in enumerate(words):
+        raw = normalise(w.text)
+        if k:
+            prev = words[k - 1]
+            same_line = (prev.block, prev.line) == (w.block, w.line)
+            cjk_wrap = not same_line and is_cjk(prev.text[-1:]) and is_cjk(raw[:1])
+            if not (glue_next or (same_line and w.glue) or cjk_wrap):
+                out.append(" ")
+                pos += 1
+        nxt = words[k + 1] if k + 1 < len(words) else None
+        line_end = nxt is not None and (nxt.block, nxt.line) != (w.block, w.line)
+        glue_next = False
+        if line_end and raw.endswith(HYPHENS) and raw[-2:-1].isalnum():
+            # Either way the word goes on: no space after a line-end hyphen.
+            glue_next = True
+            if raw.endswith("\u00ad") or hyphen_joins(raw, normalise(nxt.text), vocabulary):
+                raw = raw.rstrip("".join(HYPHENS))
+        raw = raw.replace("\u00ad", "")
+        out.append(raw)
+        spans.append((pos, pos + len(raw)))
+        pos += len(raw)
+    return "".join(out), spans
+
+
+def run_key(word) -> str:
+    """``body`` for running text, ``aside`` for every kind of marginalia.
+
+    Marginalia of every kind read as one stream, so a selection from a footnote into the
+    footer below it is still one piece of text.
+    """
+    return "body" if word.role == "body" else "aside"
+
+
+def make_runs(words: list, vocabulary) -> list[Run]:
+    """Two runs: the body words (marginalia between them skipped) and the marginalia."""
+    groups: dict[str, list] = {}
+    for w in words:
+        groups.setdefault(run_key(w), []).append(w)
+    runs = []
+    for key, group in groups.items():
+        text, spans = join(group, vocabulary)
+        runs.append(Run(key, text, [w.index for w in group], spans))
+    return runs
