@@ -94,8 +94,11 @@ def _find_on_page(doc: Document, i: int, needle: str) -> list[Match]:
         while at >= 0:
             idx = _words_in_span(run, at, at + len(k))
             words = doc.words(i)
-            out.append(Match(i + 1, idx, line_rects([words[j] for j in idx]), at, at + len(k), r))
-            at = hay.find(k, at + max(1, len(k)))
+            if all(m.word_indices != idx for m in out):  # the same words in another run
+                out.append(
+                    Match(i + 1, idx, line_rects([words[j] for j in idx]), at, at + len(k), r)
+                )
+            at = hay.find(k, at + 1)  # overlapping hits too: a quote may overlap its repeat
     if not out and needle.endswith("-") and len(needle) > 1:
         # A selection that ended on a line-end hyphen the page text joined ("sum-" / "maries").
         return _find_on_page(doc, i, needle[:-1])

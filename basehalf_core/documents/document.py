@@ -367,15 +367,17 @@ class Document:
     def select_between(self, i: int, start: int, end: int) -> list[int]:
         """Word indices from ``start`` to ``end`` (either order) as read, without marginalia.
 
-        A footnote, running footer or margin stamp swept up with running text is left out;
-        a selection made wholly inside a footnote keeps it.
+        A footnote, running footer or margin stamp swept up with running text is left out,
+        and so is text set in another size or family than the drag's two ends (a caption,
+        table, permission block between them); a selection made wholly inside a footnote
+        keeps it.
         """
         words = self.words(i)
         for k in (start, end):
             if not isinstance(k, int) or not 0 <= k < len(words):
                 raise BadSelection(self.path, f"page {i + 1} has no word {k!r}")
         lo, hi = sorted((start, end))
-        return _drop_inner_marginalia(words, list(range(lo, hi + 1)))
+        return _keep_running_text(words, _drop_inner_marginalia(words, list(range(lo, hi + 1))))
 
     def passage(self, i: int, word_indices) -> Passage:
         """The passage made of these words (any order, duplicates ignored).
@@ -426,14 +428,16 @@ class Document:
 
     def _context(self, i: int, chosen: list[int], width: int = 32) -> tuple[str, str]:
         first, last = chosen[0], chosen[-1]
-        prefix = suffix = ""
-        for run in self.runs(i):
-            if first in run.words:
-                start = run.spans[run.words.index(first)][0]
-                prefix = trim_left(run.text[max(0, start - width) : start], start > width)
-            if last in run.words:
-                end = run.spans[run.words.index(last)][1]
-                suffix = trim_right(run.text[end : end + width], end + width < len(run.text))
+        runs = [r for r in self.runs(i) if first in r.words and last in r.words]
+        # The run in which the passage reads without a gap (a drag narrowed to one style
+        # reads without a gap only in that style's run).
+        run = next((r for r in runs if _contiguous(r, chosen)), runs[0] if runs else None)
+        if run is None:
+            return "", ""
+        start = run.spans[run.words.index(first)][0]
+        end = run.spans[run.words.index(last)][1]
+        prefix = trim_left(run.text[max(0, start - width) : start], start > width)
+        suffix = trim_right(run.text[end : end + width], end + width < len(run.text))
         return prefix, suffix
 
     # -- outline ---------------------------------------------------------------------
@@ -526,6 +530,25 @@ def _drop_inner_marginalia(words: list[Word], chosen: list[int]) -> list[int]:
     """
     body = [k for k in chosen if words[k].role == "body"]
     return body or chosen
+
+
+def _contiguous(run: Run, chosen: list[int]) -> bool:
+    a, b = run.words.index(chosen[0]), run.words.index(chosen[-1])
+    return run.words[a : b + 1] == chosen
+
+
+def _keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
+    """A drag keeps the text set like its two ends: what is set otherwise is not running text.
+
+    Between the two ends of a drag across a column break sit a permission block, a caption,
+    a table, a pull quote or line numbers; they are set in another size or family than the
+    sentence the learner means. Only a drag whose two ends share a style is narrowed: one
+    that starts in a caption (or a title) and ends in running text keeps all between.
+    """
+    style = words[chosen[0]].style
+    if style != words[chosen[-1]].style:
+        return chosen
+    return [k for k in chosen if words[k].style == style]
 
 
 # -- the open-documents cache ------------------------------------------------------------------

@@ -41,6 +41,7 @@ class Word:
         role: body | header | footer | footnote | margin.
         glue: True when nothing separates it from the previous unit on its line (the second
             character of a Chinese run), so passages join them without a space.
+        style: its block's font family and size (``Times@10.0``): running text keeps one.
     """
 
     index: int
@@ -51,6 +52,7 @@ class Word:
     line: int
     role: str = "body"
     glue: bool = False
+    style: str = ""
 
     def as_dict(self) -> dict:
         """JSON-ready form for a widget (boxes rounded to 1e-5 of the page)."""
@@ -98,34 +100,215 @@ class PageText:
         tp = page.get_textpage(flags=TEXT_FLAGS)
         raw_words = tp.extractWORDS()
         info = tp.extractDICT()
-        rot = tuple(page.rotation_matrix)
+        rot = page.rotation_matrix
         disp = page.rect
         w_disp, h_disp = max(disp.width, 1e-6), max(disp.height, 1e-6)
         if any(has_cjk(t[4]) for t in raw_words):
             units = _units_from_rawdict(tp.extractRAWDICT())
         else:
-            units = [(tuple(t[:4]), t[4], t[5], t[6], False) for t in raw_words]
-        blocks = _blocks(info, page.rotation_matrix)
-        order = order_blocks(list(blocks.values()), h_disp)
-        by_block: dict[int, list] = {}
-        for u in units:
-            by_block.setdefault(u[2], []).append(u)
+            units = [_Unit(tuple(t[:4]), t[4], t[5], t[6], False) for t in raw_words]
+        blocks = _group(_segments(units, info), tuple(rot))
+        order = order_blocks([b.block for b in blocks], h_disp)
+        by_id = {b.block.id: b for b in blocks}
         words: list[Word] = []
-        roles = dict(order)
-        # Blocks the dict did not list come last, as running text.
-        sequence = [b for b, _ in order] + [b for b in by_block if b not in roles]
-        for block_id in sequence:
-            role = roles.get(block_id, "body")
-            for rect, text, b, ln, glue in by_block.get(block_id, []):
-                words.append(_word(len(words), rect, text, b, ln, glue, role, rot, w_disp, h_disp))
+        r = tuple(rot)
+        for block_id, role in order:
+            blk = by_id[block_id]
+            for ln, seg in enumerate(blk.segments):
+                for u in seg.units:
+                    words.append(
+                        _word(len(words), u, block_id, ln, role, blk.block.style, r, w_disp, h_disp)
+                    )
         return cls(words)
 
 
-def _word(index, rect, text, block, line, glue, role, rot, w_disp, h_disp) -> Word:
+@dataclass
+class _Unit:
+    """A selection unit as extracted: box (unrotated), text, PyMuPDF block and line, glue."""
+
+    rect: tuple[float, float, float, float]
+    text: str
+    block: int
+    line: int
+    glue: bool
+
+
+@dataclass
+class _Segment:
+    """Units of one PyMuPDF line that sit together: no wide gap, one style.
+
+    MuPDF joins text written one after another on one baseline into one line, even across a
+    column gutter or from the text to a line number or side note; a wide gap splits it again.
+    """
+
+    units: list[_Unit]
+    family: str
+    size: float
+    direction: tuple[float, float]
+    chars: int = 0
+
+    @property
+    def rect(self) -> tuple[float, float, float, float]:
+        return (
+            min(u.rect[0] for u in self.units),
+            min(u.rect[1] for u in self.units),
+            max(u.rect[2] for u in self.units),
+            max(u.rect[3] for u in self.units),
+        )
+
+
+@dataclass
+class _Group:
+    block: Block
+    segments: list[_Segment]
+
+
+# A gap wider than this many font sizes between two units of a line separates them: word
+# spaces, even stretched by justification, stay well under it; gutters and margins do not.
+SPLIT_GAP = 1.5
+# A change of style splits a line at a narrower gap (a line number set close to the text).
+STYLE_GAP = 0.6
+# Lines join one block when the space between them is at most this many font sizes.
+LINE_GAP = 1.0
+
+
+def font_family(name: str) -> str:
+    """The family of a PDF font name: subset tag, style suffix and point size dropped.
+
+    ``ABCDEF+Times-Italic`` → ``Times``, ``CMR10`` → ``CMR``, ``NimbusRomNo9L-Medi`` →
+    ``NimbusRomNo9L``. Bold and italic of one family compare equal; math fonts do not.
+    """
+    name = name.split("+", 1)[-1]
+    name = name.split("-", 1)[0].split(",", 1)[0]
+    return name.rstrip("0123456789") or name
+
+
+def _span_styles(info: dict) -> dict[tuple[int, int], list]:
+    out: dict[tuple[int, int], list] = {}
+    for b in info.get("blocks", []):
+        if b.get("type") != 0:
+            continue
+        for ln, line in enumerate(b.get("lines", [])):
+            out[(b["number"], ln)] = [
+                (s["bbox"], font_family(s["font"]), round(s["size"] * 2) / 2, len(s["text"]))
+                for s in line["spans"]
+                if s["text"].strip()
+            ] or [((0, 0, 0, 0), "", 0.0, 0)]
+            out[(b["number"], ln)].append(tuple(line["dir"]))
+    return out
+
+
+def _style_of(u: _Unit, spans: list) -> tuple[str, float]:
+    cx = (u.rect[0] + u.rect[2]) / 2
+    best = min(
+        spans,
+        key=lambda s: 0 if s[0][0] <= cx <= s[0][2] else min(abs(cx - s[0][0]), abs(cx - s[0][2])),
+    )
+    return best[1], best[2]
+
+
+def _segments(units: list[_Unit], info: dict) -> list[_Segment]:
+    styles = _span_styles(info)
+    segs: list[_Segment] = []
+    cur: _Segment | None = None
+    key = None
+    for u in units:
+        entry = styles.get((u.block, u.line)) or [((0, 0, 0, 0), "", 0.0, 0), (1.0, 0.0)]
+        spans, direction = entry[:-1], (round(entry[-1][0], 3), round(entry[-1][1], 3))
+        family, size = _style_of(u, spans)
+        size = size or (u.rect[3] - u.rect[1])
+        if cur is not None and _continues(cur, u, family, size, direction, key):
+            cur.units.append(u)
+            cur.chars += len(u.text)
+            continue
+        cur = _Segment([u], family, size, direction, len(u.text))
+        key = (u.block, u.line)
+        segs.append(cur)
+    return segs
+
+
+def _continues(cur: _Segment, u: _Unit, family: str, size: float, direction, key) -> bool:
+    """Does unit ``u`` go on the line segment ``cur``?
+
+    Vertical or slanted text keeps MuPDF's lines. Horizontal text goes on while it sits on
+    the same baseline, to the right, without a wide gap or (at a narrower gap) a change of
+    style; MuPDF's own line breaks do not count (justified text written word by word comes
+    out of it as one line per word).
+    """
+    if direction != cur.direction:
+        return False
+    if direction != (1.0, 0.0):
+        return key == (u.block, u.line)
+    last = cur.units[-1]
+    em = max(size, cur.size, 1.0)
+    if abs(u.rect[3] - last.rect[3]) > 0.3 * em:
+        return False
+    gap = u.rect[0] - last.rect[2]
+    if gap > SPLIT_GAP * em or u.rect[2] < last.rect[0]:
+        return False
+    return (family, size) == (cur.family, cur.size) or gap <= STYLE_GAP * em
+
+
+def _group(segs: list[_Segment], rot) -> list[_Group]:
+    """Segments into blocks: same style and direction, overlapping across, one line apart."""
+    groups: list[tuple[list[_Segment], tuple]] = []  # (segments, box so far)
+    for seg in sorted(segs, key=lambda s: (s.rect[1], s.rect[0])):
+        x0, y0, x1, y1 = seg.rect
+        best = None
+        for k, (members, (bx0, _by0, bx1, _by1)) in enumerate(groups):
+            head = members[0]
+            if (head.family, head.size, head.direction) != (seg.family, seg.size, seg.direction):
+                continue
+            if seg.direction != (1.0, 0.0):
+                if members[-1].units[0].block != seg.units[0].block:
+                    continue
+            else:
+                # Against the block's width, not its last line: a paragraph's short last
+                # line and the indented first line of the next need not overlap.
+                last = members[-1].rect
+                overlap = min(x1, bx1) - max(x0, bx0)
+                if overlap < 0.5 * min(x1 - x0, bx1 - bx0):
+                    continue
+                if not -0.5 * seg.size <= y0 - last[3] <= LINE_GAP * seg.size:
+                    continue
+            best = k
+        if best is None:
+            groups.append(([seg], seg.rect))
+        else:
+            members, (bx0, by0, bx1, by1) = groups[best]
+            members.append(seg)
+            groups[best] = (members, (min(bx0, x0), min(by0, y0), max(bx1, x1), max(by1, y1)))
+    out = []
+    a, b, c, d, e, f = rot
+    for n, (members, (x0, y0, x1, y1)) in enumerate(groups):
+        xa, ya = a * x0 + c * y0 + e, b * x0 + d * y0 + f
+        xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
+        dx, dy = members[0].direction
+        chars = sum(m.chars for m in members)
+        first = next((u.text.strip()[0] for m in members for u in m.units if u.text.strip()), "")
+        out.append(
+            _Group(
+                Block(
+                    id=n,
+                    bbox=(min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb)),
+                    direction=(round(dx * a + dy * c, 3), round(dx * b + dy * d, 3)),
+                    size=members[0].size,
+                    chars=chars,
+                    lines=len(members),
+                    first_char=first,
+                    style=f"{members[0].family}@{members[0].size}",
+                ),
+                members,
+            )
+        )
+    return out
+
+
+def _word(index, u: _Unit, block, line, role, style, rot, w_disp, h_disp) -> Word:
     # Plain arithmetic: pymupdf.Rect * Matrix per word cost more than the rest of the page.
     # Page rotations are multiples of 90 degrees, so two corners give the displayed box.
     a, b, c, d, e, f = rot
-    x0, y0, x1, y1 = (float(v) for v in rect)
+    x0, y0, x1, y1 = (float(v) for v in u.rect)
     xa, ya = a * x0 + c * y0 + e, b * x0 + d * y0 + f
     xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
     box = (
@@ -134,49 +317,12 @@ def _word(index, rect, text, block, line, glue, role, rot, w_disp, h_disp) -> Wo
         max(xa, xb) / w_disp,
         max(ya, yb) / h_disp,
     )
-    return Word(index, text, (x0, y0, x1, y1), box, block, line, role, glue)
+    return Word(index, u.text, (x0, y0, x1, y1), box, block, line, role, u.glue, style)
 
 
-def _blocks(info: dict, rot: pymupdf.Matrix) -> dict[int, Block]:
-    out = {}
-    for b in info.get("blocks", []):
-        if b.get("type") != 0 or not b.get("lines"):
-            continue
-        chars = 0
-        dirs: dict[tuple[float, float], int] = {}
-        size_weight: dict[float, int] = {}
-        first = ""
-        for line in b["lines"]:
-            dx, dy = line["dir"]
-            # Direction as displayed: rotate the vector (no translation).
-            ddir = (round(dx * rot.a + dy * rot.c, 3), round(dx * rot.b + dy * rot.d, 3))
-            n = sum(len(s["text"]) for s in line["spans"])
-            dirs[ddir] = dirs.get(ddir, 0) + n
-            chars += n
-            for s in line["spans"]:
-                size = round(s["size"], 1)
-                size_weight[size] = size_weight.get(size, 0) + len(s["text"])
-                if not first and s["text"].strip():
-                    first = s["text"].strip()[0]
-        if not chars:
-            continue
-        r = pymupdf.Rect(b["bbox"]) * rot
-        r.normalize()
-        out[b["number"]] = Block(
-            id=b["number"],
-            bbox=(r.x0, r.y0, r.x1, r.y1),
-            direction=max(dirs, key=dirs.get),
-            size=max(size_weight, key=size_weight.get),
-            chars=chars,
-            lines=len(b["lines"]),
-            first_char=first,
-        )
-    return out
-
-
-def _units_from_rawdict(raw: dict) -> list[tuple]:
+def _units_from_rawdict(raw: dict) -> list[_Unit]:
     """Words split at spaces, with every CJK character its own unit (glued to its neighbours)."""
-    units: list[tuple] = []
+    units: list[_Unit] = []
     for b in raw.get("blocks", []):
         if b.get("type") != 0:
             continue
@@ -202,5 +348,5 @@ def _units_from_rawdict(raw: dict) -> list[tuple]:
                 x1 = max(c["bbox"][2] for c in chars)
                 y1 = max(c["bbox"][3] for c in chars)
                 text = "".join(c["c"] for c in chars)
-                units.append(((x0, y0, x1, y1), text, b["number"], ln, glued))
+                units.append(_Unit((x0, y0, x1, y1), text, b["number"], ln, glued))
     return units

@@ -194,10 +194,22 @@ def run_key(word) -> str:
 
 
 def make_runs(words: list, vocabulary) -> list[Run]:
-    """Two runs: the body words (marginalia between them skipped) and the marginalia."""
+    """The page's text as runs that search and re-anchoring look in.
+
+    The body words (marginalia between them skipped), the marginalia, and for each style of
+    the body whose words are interrupted by another style (a caption, a table between two
+    columns of running text) the words of that style alone: a drag narrowed to the running
+    text (``Document.select_between``) reads without a gap there.
+    """
     groups: dict[str, list] = {}
     for w in words:
         groups.setdefault(run_key(w), []).append(w)
+    body = groups.get("body", [])
+    styles = [w.style for w in body]
+    for style in dict.fromkeys(styles):
+        where = [k for k, s in enumerate(styles) if s == style]
+        if where and where[-1] - where[0] + 1 != len(where):
+            groups["style " + style] = [body[k] for k in where]
     runs = []
     for key, group in groups.items():
         text, spans = join(group, vocabulary)
