@@ -543,3 +543,24 @@ def test_the_text_rules_load_without_pymupdf():
     code = "import sys, basehalf_core.documents.text; print('pymupdf' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_sub_and_superscripts_are_written_out_in_quotes_and_old_quotes_still_anchor(corpus_file):
+    doc = open_document(corpus_file("attention-1706.03762.pdf"))
+    words = doc.words(5)  # §3.5 Positional Encoding
+    k = next(w.index for w in words if w.text.startswith("sin("))
+    quote = doc.passage(5, range(k - 3, k + 1)).quote
+    assert quote == "frequencies: PE_(pos,2i) = sin(pos/10000^(2i/d_model))"
+    assert anchors.search(doc, "10000^(2i/d_model)")[0][0] == 5
+    words = doc.words(3)
+    k = next(w.index for w in words if w.text.startswith("d_k"))
+    passage = doc.passage(3, range(k - 5, k + 1))
+    assert passage.quote == "queries and keys of dimension d_k,"
+    # A note grown before scripts were written out stored "dk": same place, still exact.
+    old = {"quote": "queries and keys of dimension dk,", "page": 4, "rects": passage.rects}
+    assert anchors.reanchor(doc, old).status == "exact"
+    # A raised footnote number at the start of a footnote is its marker, not a superscript.
+    from basehalf_core.documents.text import script_text
+
+    assert script_text([("1", 7.0, 96.0), ("a", 10.0, 100.0)]) == "1a"
+    assert script_text([("d", 10.0, 100.0), ("k", 7.0, 102.0)]) == "d_k"

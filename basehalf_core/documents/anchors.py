@@ -19,7 +19,7 @@ from rapidfuzz import fuzz
 
 from basehalf_core.documents.document import Document, DocumentError
 from basehalf_core.documents.pages import line_rects
-from basehalf_core.documents.text import Run, fold, join_words, normalise
+from basehalf_core.documents.text import Run, fold, join_words, normalise, strip_scripts
 
 # Fuzzy acceptance: the quote itself must be close, and the combined score high enough.
 FUZZY_MIN_QUOTE = 80.0
@@ -99,6 +99,8 @@ def _find_on_page(doc: Document, i: int, needle: str) -> list[Match]:
                     Match(i + 1, idx, line_rects([words[j] for j in idx]), at, at + len(k), r)
                 )
             at = hay.find(k, at + 1)  # overlapping hits too: a quote may overlap its repeat
+    if not out:
+        out = _find_unscripted(doc, i, k)
     if not out and needle.endswith("-") and len(needle) > 1:
         # A selection that ended on a line-end hyphen the page text joined ("sum-" / "maries").
         return _find_on_page(doc, i, needle[:-1])
@@ -130,6 +132,30 @@ def search(doc: Document, text: str) -> list[tuple[int, list[tuple[float, float,
         words = doc.words(i)
         rects = [tuple(r) for idx in hits for r in line_rects([words[k] for k in idx])]
         out.append((i, rects))
+    return out
+
+
+def _find_unscripted(doc: Document, i: int, k: str) -> list[Match]:
+    """Occurrences compared without the marks of sub- and superscripts.
+
+    A quote stored before scripts were written out says ``dk`` where the page now reads
+    ``d_k``: it is still the same text of the document.
+    """
+    plain, _ = strip_scripts(k)
+    out = []
+    for r, run in enumerate(doc.runs(i)):
+        hay = key(run.text)
+        if ("^" not in hay and "_" not in hay) or not plain:
+            continue
+        flat, offsets = strip_scripts(hay)
+        at = flat.find(plain)
+        while at >= 0:
+            start, end = offsets[at], offsets[at + len(plain) - 1] + 1
+            idx = _words_in_span(run, start, end)
+            if all(m.word_indices != idx for m in out):
+                rects = line_rects([doc.words(i)[j] for j in idx])
+                out.append(Match(i + 1, idx, rects, start, end, r))
+            at = flat.find(plain, at + 1)
     return out
 
 

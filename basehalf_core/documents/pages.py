@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pymupdf
 
 from basehalf_core.documents.reading_order import Block, order_blocks
-from basehalf_core.documents.text import Run, has_cjk, is_cjk
+from basehalf_core.documents.text import Run, has_cjk, is_cjk, script_text
 
 # One text page per page, built with these flags and reused for words and search. Ligatures
 # are not preserved (so MuPDF expands those it can); fonts that map glyphs to the ligature
@@ -107,6 +107,9 @@ class PageText:
             units = _units_from_rawdict(tp.extractRAWDICT())
         else:
             units = [_Unit(tuple(t[:4]), t[4], t[5], t[6], False) for t in raw_words]
+            scripted = _lines_with_scripts(info)
+            if scripted:
+                _write_scripts(units, tp.extractRAWDICT(), scripted)
         blocks = _group(_segments(units, info), tuple(rot))
         order = order_blocks([b.block for b in blocks], h_disp)
         by_id = {b.block.id: b for b in blocks}
@@ -285,7 +288,9 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
         xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
         dx, dy = members[0].direction
         chars = sum(m.chars for m in members)
-        first = next((u.text.strip()[0] for m in members for u in m.units if u.text.strip()), "")
+        # A raised footnote marker is written "^1": the marker is the "1".
+        texts = (u.text.strip().lstrip("^_(") for m in members for u in m.units)
+        first = next((t[0] for t in texts if t), "")
         out.append(
             _Group(
                 Block(
@@ -318,6 +323,45 @@ def _word(index, u: _Unit, block, line, role, style, rot, w_disp, h_disp) -> Wor
         max(ya, yb) / h_disp,
     )
     return Word(index, u.text, (x0, y0, x1, y1), box, block, line, role, u.glue, style)
+
+
+def _lines_with_scripts(info: dict) -> set[tuple[int, int]]:
+    """(block, line) of the lines holding a smaller span raised or lowered off the baseline."""
+    out = set()
+    for b in info.get("blocks", []):
+        for ln, line in enumerate(b.get("lines", [])):
+            spans = [sp for sp in line["spans"] if sp["text"].strip()]
+            if len(spans) < 2:
+                continue
+            big = max(spans, key=lambda sp: sp["size"])
+            y, size = big["origin"][1], big["size"]
+            if any(
+                sp["size"] < 0.9 * size and abs(sp["origin"][1] - y) > 0.12 * sp["size"]
+                for sp in spans
+            ):
+                out.add((b["number"], ln))
+    return out
+
+
+def _write_scripts(units: list[_Unit], raw: dict, lines: set[tuple[int, int]]) -> None:
+    """Rewrite the words of those lines with their sub- and superscripts (``d_k``)."""
+    chars: dict[tuple[int, int], list] = {}
+    for b in raw.get("blocks", []):
+        for ln, line in enumerate(b.get("lines", [])):
+            if (b["number"], ln) in lines:
+                chars[(b["number"], ln)] = [
+                    (c["c"], sp["size"], c["origin"][1], (c["bbox"][0] + c["bbox"][2]) / 2)
+                    for sp in line["spans"]
+                    for c in sp["chars"]
+                    if not c["c"].isspace()
+                ]
+    for u in units:
+        here = chars.get((u.block, u.line))
+        if not here:
+            continue
+        mine = [c for c in here if u.rect[0] - 0.5 <= c[3] <= u.rect[2] + 0.5]
+        if "".join(c[0] for c in mine) == u.text:  # the same characters, only marked
+            u.text = script_text([c[:3] for c in mine])
 
 
 def _units_from_rawdict(raw: dict) -> list[_Unit]:

@@ -31,7 +31,10 @@ _CJK_RE = re.compile(
 )
 _LETTERS_RE = re.compile(r"[^\W\d_]+")
 _FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-"})
-_SQUASH_RE = re.compile(r"[\s\-\u2010\u00ad]+")
+# Spaces, hyphens and the marks of sub- and superscripts (``d_k``, ``10000^(2i/d_model)``):
+# the page's plain text holds none of the marks, so ruling pages out must not need them.
+_SQUASH_RE = re.compile(r"[\s\-\u2010\u00ad^_()]+")
+_SCRIPT_MARKS = "^_()"
 
 
 @dataclass
@@ -215,3 +218,65 @@ def make_runs(words: list, vocabulary) -> list[Run]:
         text, spans = join(group, vocabulary)
         runs.append(Run(key, text, [w.index for w in group], spans))
     return runs
+
+
+def script_text(chars: list[tuple[str, float, float]]) -> str:
+    """The text of one word with its sub- and superscripts written out.
+
+    Args:
+        chars: ``(character, font size, baseline y)`` in reading order, y down.
+
+    Returns:
+        ``10000^(2i/d_model)`` for "10000" with a raised smaller "2i/d" whose "model" sits
+        lower still, ``d_k`` for a "d" with a lowered smaller "k". A group of one character
+        or of letters and digits only is written without parentheses after ``_``; after
+        ``^`` only a single character goes without them. Characters on a baseline of their
+        own that is not smaller than the text around it (small capitals) are not scripts,
+        nor is a raised mark that starts the word (a footnote's own number).
+    """
+    if not chars:
+        return ""
+    base = max(chars, key=lambda c: c[1])
+    # Each level: [baseline, size, kind, parts]; level 0 is the word's own line.
+    stack: list[list] = [[base[2], base[1], "", []]]
+    for ch, size, y in chars:
+        depth = None
+        for k in range(len(stack) - 1, -1, -1):
+            lb, ls = stack[k][0], stack[k][1]
+            if abs(y - lb) <= 0.12 * ls and abs(size - ls) <= 0.15 * ls:
+                depth = k
+                break
+        if depth is not None:
+            while len(stack) > depth + 1:
+                _close(stack)
+        else:
+            top = stack[-1]
+            dy = top[0] - y
+            if abs(dy) > 0.12 * top[1] and size < 0.9 * top[1]:
+                stack.append([y, size, "^" if dy > 0 else "_", []])
+        stack[-1][3].append(ch)
+    while len(stack) > 1:
+        _close(stack)
+    return "".join(stack[0][3])
+
+
+def _close(stack: list[list]) -> None:
+    _y, _size, kind, parts = stack.pop()
+    inner = "".join(parts)
+    bare = len(inner) == 1 or (kind == "_" and inner.isalnum())
+    bare = bare or (inner[:1], inner[-1:]) == ("(", ")")  # PE_(pos,2i), not PE_((pos,2i))
+    if len(stack) == 1 and not stack[0][3]:
+        # Raised before anything it could belong to: a footnote's own marker ("1https://").
+        stack[0][3].append(inner)
+        return
+    stack[-1][3].append(f"{kind}{inner}" if bare else f"{kind}({inner})")
+
+
+def strip_scripts(text: str) -> tuple[str, list[int]]:
+    """``text`` without the marks of sub- and superscripts, and each kept character's offset.
+
+    For finding a quote stored before scripts were written out (``dk`` for ``d_k``); the
+    real parentheses go as well, on both sides of the comparison alike.
+    """
+    kept = [k for k, ch in enumerate(text) if ch not in _SCRIPT_MARKS]
+    return "".join(text[k] for k in kept), kept
