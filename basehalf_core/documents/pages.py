@@ -150,9 +150,11 @@ class _Segment:
     direction: tuple[float, float]
     chars: int = 0
 
-    @property
-    def rect(self) -> tuple[float, float, float, float]:
-        return (
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+
+    def close(self) -> None:
+        """Fix the segment's box once its units are all in."""
+        self.box = (
             min(u.rect[0] for u in self.units),
             min(u.rect[1] for u in self.units),
             max(u.rect[2] for u in self.units),
@@ -203,10 +205,10 @@ def _span_styles(info: dict) -> dict[tuple[int, int], list]:
 
 def _style_of(u: _Unit, spans: list) -> tuple[str, float]:
     cx = (u.rect[0] + u.rect[2]) / 2
-    best = min(
-        spans,
-        key=lambda s: 0 if s[0][0] <= cx <= s[0][2] else min(abs(cx - s[0][0]), abs(cx - s[0][2])),
-    )
+    for s in spans:
+        if s[0][0] <= cx <= s[0][2]:
+            return s[1], s[2]
+    best = min(spans, key=lambda s: min(abs(cx - s[0][0]), abs(cx - s[0][2])))
     return best[1], best[2]
 
 
@@ -227,6 +229,8 @@ def _segments(units: list[_Unit], info: dict) -> list[_Segment]:
         cur = _Segment([u], family, size, direction, len(u.text))
         key = (u.block, u.line)
         segs.append(cur)
+    for seg in segs:
+        seg.close()
     return segs
 
 
@@ -255,10 +259,20 @@ def _continues(cur: _Segment, u: _Unit, family: str, size: float, direction, key
 def _group(segs: list[_Segment], rot) -> list[_Group]:
     """Segments into blocks: same style and direction, overlapping across, one line apart."""
     groups: list[tuple[list[_Segment], tuple]] = []  # (segments, box so far)
-    for seg in sorted(segs, key=lambda s: (s.rect[1], s.rect[0])):
-        x0, y0, x1, y1 = seg.rect
+    active: list[int] = []  # groups a later segment may still join
+    for seg in sorted(segs, key=lambda s: (s.box[1], s.box[0])):
+        x0, y0, x1, y1 = seg.box
         best = None
-        for k, (members, (bx0, _by0, bx1, _by1)) in enumerate(groups):
+        # Segments come top down: a horizontal block whose last line ended more than a line
+        # gap above this one takes no more lines.
+        active = [
+            k
+            for k in active
+            if groups[k][0][0].direction != (1.0, 0.0)
+            or y0 - groups[k][0][-1].box[3] <= LINE_GAP * groups[k][0][0].size
+        ]
+        for k in active:
+            members, (bx0, _by0, bx1, _by1) = groups[k]
             head = members[0]
             if (head.family, head.size, head.direction) != (seg.family, seg.size, seg.direction):
                 continue
@@ -268,7 +282,7 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
             else:
                 # Against the block's width, not its last line: a paragraph's short last
                 # line and the indented first line of the next need not overlap.
-                last = members[-1].rect
+                last = members[-1].box
                 overlap = min(x1, bx1) - max(x0, bx0)
                 if overlap < 0.5 * min(x1 - x0, bx1 - bx0):
                     continue
@@ -276,7 +290,8 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
                     continue
             best = k
         if best is None:
-            groups.append(([seg], seg.rect))
+            active.append(len(groups))
+            groups.append(([seg], seg.box))
         else:
             members, (bx0, by0, bx1, by1) = groups[best]
             members.append(seg)
