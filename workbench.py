@@ -1,3 +1,13 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#     "basehalf",
+#     "marimo>=0.25.2,<0.26",
+# ]
+#
+# [tool.uv.sources]
+# basehalf = { path = ".", editable = true }
+# ///
 """basehalf — the study workbench.
 
 Run: ``marimo run workbench.py -- --folder sessions/longeval-human-evaluation [--open FILE]``.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from basehalf_cli.common import CommandFailed
 from basehalf_core.documents.document import DocumentError
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study.branch import NotADocumentNode, QuoteNotFound, grow_from_quote
@@ -21,8 +22,6 @@ def _page(text: str) -> int:
 
 
 def _grow(args: argparse.Namespace) -> int:
-    from basehalf_cli.main import CommandFailed  # cli imports this module lazily; avoid a cycle
-
     password = None
     if args.password_env:
         # Never on the command line (other users see it in ps); only named here.

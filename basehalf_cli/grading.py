@@ -11,7 +11,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from basehalf_cli.main import CommandFailed
+from basehalf_cli.common import CommandFailed, print_json
 from basehalf_core.folder.fsio import atomic_write
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import grading, llm, offline_grader
@@ -65,7 +65,7 @@ def _grade(args: argparse.Namespace) -> int:
     except (grading.GradingError, EmptyCard, llm.ModelError) as exc:
         raise _fail(exc) from None
     if args.json:
-        print(json.dumps(_run_dict(run), ensure_ascii=False, indent=2))
+        print_json(_run_dict(run))
         return 0
     label = "offline grader" if run.offline else run.model
     print(f"{run.grading_path}: run {run.run_id} ({label})")

@@ -2,117 +2,78 @@
 
 Exit status: 0 on success, 1 for a refusal or bad input (one line on stderr naming the file
 and why), 2 for a usage error.
+
+Only the module of the command being run is imported: ``basehalf --help`` names every command
+from the table below without loading the folder model, documents or litellm.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
-from collections.abc import Callable
+from collections.abc import Iterable
 
-from basehalf_core.folder.fsio import FolderError, WriteRefused
-from basehalf_core.folder.operations import OperationRefused, connect, disconnect, move, relink
-from basehalf_core.folder.upstream import StoreUnreadable
-from basehalf_core.folder.workspace import UnknownNode, Workspace
-
-# Rooms that add their own subcommands through ``add_commands(subparsers)``.
-COMMAND_MODULES: tuple[str, ...] = (
-    "basehalf_cli.canvas",
-    "basehalf_cli.documents",
-    "basehalf_cli.grading",
-    "basehalf_cli.sessions",
-)
-
-
-class CommandFailed(Exception):
-    """A command could not do what was asked; the message is the one stderr line."""
-
-
-def _graph(args: argparse.Namespace) -> int:
-    ws = Workspace.open(args.folder)
-    out = {
-        "nodes": [{"path": p, "kind": ws.nodes[p].kind} for p in sorted(ws.nodes)],
-        "edges": [{"from": a, "to": b} for a, b in sorted(ws.graph.edges)],
-        "issues": [i.as_dict() for i in ws.issues()],
-    }
-    if args.json:
-        _print_json(out)
-    else:
-        for e in out["edges"]:
-            print(f"{e['from']} -> {e['to']}")
-        for i in out["issues"]:
-            print(f"{i['problem']}: {i['path']}: {i['entry']!r}: {i['reason']}")
-    return 0
+# Every command: the module that registers it (through ``add_commands``) and its one-line help.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "graph": ("basehalf_cli.folder", "nodes, edges and issues"),
+    "connect": ("basehalf_cli.folder", "add the link UPSTREAM -> DOWNSTREAM"),
+    "disconnect": ("basehalf_cli.folder", "remove the link UPSTREAM -> DOWNSTREAM"),
+    "mv": ("basehalf_cli.folder", "move/rename a node and rewrite every entry naming it"),
+    "relink": ("basehalf_cli.folder", "point every dangling entry OLD at the existing NEW"),
+    "path": ("basehalf_cli.folder", "the learning path, one node a line"),
+    "links": (
+        "basehalf_cli.obsidian",
+        'show or set how new entries are written: path, or wikilink ("[[x]]", Obsidian)',
+    ),
+    "grow": ("basehalf_cli.documents", "grow a note from a quote on a page of a PDF/EPUB"),
+    "grade": ("basehalf_cli.grading", "grade a practice card; appends a run to CARD.grading.md"),
+    "grade-jsonl": ("basehalf_cli.grading", "grade question/reference/answer lines from a file"),
+    "grade-class": ("basehalf_cli.grading", "grade one card in every learner folder of a course"),
+    "canvas": (
+        "basehalf_cli.canvas",
+        "export the canvas as JSON Canvas 1.0 (.canvas); `canvas import FOLDER FILE` reads one",
+    ),
+    "anki": ("basehalf_cli.anki", "the practice questions as an Anki deck (.apkg)"),
+    "zotero": ("basehalf_cli.zotero", "import Zotero highlights of a PDF as grown notes"),
+    "export": ("basehalf_cli.sessions", "one self-contained offline HTML page of a folder"),
+    "course": ("basehalf_cli.sessions", "courses: a folder of sessions plus course.yaml"),
+    "review": ("basehalf_cli.sessions", "spaced repetition: practice questions and when due"),
+    "fetch-arxiv": ("basehalf_cli.sessions", "download an arXiv PDF into a study folder"),
+}
 
 
-def _connect(args: argparse.Namespace) -> int:
-    connect(Workspace.open(args.folder), args.upstream, args.downstream)
-    return 0
+def build_parser(load: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser.
 
-
-def _disconnect(args: argparse.Namespace) -> int:
-    disconnect(Workspace.open(args.folder), args.upstream, args.downstream)
-    return 0
-
-
-def _mv(args: argparse.Namespace) -> int:
-    _print_json(move(Workspace.open(args.folder), args.old, args.new).as_dict())
-    return 0
-
-
-def _relink(args: argparse.Namespace) -> int:
-    _print_json(relink(Workspace.open(args.folder), args.old, args.new).as_dict())
-    return 0
-
-
-def _path(args: argparse.Namespace) -> int:
-    for p in Workspace.open(args.folder).learning_path():
-        print(p)
-    return 0
-
-
-def _print_json(data: object) -> None:
-    print(json.dumps(data, ensure_ascii=False, indent=2))
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser, with every room's subcommands."""
-    parser = argparse.ArgumentParser(prog="basehalf", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    def command(name: str, func: Callable, help: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help)
-        p.set_defaults(func=func)
-        p.add_argument("folder", help="the study folder")
-        return p
-
-    command("graph", _graph, "nodes, edges and issues").add_argument("--json", action="store_true")
-    for name, func, verb in (("connect", _connect, "add"), ("disconnect", _disconnect, "remove")):
-        p = command(name, func, f"{verb} the link UPSTREAM -> DOWNSTREAM")
-        p.add_argument("upstream")
-        p.add_argument("downstream")
-    p = command("mv", _mv, "move/rename a node and rewrite every entry naming it")
-    p.add_argument("old")
-    p.add_argument("new")
-    p = command("relink", _relink, "point every dangling entry OLD at the existing NEW")
-    p.add_argument("old")
-    p.add_argument("new")
-    command("path", _path, "the learning path, one node a line")
-    for module in COMMAND_MODULES:
+    Args:
+        load: Command names whose modules are imported and fully registered; every other
+            command is listed by name and help only. ``None`` loads every module.
+    """
+    parser = argparse.ArgumentParser(
+        prog="basehalf", description="The study folder model from the command line."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    names = COMMANDS if load is None else [n for n in load if n in COMMANDS]
+    modules = dict.fromkeys(COMMANDS[n][0] for n in names)
+    for name, (module, help) in COMMANDS.items():
+        if module not in modules:
+            sub.add_parser(name, help=help)
+    for module in modules:
         importlib.import_module(module).add_commands(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``basehalf`` console script."""
-    args = build_parser().parse_args(argv)
+    from basehalf_core.errors import BasehalfError
+
+    argv = sys.argv[1:] if argv is None else argv
+    wanted = next((a for a in argv if not a.startswith("-")), None)
+    args = build_parser(load=[wanted] if wanted else []).parse_args(argv)
     try:
         return args.func(args)
-    except (OperationRefused, WriteRefused, StoreUnreadable, FolderError, CommandFailed) as exc:
-        print(f"basehalf {args.command}: {exc}", file=sys.stderr)
-    except UnknownNode as exc:
+    except BasehalfError as exc:
         print(f"basehalf {args.command}: {exc}", file=sys.stderr)
     except BrokenPipeError:
         return 0

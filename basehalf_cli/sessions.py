@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+from basehalf_cli.common import CommandFailed, print_json
 from basehalf_core.documents import fetch
 from basehalf_core.study import review
 from basehalf_core.teaching import course
 from basehalf_core.views import export
 
 
-def _failed(exc: Exception):
-    from basehalf_cli.main import CommandFailed  # cli imports this module lazily; avoid a cycle
-
+def _failed(exc: Exception) -> CommandFailed:
     return CommandFailed(str(exc))
 
 
@@ -29,10 +27,6 @@ def _time(text: str) -> datetime:
     if t.tzinfo is None:
         raise argparse.ArgumentTypeError(f"{text!r} has no time zone; add +00:00 or Z")
     return t
-
-
-def _print(data: object) -> None:
-    print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -49,7 +43,7 @@ def _course_new(args: argparse.Namespace) -> int:
         c = course.new(args.course, args.title, args.session, key=args.key)
     except course.CourseError as exc:
         raise _failed(exc) from None
-    _print({"course": str(c.root), "title": c.title, "sessions": c.sessions, "key": c.key})
+    print_json({"course": str(c.root), "title": c.title, "sessions": c.sessions, "key": c.key})
     return 0
 
 
@@ -58,7 +52,7 @@ def _course_handout(args: argparse.Namespace) -> int:
         files = course.handout(args.course, args.output)
     except course.CourseError as exc:
         raise _failed(exc) from None
-    _print({"handout": str(Path(args.output)), "files": files})
+    print_json({"handout": str(Path(args.output)), "files": files})
     return 0
 
 
@@ -67,7 +61,7 @@ def _course_progress(args: argparse.Namespace) -> int:
         rows = course.progress(args.course, args.now or datetime.now(UTC))
     except (course.CourseError, review.ReviewStateError) as exc:
         raise _failed(exc) from None
-    _print(rows)
+    print_json(rows)
     return 0
 
 
@@ -82,7 +76,7 @@ def _review(args: argparse.Namespace) -> int:
     except review.ReviewStateError as exc:
         raise _failed(exc) from None
     if args.json:
-        _print([d.as_dict() for d in items])
+        print_json([d.as_dict() for d in items])
         return 0
     for d in items:
         when = "due now" if d.due <= now else f"due {d.due.strftime('%Y-%m-%d %H:%M UTC')}"

@@ -3,12 +3,40 @@
 The browser side is vis-network, loaded from the installed pyvis package (no CDN, works
 offline) and wrapped into this widget's ES module. Python computes the cards
 (:mod:`basehalf_core.views.network`) and their positions
-(:mod:`basehalf_core.views.layout`); physics stays off. Traits:
+(:mod:`basehalf_core.views.layout`); physics stays off.
 
-- ``nodes``, ``edges``, ``options``: what to draw (vis-network item dicts; text only).
+The widget shows and reports; it never changes the folder. The app observes the report
+traits and calls :mod:`basehalf_core.folder.operations` itself, then :meth:`Canvas.sync`.
+
+What to draw (Python → browser):
+
+- ``nodes``, ``edges``, ``options``: vis-network item dicts; labels and tooltips are text.
 - ``positions``: cards the learner dragged, ``{id: [x, y]}``; saved to ``.bh/canvas.json``.
-- ``selected``: the path of the clicked card ("" for none); a ghost selects its holder.
+- ``focus`` (str): the app's choice of card (a grow, "Open card", a highlight click): the card
+  is selected (``selected`` is set to it) and brought into view. :meth:`Canvas.show` focuses
+  a card again even if it was the last one focused.
+- ``message`` (str): a sentence the app wants next to the canvas, e.g. why a link was refused
+  ("" hides it).
 - ``status``: a problem with ``.bh/canvas.json`` worth showing ("" when fine).
+
+What the learner did (browser → Python):
+
+- ``selected`` (str): the card clicked once ("" for none); a ghost card selects the note
+  that lists the missing file.
+- ``selection`` (list[str]): shift-click adds a card to (or takes it out of) a multi-selection,
+  e.g. the upstream of a new practice card; a plain click makes it ``[selected]``.
+- ``opened`` (dict ``{"path": str, "n": int}``): a double-click, to open the card in Card
+  Detail; ``n`` counts up, so opening the same card twice is two changes.
+- ``link`` (dict ``{"from": upstream, "to": downstream, "n": int}``): in Link mode (the "Link"
+  button, Esc leaves it) a drag from one card onto another. Nothing is drawn until the app has
+  connected them and synced. A ghost card reports the missing file's path.
+- ``unlink`` (dict ``{"from", "to", "n"}``): a link selected with a click, then Delete
+  (or Backspace) on the canvas, or the "Unlink" button.
+
+Viewing: the canvas opens with the whole folder fitted (a folder of over 30 cards that would
+then be unreadable opens on the top of its learning path instead); "Fit all" shows every card;
+a card added by a sync outside the view is brought into it. The mouse wheel zooms only once
+the canvas is clicked (focused) or with Ctrl/⌘ held; otherwise it scrolls the page.
 
 :meth:`Canvas.sync` recomputes the cards from the workspace and assigns only the traits that
 changed; the browser diffs them into its DataSets, so nothing re-renders, no card jumps and
@@ -68,6 +96,12 @@ class Canvas(anywidget.AnyWidget):
     options = traitlets.Dict().tag(sync=True)
     positions = traitlets.Dict().tag(sync=True)
     selected = traitlets.Unicode("").tag(sync=True)
+    selection = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    opened = traitlets.Dict().tag(sync=True)
+    link = traitlets.Dict().tag(sync=True)
+    unlink = traitlets.Dict().tag(sync=True)
+    focus = traitlets.Unicode("").tag(sync=True)
+    message = traitlets.Unicode("").tag(sync=True)
     status = traitlets.Unicode("").tag(sync=True)
     height = traitlets.Unicode("640px").tag(sync=True)
 
@@ -78,19 +112,32 @@ class Canvas(anywidget.AnyWidget):
         self._pins: dict[str, Point] = {}  # saved and dragged spots, also of absent cards
         self._seen: tuple[Workspace | None, int] = (None, -1)
         self._loading = False
+        self._aspect: float | None = None
         self.observe(self._on_positions, names=["positions"])
+        self.observe(self._on_focus, names=["focus"])
 
     @classmethod
-    def for_workspace(cls, ws: Workspace, *, height: str = "640px") -> Canvas:
-        """A canvas of ``ws``: saved positions from ``.bh/canvas.json``, the rest laid out."""
+    def for_workspace(
+        cls, ws: Workspace, *, height: str = "640px", aspect: float | None = 1.5
+    ) -> Canvas:
+        """A canvas of ``ws``: saved positions from ``.bh/canvas.json``, the rest laid out.
+
+        Args:
+            ws: the workspace.
+            height: the canvas's CSS height.
+            aspect: about how wide the pane is for its height: cards that have no saved spot
+                are laid out to fill such a pane, so a small folder fits it at a readable
+                size (``None``: rows of about 1.2 × √cards).
+        """
         canvas = cls(height=height)
+        canvas._aspect = aspect
         canvas._load(ws)
         return canvas
 
     def _load(self, ws: Workspace) -> None:
         self._store = CanvasStore(ws.root)
         self._pins = self._store.load()
-        net = network.build(ws, self._pins)
+        net = network.build(ws, self._pins, aspect=self._aspect)
         self._remember(net.nodes)
         self._seen = (ws, ws.revision)
         with self.hold_sync():
@@ -134,6 +181,19 @@ class Canvas(anywidget.AnyWidget):
                 self.nodes = net.nodes
             if net.edges != self.edges:
                 self.edges = net.edges
+
+    def show(self, path: str) -> None:
+        """Select ``path`` and bring it into view, even if it was the last card focused."""
+        if self.focus == path:
+            self.focus = ""
+        self.focus = path
+
+    def _on_focus(self, change: dict) -> None:
+        # The focused card is the selected one, on both sides, at once: app observers of
+        # ``selected`` see the same card the canvas highlights.
+        if change["new"]:
+            self.selected = change["new"]
+            self.selection = [change["new"]]
 
     def _remember(self, nodes: list[dict]) -> None:
         self._xy = {n["id"]: (float(n["x"]), float(n["y"])) for n in nodes}

@@ -53,6 +53,7 @@ from basehalf_core.documents.document import (
     WrongPassword,
 )
 from basehalf_core.documents.pages import line_rects
+from basehalf_core.errors import BasehalfError
 from basehalf_core.study.branch import highlight_items
 
 _STATIC = Path(__file__).parent / "static"
@@ -62,7 +63,7 @@ MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
 _PAGE_CACHE = 4
 
 
-class ReaderError(Exception):
+class ReaderError(BasehalfError):
     """A call on the reader that cannot be honoured; the message names the bad value."""
 
 

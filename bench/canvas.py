@@ -132,14 +132,14 @@ def python_figures(sizes: list[int], work: Path) -> None:
 
 
 class App:
-    """``marimo run tests/apps/canvas_app.py`` on a loopback port."""
+    """``marimo run`` of a notebook (default ``tests/apps/canvas_app.py``) on a loopback port."""
 
-    def __init__(self, folder: Path, log: Path):
+    def __init__(self, folder: Path, log: Path, notebook: Path = ROOT / "tests/apps/canvas_app.py"):
         from conftest import free_port
 
         self.url = f"http://127.0.0.1:{free_port()}"
         args = [
-            sys.executable, "-m", "marimo", "run", str(ROOT / "tests/apps/canvas_app.py"),
+            sys.executable, "-m", "marimo", "run", str(notebook),
             "--headless", "--port", self.url.rsplit(":", 1)[1], "--no-token", "--no-sandbox",
             "--", "--folder", str(folder),
         ]  # fmt: skip
@@ -179,6 +179,155 @@ _WATCH = """(canvas) => {
 }"""
 
 
+# The floor: a notebook with one line of HTML, what marimo alone takes to show a fresh page.
+_FLOOR_APP = """import marimo
+
+app = marimo.App(width="full")
+
+
+@app.cell
+def _():
+    import marimo as mo
+
+    mo.Html('<div data-testid="floor-ready">ready</div>')
+    return
+
+
+if __name__ == "__main__":
+    app.run()
+"""
+
+
+def floor_seconds(work: Path, runs: int = 3) -> float:
+    """Fastest fresh page of the one-line notebook: marimo's own share of any page."""
+    from conftest import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    notebook = work / "floor_app.py"
+    notebook.write_text(_FLOOR_APP, encoding="utf-8")
+    app = App(work, work / "floor.log", notebook)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 2000})
+            times = []
+            for _ in range(runs):
+                t = time.perf_counter()
+                page.goto(app.url)
+                page.locator("[data-testid='floor-ready']").wait_for(timeout=120_000)
+                times.append(time.perf_counter() - t)
+            browser.close()
+    finally:
+        app.stop()
+    return min(times)
+
+
+# The same cards drawn on a bare page (no marimo), by the widget's render() against the way it
+# drew before: a live network with empty DataSets, then nodes.add, edges.add and fit, each
+# DataSet change drawing the whole canvas synchronously. Both timed to the first frame after.
+_BARE_PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<link rel="stylesheet" href="canvas.css"></head><body><div id="el" style="width:900px"></div>
+<script type="module">
+const state = await (await fetch("state.json")).json();
+const mod = await import("./canvas.js");
+const el = document.getElementById("el");
+const model = { get: (k) => state[k], set: (k, v) => { state[k] = v; }, save_changes() {},
+  on() {}, off() {} };
+const t0 = performance.now();
+if (location.hash === "#baseline") {
+  const box = document.createElement("div");
+  box.style.height = state.height;
+  el.append(box);
+  const vis = mod.vis;
+  const nodes = new vis.DataSet();
+  const edges = new vis.DataSet();
+  const network = new vis.Network(box, { nodes, edges }, state.options);
+  nodes.add(state.nodes);
+  edges.add(state.edges.map((e) => ({ ...e, id: JSON.stringify([e.from, e.to]) })));
+  network.fit({ animation: false });
+} else {
+  mod.default.render({ model, el });
+}
+const t1 = performance.now();
+const done = () => {
+  const box = document.querySelector("[data-testid='canvas']");
+  const times = box && box.bhTimes;
+  if (location.hash === "#baseline") {
+    window.bhDone = { first: performance.now() - t0, all: performance.now() - t0 };
+  } else if (times && times.all) {
+    window.bhDone = { first: times.drawn - t0, all: times.all - t0 };
+  } else {
+    setTimeout(done, 5);
+  }
+};
+requestAnimationFrame(done);
+</script></body></html>"""
+
+
+def bare_page_figures(size: int, work: Path, runs: int = 5) -> None:
+    """Draw-only figures: the widget's render() against the previous mechanism, same run."""
+    import functools
+    import http.server
+    import threading
+
+    from conftest import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    folder = make_folder(work / f"bare{size}", size)
+    canvas = Canvas.for_workspace(Workspace.open(folder), height="900px")
+    site = work / "bare"
+    site.mkdir()
+    state = {k: getattr(canvas, k) for k in ("nodes", "edges", "options", "positions", "height")}
+    (site / "state.json").write_text(json.dumps(state), encoding="utf-8")
+    (site / "canvas.js").write_text(Canvas._esm + "\nexport { vis };\n", encoding="utf-8")
+    (site / "canvas.css").write_text(Canvas._css, encoding="utf-8")
+    (site / "index.html").write_text(_BARE_PAGE, encoding="utf-8")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(site))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    got: dict[str, list[float]] = {"render": [], "baseline": []}
+    firsts: list[float] = []
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            for _ in range(runs):
+                for what in got:
+                    page.goto("about:blank")
+                    page.goto(url + ("#baseline" if what == "baseline" else ""))
+                    page.wait_for_function("window.bhDone", timeout=120_000)
+                    done = page.evaluate("window.bhDone")
+                    got[what].append(done["all"] / 1000)
+                    if what == "render":
+                        firsts.append(done["first"] / 1000)
+            browser.close()
+    finally:
+        server.shutdown()
+    new, old = statistics.median(got["render"]), statistics.median(got["baseline"])
+    print()
+    print(f"bare page (no marimo), {len(state['nodes'])} cards, {len(state['edges'])} links:")
+    first = statistics.median(firsts)
+    print(
+        f"  render() -> every card drawn: median {new:.3f} s over {runs} (first picture "
+        f"{first:.3f} s); previous mechanism (live network, nodes.add, edges.add, fit, first "
+        f"frame) {old:.3f} s; ratio {old / new:.1f}x (first picture {old / first:.1f}x)"
+    )
+
+
+# Where a fresh page's time goes, in ms since navigation started (performance.now()).
+_PHASES = """(el) => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  return { ...el.bhTimes, dom: nav ? nav.domContentLoadedEventEnd : 0 };
+}"""
+
+
 def browser_figures(size: int, work: Path, grows: int) -> None:
     from conftest import CHROMIUM, CHROMIUM_ARGS
     from playwright.sync_api import expect, sync_playwright
@@ -190,13 +339,16 @@ def browser_figures(size: int, work: Path, grows: int) -> None:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1400, "height": 2000})
-            loads = []
-            for _ in range(2):
+            loads, phases = [], []
+            for _ in range(3):
                 t = time.perf_counter()
                 page.goto(app.url)
                 canvas = page.locator("[data-testid='canvas']")
                 expect(canvas).to_have_attribute("data-node-count", str(cards), timeout=120_000)
                 loads.append(time.perf_counter() - t)
+                while not canvas.evaluate("(el) => Boolean(el.bhTimes && el.bhTimes.all)"):
+                    page.wait_for_timeout(20)
+                phases.append(canvas.evaluate(_PHASES))
             canvas.evaluate(_WATCH)
             button = page.get_by_role("button", name="Grow")
             latencies, arrivals, applies = [], [], []
@@ -230,6 +382,22 @@ def browser_figures(size: int, work: Path, grows: int) -> None:
         f"  baseline, a fresh page drawing the whole canvas: {min(loads):.3f} s "
         f"(ratio {min(loads) / median:.1f}x the grow)"
     )
+    floor = floor_seconds(work)
+    print(
+        f"  floor, a fresh page of a one-line notebook (marimo alone): {floor:.3f} s; "
+        f"the canvas's share of a fresh page: {min(loads) - floor:.3f} s"
+    )
+    best_phase = min(phases, key=lambda p: p["drawn"])
+    print(
+        "  fresh page, ms since navigation (fastest of 3): marimo page ready "
+        f"{best_phase['dom']:.0f}, canvas view starts {best_phase['start']:.0f}, "
+        f"data sets {best_phase['data'] - best_phase['start']:.0f}, "
+        f"vis network {best_phase['network'] - best_phase['data']:.0f}, "
+        f"view chosen {best_phase['ready'] - best_phase['network']:.0f}, "
+        f"first picture drawn at {best_phase['drawn']:.0f} "
+        f"(canvas's own share {best_phase['drawn'] - best_phase['start']:.0f}), "
+        f"every card in at {best_phase['all']:.0f}"
+    )
 
 
 def main() -> None:
@@ -243,6 +411,7 @@ def main() -> None:
         work = Path(tmp)
         python_figures([int(s) for s in args.sizes.split(",")], work)
         if not args.no_browser:
+            bare_page_figures(args.browser_size, work)
             browser_figures(args.browser_size, work, args.grows)
 
 

@@ -4,34 +4,32 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import hypothesis
 import pytest
+
+# Re-exported: tests import these names from conftest.
+from harness import (  # noqa: F401
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    MarimoServer,
+    free_port,
+    launch_chromium,
+)
+
+# Property tests check answers, not speed: a per-example deadline only flakes on a busy machine.
+hypothesis.settings.register_profile("basehalf", deadline=None)
+hypothesis.settings.load_profile("basehalf")
 
 # litellm must not reach for its online cost map in any test process.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus"
 GRADING_DATA = SHARED / "grading"
-CHROMIUM = os.environ.get("BASEHALF_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def corpus(name: str) -> Path:
@@ -46,51 +44,6 @@ def corpus(name: str) -> Path:
 def corpus_file():
     """Factory: ``corpus_file(name)`` → path of a corpus document."""
     return corpus
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class MarimoServer:
-    """``marimo run NOTEBOOK -- ARGS`` on a loopback port, stopped by :meth:`stop`."""
-
-    def __init__(self, notebook: Path, args: list[str], env: dict[str, str], log: Path):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        cmd = [
-            sys.executable, "-m", "marimo", "run", str(notebook),
-            "--headless", "--port", str(self.port), "--no-token", "--no-sandbox",
-            "--", *args,
-        ]  # fmt: skip
-        self.log = log
-        self._log = open(log, "wb")  # noqa: SIM115 - lives as long as the server
-        self.proc = subprocess.Popen(
-            cmd, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT
-        )
-        self._wait()
-
-    def _wait(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"marimo exited early:\n{self.log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/health", timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"marimo did not start in {timeout}s:\n{self.log.read_text()[-3000:]}")
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self._log.close()
 
 
 @pytest.fixture
@@ -134,7 +87,7 @@ def _browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch_chromium(pw)
         yield browser
         browser.close()
 

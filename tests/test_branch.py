@@ -147,7 +147,6 @@ def test_quote_text_cannot_become_html_or_a_heading_in_the_body():
 @pytest.mark.parametrize(
     ("quote", "title"),
     [
-        (QUOTE, "The dominant sequence transduction models are"),
         (
             "evaluating model-generated summaries (Kryscinski et al., 2019;",
             "Evaluating model-generated summaries",
@@ -157,10 +156,49 @@ def test_quote_text_cannot_become_html_or_a_heading_in_the_body():
         ("偿还债务的能力很强，受不利经济", "偿还债务的能力很强"),
         ("   ", "Untitled"),
         ("...", "Untitled"),
+        ("We propose it.", "Untitled"),
     ],
 )
 def test_default_title_is_a_short_phrase_in_the_passage_language(quote, title):
     assert default_title(quote) == title
+
+
+@pytest.mark.parametrize(
+    ("page", "quote", "title"),
+    [
+        # The passage defines a name: that name, not "We call our particular attention".
+        (4, 'We call our particular attention "Scaled Dot-Product Attention"', None),
+        (1, QUOTE, "Dominant sequence transduction models"),
+        (
+            5,
+            "Multi-head attention allows the model to jointly attend to information from "
+            "different representation subspaces at different positions.",
+            "Multi-head attention",
+        ),
+        (
+            6,
+            "each dimension of the positional encoding corresponds to a sinusoid",
+            "Positional encoding",
+        ),
+        (
+            3,
+            "We employ a residual connection [11] around each of the two sub-layers, followed by "
+            "layer normalization [1].",
+            "Residual connection",
+        ),
+    ],
+)
+def test_suggested_titles_name_the_idea_of_real_passages(folder, page, quote, title):
+    ws = Workspace.open(folder)
+    passage = passage_from_quote(ws, "attention-is-all-you-need.pdf", page, quote)
+    suggested = default_title(passage)
+    if title is None:  # the PDF's own quote marks, whichever they are
+        assert suggested.strip('"“”') == "Scaled Dot-Product Attention"
+    else:
+        assert suggested == title
+    # A name, not the passage's opening words ("We call our …", "The dominant …").
+    assert not suggested.lower().startswith(("we ", "the ", "each ", "that "))
+    assert 1 <= len(suggested.split()) <= 5
 
 
 def test_highlights_follow_each_grown_note_and_say_when_one_is_lost(folder):

@@ -29,8 +29,10 @@ XSS_NAME = "<img src=x onerror=alert(1)>.md"
 
 @pytest.fixture
 def canvas_app(marimo_notebook):
-    """Factory: ``canvas_app(folder) -> url`` of the canvas app over that folder."""
-    return lambda folder: marimo_notebook("tests/apps/canvas_app.py", "--folder", folder)
+    """Factory: ``canvas_app(folder, *args) -> url`` of the canvas app over that folder."""
+    return lambda folder, *args: marimo_notebook(
+        "tests/apps/canvas_app.py", "--folder", folder, *args
+    )
 
 
 def make_study(root: Path) -> Path:
@@ -68,9 +70,36 @@ def centre(canvas, node: str) -> tuple[float, float]:
     return box["x"] + at["x"], box["y"] + at["y"]
 
 
-def click_card(page, canvas, node: str) -> None:
+def click_card(page, canvas, node: str, *, shift: bool = False) -> None:
     x, y = centre(canvas, node)
+    if shift:
+        page.keyboard.down("Shift")
     page.mouse.click(x, y)
+    if shift:
+        page.keyboard.up("Shift")
+
+
+def in_view(canvas, node: str) -> bool:
+    """The card's centre is drawn inside the canvas element."""
+    return canvas.evaluate(
+        "(el, id) => { const p = el.bhCardCenter(id);"
+        " return p.x > 0 && p.y > 0 && p.x < el.clientWidth && p.y < el.clientHeight; }",
+        node,
+    )
+
+
+def drag(page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=12)
+    page.mouse.up()
+
+
+def wait_for(predicate, what: str, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
 
 
 def no_injection(page) -> None:
@@ -198,6 +227,106 @@ def test_a_big_folder_opens_readable_and_python_can_bring_a_card_into_view(
     expect(canvas).to_have_attribute("data-selected", "299-n.md", timeout=TIMEOUT)
     x, y = centre(canvas, "299-n.md")
     assert box["x"] < x < box["x"] + box["width"] and box["y"] < y < box["y"] + box["height"]
+    # The app's choice is the selected card on both sides.
+    expect(page.locator("[data-testid='card-detail']")).to_have_text("299-n.md")
+    # Panned away and shown again: the same card is brought back (not a no-op).
+    canvas.evaluate("(el) => el.bhFocus('paper.pdf')")
+    assert not in_view(canvas, "299-n.md")
+    page.get_by_role("button", name="Show").click()
+    wait_for(lambda: in_view(canvas, "299-n.md"), "the card shown again")
+
+
+def test_a_grown_card_outside_the_view_is_brought_into_it(canvas_app, browser_page, tmp_path):
+    folder = tmp_path / "big"
+    folder.mkdir()
+    shutil.copy(corpus("attention-1706.03762.pdf"), folder / "paper.pdf")
+    for i in range(120):
+        (folder / f"{i:03}-n.md").write_text(f"---\nupstream:\n  - paper.pdf\n---\n# N {i}\n")
+    page = browser_page
+    page.goto(canvas_app(folder, "--height", "500px"))
+    canvas = page.locator(CANVAS)
+    expect(canvas).to_have_attribute("data-node-count", "121", timeout=TIMEOUT)
+    # Zoomed in on the PDF: the row below it is full, a note grown from it lands far out.
+    canvas.evaluate("(el) => el.bhFocus('paper.pdf', 1)")
+    click_card(page, canvas, "paper.pdf")
+    expect(page.locator("[data-testid='card-detail']")).to_have_text("paper.pdf", timeout=TIMEOUT)
+    page.get_by_role("button", name="Grow").click()
+    expect(canvas).to_have_attribute("data-node-count", "122", timeout=TIMEOUT)
+    grown = canvas.evaluate("(el) => el.bhPosition('grown-1.md')")
+    pdf = canvas.evaluate("(el) => el.bhPosition('paper.pdf')")
+    assert abs(grown["x"] - pdf["x"]) > 1000, "the test needs a card that lands out of view"
+    wait_for(lambda: in_view(canvas, "grown-1.md"), "the grown card in view")
+
+
+def thirty_cards(root: Path) -> Path:
+    """A folder of 30 cards as a learner grows it: two PDFs, notes with long titles, practice."""
+    root.mkdir(parents=True)
+    shutil.copy(corpus("attention-1706.03762.pdf"), root / "attention.pdf")
+    shutil.copy(corpus("pdfminer_naacl06-shinyama.pdf"), root / "paraphrase.pdf")
+    titles = [
+        "The Transformer dispenses with recurrence and convolutions entirely",
+        'We call our particular attention "Scaled Dot-Product Attention"',
+        "Multi-head attention attends to information from different subspaces",
+        "Positional encoding with sinusoids of geometrically increasing wavelengths",
+        "Why self-attention: path length between long-range dependencies",
+        "Encoder–decoder attention: queries from the decoder, keys from the encoder",
+        "Residual dropout and label smoothing",
+        "Training on WMT 2014 English-German",
+        "Learning rate schedule with warmup",
+        "Byte-pair encoding vocabulary",
+        "Masking future positions in the decoder",
+        "Comparison with ByteNet and ConvS2S",
+    ]
+    for i, title in enumerate(titles):
+        up = "attention.pdf" if i < 8 else f"n{i - 8:02}.md"
+        body = f"---\nupstream:\n  - {up}\n---\n# {title}\n"
+        (root / f"n{i:02}.md").write_text(body, encoding="utf-8")
+    for i in range(12, 24):
+        up = "paraphrase.pdf" if i < 20 else f"n{i - 8:02}.md"
+        title = f"Paraphrase acquisition from comparable news articles, part {i - 11}"
+        body = f"---\nupstream:\n  - {up}\n---\n# {title}\n"
+        (root / f"n{i:02}.md").write_text(body, encoding="utf-8")
+    for i in range(4):
+        ups = "".join(f"  - n{j:02}.md\n" for j in (i, i + 12))
+        body = f"---\nupstream:\n{ups}kind: practice\n---\n# Practice {i + 1}\n"
+        (root / f"p{i}.md").write_text(body, encoding="utf-8")
+    return root
+
+
+def test_thirty_cards_fit_the_pane_with_readable_labels(canvas_app, browser_page, tmp_path):
+    folder = thirty_cards(tmp_path / "thirty")
+    page = browser_page
+    page.goto(canvas_app(folder, "--width", "900px", "--height", "720px"))
+    canvas = page.locator(CANVAS)
+    expect(canvas).to_have_attribute("data-node-count", "30", timeout=TIMEOUT)
+    width, height = canvas.evaluate("(el) => [el.clientWidth, el.clientHeight]")
+    assert (width, height) == (900 - 2, 720 - 2)  # the pane asked for, less the border
+    cards = canvas.evaluate("(el) => el.bhCards()")
+    assert len(cards) == 30
+    for card in cards.values():
+        # Readable: the label is drawn at 12 CSS px or more ...
+        assert card["font"] >= 12, card
+        # ... the whole card is inside the pane ...
+        assert card["left"] >= 0 and card["top"] >= 0, card
+        assert card["right"] <= width and card["bottom"] <= height, card
+        # ... and the label is drawn in the lines it was given: no word broken by the canvas.
+        assert card["drawnLines"] == card["label"].count("\n") + 1, card
+    long = cards["n03.md"]["label"]
+    assert long.replace("\n", " ").startswith("Positional encoding with sinusoids")
+    # No two cards overlap.
+    boxes = list(cards.values())
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            apart = (
+                a["right"] <= b["left"] or b["right"] <= a["left"]
+                or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+            )  # fmt: skip
+            assert apart, (a["label"], b["label"])
+    # Zoomed into one card, "Fit all" brings every card back into the pane.
+    canvas.evaluate("(el) => el.bhFocus('n03.md', 2.5)")
+    assert not all(in_view(canvas, c) for c in cards)
+    page.get_by_test_id("canvas-fit").click()
+    assert all(in_view(canvas, c) for c in cards)
 
 
 # --- the workbench (the lead's app) ---------------------------------------------------------
@@ -230,3 +359,103 @@ def test_workbench_hostile_note_runs_nothing_in_card_detail(marimo_app, browser_
     body = page.locator("[data-testid='card-body']")
     expect(body).to_contain_text("<img src=w onerror=alert(5)>", timeout=TIMEOUT)
     no_injection(page)
+
+
+def test_click_selects_shift_click_adds_and_double_click_opens(canvas_app, browser_page, tmp_path):
+    folder = make_study(tmp_path / "study")
+    page = browser_page
+    canvas = open_canvas(page, canvas_app(folder))
+    detail = page.locator("[data-testid='card-detail']")
+    opened = page.locator("[data-testid='card-opened']")
+    selection = page.locator("[data-testid='card-selection']")
+    click_card(page, canvas, "attention.pdf")
+    expect(detail).to_have_text("attention.pdf", timeout=TIMEOUT)
+    expect(selection).to_have_text("attention.pdf")
+    page.wait_for_timeout(600)  # a single click opens nothing
+    expect(opened).to_have_text("")
+    click_card(page, canvas, "qkv.md", shift=True)
+    expect(selection).to_have_text("attention.pdf qkv.md", timeout=TIMEOUT)
+    assert json.loads(canvas.get_attribute("data-selection")) == ["attention.pdf", "qkv.md"]
+    click_card(page, canvas, "attention.pdf", shift=True)  # taken out again
+    expect(selection).to_have_text("qkv.md", timeout=TIMEOUT)
+    x, y = centre(canvas, "the-transformer-claim.md")
+    page.mouse.dblclick(x, y)
+    expect(opened).to_have_text("the-transformer-claim.md", timeout=TIMEOUT)
+    expect(detail).to_have_text("the-transformer-claim.md")
+    expect(selection).to_have_text("the-transformer-claim.md")
+    # The same card opened again is reported again (the counter moves).
+    before = canvas.evaluate("(el) => el.bhOpened()")
+    page.mouse.dblclick(x, y)
+    wait_for(lambda: canvas.evaluate("(el) => el.bhOpened()") == before + 1, "a second open")
+
+
+def test_drag_in_link_mode_links_and_delete_unlinks(canvas_app, browser_page, tmp_path):
+    folder = make_study(tmp_path / "study")
+    page = browser_page
+    canvas = open_canvas(page, canvas_app(folder))
+    expect(canvas).to_have_attribute("data-edge-count", "4")
+    link = page.get_by_test_id("canvas-link")
+    link.click()
+    expect(link).to_have_attribute("aria-pressed", "true")
+    drag(page, centre(canvas, "titled.md"), centre(canvas, "qkv.md"))
+    expect(canvas).to_have_attribute("data-edge-count", "5", timeout=TIMEOUT)
+    assert Workspace.open(folder).upstream("qkv.md") == ["the-transformer-claim.md", "titled.md"]
+    # Still in Link mode: a card dragged onto itself is refused, with the reason shown.
+    x, y = centre(canvas, "lost.md")
+    drag(page, (x, y), (x + 25, y + 4))
+    message = page.get_by_test_id("canvas-message")
+    expect(message).to_contain_text("names the node itself", timeout=TIMEOUT)
+    link.click()
+    expect(link).to_have_attribute("aria-pressed", "false")
+    # Select the new link with a click on its middle, then Delete.
+    edge = json.dumps(["titled.md", "qkv.md"], separators=(",", ":"))
+    at = canvas.evaluate("(el, id) => el.bhEdgePoint(id)", edge)
+    box = canvas.bounding_box()
+    page.mouse.click(box["x"] + at["x"], box["y"] + at["y"])
+    expect(page.get_by_test_id("canvas-unlink")).to_be_enabled()
+    page.keyboard.press("Delete")
+    expect(canvas).to_have_attribute("data-edge-count", "4", timeout=TIMEOUT)
+    assert Workspace.open(folder).upstream("qkv.md") == ["the-transformer-claim.md"]
+    # A drag outside Link mode moves a card and links nothing.
+    x, y = centre(canvas, "titled.md")
+    drag(page, (x, y), (x + 40, y + 40))
+    page.wait_for_timeout(500)
+    expect(canvas).to_have_attribute("data-edge-count", "4")
+
+
+def test_tooltip_leaves_with_the_pointer_and_the_wheel_scrolls_the_page(
+    canvas_app, browser_page, tmp_path
+):
+    folder = make_study(tmp_path / "study")
+    page = browser_page
+    page.set_viewport_size({"width": 1200, "height": 700})
+    canvas = open_canvas(page, canvas_app(folder))
+    # Hover a card, wait for its tooltip, then jump out of the canvas in one move.
+    x, y = centre(canvas, "attention.pdf")
+    page.mouse.move(x, y)
+    tooltip = page.locator("div.vis-tooltip")
+    expect(tooltip).to_be_visible(timeout=10_000)
+    box = canvas.bounding_box()
+    page.mouse.move(box["x"] + box["width"] + 30, box["y"] - 30, steps=1)
+    expect(tooltip).to_be_hidden(timeout=2_000)
+    # A pointer that leaves before the tooltip delay: none appears afterwards.
+    x, y = centre(canvas, "qkv.md")
+    page.mouse.move(x, y)
+    page.mouse.move(box["x"] + box["width"] + 30, box["y"] - 30, steps=1)
+    page.wait_for_timeout(800)
+    expect(tooltip).to_be_hidden()
+    # The wheel over a canvas nobody clicked scrolls the page and leaves the zoom alone.
+    page.locator("body").click(position={"x": 5, "y": 5})
+    scale = canvas.evaluate("(el) => el.bhScale()")
+    top = canvas.bounding_box()["y"]
+    page.mouse.move(box["x"] + box["width"] / 2, max(box["y"], 0) + 100)
+    page.mouse.wheel(0, 300)
+    wait_for(lambda: canvas.bounding_box()["y"] < top - 50, "the page to scroll")
+    assert canvas.evaluate("(el) => el.bhScale()") == scale
+    # Clicked, the canvas takes the wheel: it zooms and the page stays.
+    box = canvas.bounding_box()
+    page.mouse.click(box["x"] + 10, max(box["y"], 0) + 10)
+    top = canvas.bounding_box()["y"]
+    page.mouse.wheel(0, -300)
+    wait_for(lambda: canvas.evaluate("(el) => el.bhScale()") > scale * 1.05, "a zoom")
+    assert abs(canvas.bounding_box()["y"] - top) < 1

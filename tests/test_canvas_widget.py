@@ -182,3 +182,47 @@ def test_a_missing_file_that_appears_replaces_its_ghost(ws):
     assert ghost_id("notes/soon.md") not in nodes and "notes/soon.md" in nodes
     assert ("notes/soon.md", "later.md") in {(e["from"], e["to"]) for e in canvas.edges}
     assert not nodes["later.md"]["label"].startswith("⚠")
+
+
+def test_focus_selects_the_card_and_show_focuses_it_again(ws):
+    canvas = Canvas.for_workspace(ws)
+    seen = []
+    canvas.observe(lambda c: seen.append(c["new"]), names=["focus"])
+    canvas.show("why-not-recurrence.md")
+    assert (canvas.selected, canvas.selection) == (
+        "why-not-recurrence.md",
+        ["why-not-recurrence.md"],
+    )
+    # The same card again (the learner panned away meanwhile): the browser is told again.
+    canvas.show("why-not-recurrence.md")
+    assert seen == ["why-not-recurrence.md", "", "why-not-recurrence.md"]
+    assert canvas.selected == "why-not-recurrence.md"
+
+
+def test_reports_from_the_browser_reach_observers_and_change_nothing_on_disk(ws):
+    canvas = Canvas.for_workspace(ws)
+    before = {p: (ws.root / p).read_bytes() for p in ws.nodes}
+    seen = []
+    canvas.observe(seen.append, names=["opened", "link", "unlink", "selection"])
+    canvas.set_state({"opened": {"path": "attention.pdf", "n": 1}})
+    canvas.set_state({"opened": {"path": "attention.pdf", "n": 2}})  # opened twice: two reports
+    canvas.set_state({"selection": ["attention.pdf", "why-not-recurrence.md"]})
+    canvas.set_state({"link": {"from": "attention.pdf", "to": "why-not-recurrence.md", "n": 1}})
+    canvas.set_state({"unlink": {"from": "attention.pdf", "to": "why-not-recurrence.md", "n": 1}})
+    assert [c["name"] for c in seen] == ["opened", "opened", "selection", "link", "unlink"]
+    # The widget only reports: linking is the app's call (operations.connect).
+    assert {p: (ws.root / p).read_bytes() for p in ws.nodes} == before
+    assert ws.upstream("why-not-recurrence.md") == ["the-transformer-claim.md"]
+
+
+def test_a_small_folder_is_laid_out_for_the_pane_it_is_shown_in(ws):
+    for i in range(12):
+        operations.grow(ws, f"Idea {i}", upstream=["attention.pdf"])
+    wide = by_id(Canvas.for_workspace(ws, aspect=3.0).nodes)
+    tall = by_id(Canvas.for_workspace(ws, aspect=0.5).nodes)
+
+    def shape(nodes):
+        xs, ys = [n["x"] for n in nodes.values()], [n["y"] for n in nodes.values()]
+        return (max(xs) - min(xs)) / max(max(ys) - min(ys), 1)
+
+    assert shape(wide) > 2 * shape(tall)

@@ -11,7 +11,9 @@ from conftest import corpus
 
 from basehalf_core.folder import operations
 from basehalf_core.folder.workspace import UnknownNode, Workspace
-from basehalf_core.views.card import BLOCKED_LINK, card_detail, relink_suggestion, safe_markdown
+from basehalf_core.views.card import card_detail, relink_suggestion
+from basehalf_core.views.markdown import BLOCKED_LINK
+from basehalf_core.views.markdown import escape as safe_markdown
 
 
 def write(root, name, text):

@@ -100,3 +100,36 @@ def test_console_script_is_installed():
     script = Path(sys.executable).parent / "basehalf"
     proc = subprocess.run([str(script), "--help"], capture_output=True, text=True)
     assert proc.returncode == 0 and "graph" in proc.stdout
+
+
+def test_every_command_in_the_table_is_registered_by_its_module():
+    import argparse
+
+    from basehalf_cli.main import COMMANDS, build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert sorted(sub.choices) == sorted(COMMANDS)
+    for name, p in sub.choices.items():
+        # A command runs a function, or is a group (``course``) of commands that do.
+        groups = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+        funcs = (
+            [p.get_default("func")]
+            if not groups
+            else [q.get_default("func") for q in groups[0].choices.values()]
+        )
+        assert all(callable(f) for f in funcs), name
+
+
+def test_help_loads_no_command_module():
+    """``basehalf --help`` names every command without importing the folder model or models."""
+    probe = (
+        "import sys; from basehalf_cli.main import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('networkx', 'pymupdf', 'litellm', 'yaml', 'basehalf_cli.folder')"
+        " if m in sys.modules]\n"
+        "print('HEAVY', heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True).stdout
+    assert "fetch-arxiv" in out and "grade-class" in out
+    assert "HEAVY []" in out

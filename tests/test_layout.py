@@ -128,3 +128,18 @@ def test_a_chain_of_new_notes_stacks_downwards(course):
     added = extend(course, before, [a, b])
     assert added[b][1] == added[a][1] + STEP_Y
     assert overlapping([*before.values(), *added.values()]) is None
+
+
+@pytest.mark.parametrize(
+    ("sizes", "aspect", "wrap"),
+    [
+        ([1, 28, 1], 1.0, 4),  # 28 cards under one root: rows of four fill a square pane
+        ([1, 28, 1], 4.0, 10),  # a wide pane takes longer rows
+        ([1, 28, 1], 0.4, 3),  # a tall pane: short rows
+        ([1], 1.0, 1),
+        ([3, 3, 3], 1.0, 2),  # 2 per row makes a squarer picture than 3
+        ([3, 3, 3], 9.0, 3),  # never wider than the widest layer
+    ],
+)
+def test_rows_are_as_long_as_the_pane_shape_wants(sizes, aspect, wrap):
+    assert layout.wrap_for(sizes, aspect) == wrap

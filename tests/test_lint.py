@@ -27,19 +27,6 @@ def test_marimo_check_workbench():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_core_never_imports_the_ui():
-    offenders = [
-        str(p.relative_to(ROOT))
-        for p in (ROOT / "basehalf_core").rglob("*.py")
-        if any(
-            line.lstrip().startswith(("import marimo", "from marimo", "import anywidget",
-                                      "from anywidget"))
-            for line in p.read_text(encoding="utf-8").splitlines()
-        )
-    ]  # fmt: skip
-    assert offenders == []
-
-
 def test_no_cdn_addresses_in_the_app():
     hits = []
     for folder in ("basehalf_widgets", "basehalf_core"):

@@ -112,7 +112,7 @@ def test_labels_and_titles_are_the_text_itself(tmp_path):
     nodes = by_id(build(Workspace.open(tmp_path)).nodes)
     assert nodes[XSS_NAME]["label"] == "<script>alert(2)</script>"
     assert XSS_NAME in nodes[XSS_NAME]["title"]
-    assert nodes["t.md"]["label"] == "<b onmouseover=alert(3)>bold</b>"
+    assert nodes["t.md"]["label"].replace("\n", " ") == "<b onmouseover=alert(3)>bold</b>"
     # Titles are strings (vis-network shows strings with innerText), never DOM or HTML flags.
     assert all(isinstance(n["title"], str) for n in nodes.values())
     # No "html"/"markdown" label mode: vis-network would parse tags in labels then.
@@ -123,7 +123,8 @@ def test_titles_in_any_script_are_kept(tmp_path):
     (tmp_path / "注意力机制.md").write_text("# 注意力机制：为什么不用循环\n", encoding="utf-8")
     (tmp_path / "b.md").write_text("---\nupstream:\n  - 注意力机制.md\n---\n# B\n")
     net = build(Workspace.open(tmp_path))
-    assert by_id(net.nodes)["注意力机制.md"]["label"] == "注意力机制：为什么不用循环"
+    label = by_id(net.nodes)["注意力机制.md"]["label"]
+    assert label.replace("\n", "") == "注意力机制：为什么不用循环"
     assert [(e["from"], e["to"]) for e in net.edges] == [("注意力机制.md", "b.md")]
 
 
@@ -131,8 +132,34 @@ def test_long_titles_are_shortened_on_the_card_but_whole_in_the_tooltip(tmp_path
     title = "A very long title " * 8
     (tmp_path / "long.md").write_text(f"# {title}\n", encoding="utf-8")
     node = build(Workspace.open(tmp_path)).nodes[0]
-    assert len(node["label"]) <= 48 and node["label"].endswith("…")
+    assert node["label"].count("\n") == network.LABEL_LINES - 1 and node["label"].endswith("…")
     assert title.strip() in node["title"]
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "The Transformer claim",
+        'We call our particular attention "Scaled Dot-Product Attention"',
+        "Positional encoding with sinusoids of geometrically increasing wavelengths",
+        "05-positional-encoding-and-why-it-is-needed-at-all",
+        "Encoder–decoder attention: queries from the decoder, keys and values from the encoder",
+    ],
+)
+def test_card_labels_wrap_between_words_and_never_cut_one(title):
+    label = network.card_label(title)
+    lines = label.split("\n")
+    assert 1 <= len(lines) <= network.LABEL_LINES
+    assert all(len(ln) <= network.LINE_CHARS or " " not in ln for ln in lines)
+    # The card reads as the start of the title, ending between two words.
+    text = ""
+    for line in lines:
+        text += line if not text or text.endswith("-") else " " + line
+    shown = text.removesuffix("…").rstrip(",;:")
+    assert title.startswith(shown)
+    rest = title[len(shown) :]
+    assert rest == "" or rest[0] in " ,;:" or shown.endswith("-")
+    assert label.endswith("…") == bool(rest.strip(" ,;:"))
 
 
 def test_unlinked_folders_get_no_card_but_linked_ones_do(tmp_path):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from basehalf_core.views.markdown import render, safe_href
+from basehalf_core.views.markdown import BLOCKED_LINK, escape, render, safe_href
 
 
 @pytest.mark.parametrize(
@@ -56,3 +58,25 @@ def test_raw_html_and_images_become_text(source, forbidden):
 def test_headings_shift_and_tables_render():
     html = render("# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", heading_shift=2)
     assert "<h3>Title</h3>" in html and "<table>" in html and "<td>1</td>" in html
+
+
+# The Markdown-level escaper (for mo.md and Obsidian) and the HTML renderer once disagreed on
+# these; both now ask safe_href, so neither keeps a link the other drops.
+DISAGREED = [
+    "[x](\njavascript:alert(1))",
+    "[x](\n  javascript:alert(1))",
+    "[x](//evil.example/x)",
+    "[x](\n//evil.example/x)",
+]
+
+
+def _hrefs(html: str) -> list[str]:
+    return re.findall(r'href="([^"]*)"', html)
+
+
+@pytest.mark.parametrize("source", DISAGREED)
+def test_escaper_and_renderer_agree_on_links(source):
+    escaped = escape(source)
+    assert BLOCKED_LINK in escaped
+    for html in (render(escaped), render(source)):
+        assert [h for h in _hrefs(html) if h.lstrip().startswith(("javascript", "//"))] == []

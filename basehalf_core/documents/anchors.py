@@ -20,6 +20,7 @@ from rapidfuzz import fuzz
 from basehalf_core.documents.document import Document, DocumentError
 from basehalf_core.documents.pages import line_rects
 from basehalf_core.documents.text import Run, fold, join_words, normalise, strip_scripts
+from basehalf_core.errors import BasehalfError
 
 # Fuzzy acceptance: the quote itself must be close, and the combined score high enough.
 FUZZY_MIN_QUOTE = 80.0
@@ -32,7 +33,7 @@ MAX_PAGE_PENALTY = 15.0
 CONTEXT = 32
 
 
-class BadAnchor(ValueError):
+class BadAnchor(BasehalfError, ValueError):
     """A stored anchor that lacks what re-anchoring needs; the message names the field."""
 
 

@@ -41,6 +41,7 @@ from basehalf_core.documents.text import (
     trim_left,
     trim_right,
 )
+from basehalf_core.errors import BasehalfError
 
 __all__ = [
     "HYPHENS",
@@ -81,13 +82,8 @@ OPEN_CACHE_SIZE = 8
 PAGE_CACHE_SIZE = 48
 
 
-class DocumentError(Exception):
+class DocumentError(BasehalfError):
     """A document cannot be used; ``path`` names the file and ``reason`` says why."""
-
-    def __init__(self, path: str | os.PathLike, reason: str):
-        self.path = str(path)
-        self.reason = reason
-        super().__init__(f"{self.path}: {reason}")
 
 
 class NeedsPassword(DocumentError):

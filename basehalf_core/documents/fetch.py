@@ -5,6 +5,12 @@ entry until fetched); this puts the file there. The download must be a real PDF 
 pymupdf both agree) before a byte is written, the write is atomic and create-only, and no
 internet gives one clear line instead of a traceback. ``BASEHALF_ARXIV_URL`` (or ``base_url``)
 points the download elsewhere, e.g. at a loopback server in tests or a mirror.
+
+It also stores the paper's reference (title, authors, year, arXiv id, DOI) from arXiv's API in
+the PDF's mirror store (:mod:`basehalf_core.documents.citation`). ``BASEHALF_ARXIV_API_URL``
+(or ``api_url``) points that request elsewhere; with a custom download URL and no API URL the
+reference is not fetched (a mirror of PDFs says nothing about where an API is). A reference
+that cannot be had is reported, never a reason to lose the downloaded PDF.
 """
 
 from __future__ import annotations
@@ -17,7 +23,9 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from basehalf_core.folder.fsio import atomic_write, inside, read_bytes
+from basehalf_core.documents import citation as cite
+from basehalf_core.errors import BasehalfError
+from basehalf_core.folder.fsio import WriteRefused, atomic_write, inside, read_bytes
 from basehalf_core.folder.paths import check_entry
 from basehalf_core.folder.workspace import Workspace
 
@@ -27,7 +35,7 @@ _NEW_ID = re.compile(r"^\d{4}\.\d{4,5}(v\d+)?$")
 _OLD_ID = re.compile(r"^[a-z][a-z.-]*(\.[A-Z]{2})?/\d{7}(v\d+)?$")
 
 
-class FetchError(Exception):
+class FetchError(BasehalfError):
     """The paper was not fetched; the message names what and why. Nothing was written."""
 
 
@@ -62,6 +70,8 @@ class Fetched:
     already_there: bool = False
     anchors_matching: int = 0  # notes whose grown_from fingerprint equals these bytes
     anchors_differing: int = 0  # notes grown from another edition (re-anchored on open)
+    citation: dict | None = None  # the stored reference (see citation.Citation)
+    citation_problem: str = ""  # why no reference is stored, when none is
 
     def as_dict(self) -> dict:
         return {
@@ -72,6 +82,8 @@ class Fetched:
             "already_there": self.already_there,
             "anchors_matching": self.anchors_matching,
             "anchors_differing": self.anchors_differing,
+            "citation": self.citation,
+            "citation_problem": self.citation_problem,
         }
 
 
@@ -145,12 +157,37 @@ def _count_anchors(ws: Workspace, name: str, digest: str) -> tuple[int, int]:
     return same, other
 
 
+def _reference(
+    ws: Workspace, rel: str, ident: str, data: bytes, api_url: str | None, timeout: float
+) -> tuple[dict | None, str]:
+    """The PDF's stored reference, fetched and saved if it is not there yet; or why not."""
+    stored = cite.load(ws, rel)
+    if stored is not None and stored.arxiv == ident:
+        return stored.as_dict(), ""  # already known: no need to go online
+    if api_url is None:
+        return None, (
+            "not fetched: the download URL is not arXiv's; set BASEHALF_ARXIV_API_URL "
+            "to the matching API"
+        )
+    try:
+        found = cite.fetch(ident, api_url, timeout)
+    except cite.CitationError as exc:
+        return None, str(exc)
+    found.doi = cite.doi_in_pdf(data) or found.doi  # the PDF's own DOI: the version in hand
+    try:
+        cite.save(ws, rel, found)
+    except WriteRefused as exc:
+        return None, str(exc)
+    return found.as_dict(), ""
+
+
 def fetch_arxiv(
     arxiv_id: str,
     folder: str | os.PathLike,
     *,
     name: str | None = None,
     base_url: str | None = None,
+    api_url: str | None = None,
     timeout: float = 10.0,
 ) -> Fetched:
     """Download ``<base_url><id>`` into ``folder`` as a PDF.
@@ -161,6 +198,8 @@ def fetch_arxiv(
         name: file name inside the folder; default: the one dangling PDF entry the notes name,
             else ``<id>.pdf``.
         base_url: default ``$BASEHALF_ARXIV_URL`` or ``https://arxiv.org/pdf/``.
+        api_url: arXiv's query API for the reference; default ``$BASEHALF_ARXIV_API_URL``,
+            else arXiv's own when the PDF comes from arXiv's own download URL.
         timeout: seconds to wait for the server (short: offline should say so quickly).
 
     Raises:
@@ -177,6 +216,9 @@ def fetch_arxiv(
     target = inside(ws.root, rel)
     base = base_url or os.environ.get("BASEHALF_ARXIV_URL") or DEFAULT_BASE_URL
     url = base.rstrip("/") + "/" + ident
+    api = api_url or os.environ.get("BASEHALF_ARXIV_API_URL")
+    if api is None and base == DEFAULT_BASE_URL:
+        api = cite.DEFAULT_API_URL
     if target.exists() or target.is_symlink():
         existing = read_bytes(target) if target.is_file() else None
         if existing is None:
@@ -185,18 +227,20 @@ def fetch_arxiv(
         _check_pdf(existing, rel)
         digest = hashlib.sha256(existing).hexdigest()
         same, other = _count_anchors(ws, rel, digest)
-        return Fetched(rel, len(existing), digest, url, True, same, other)
+        ref, problem = _reference(ws, rel, ident, existing, api, timeout)
+        return Fetched(rel, len(existing), digest, url, True, same, other, ref, problem)
     data = _download(url, timeout)
     _check_pdf(data, url)
     digest = hashlib.sha256(data).hexdigest()
     atomic_write(target, data, expected=None)
     ws.added(rel)
     same, other = _count_anchors(ws, rel, digest)
-    return Fetched(rel, len(data), digest, url, False, same, other)
+    ref, problem = _reference(ws, rel, ident, data, api, timeout)
+    return Fetched(rel, len(data), digest, url, False, same, other, ref, problem)
 
 
 def describe(result: Fetched, folder: Path | str) -> str:
-    """One human line for the CLI."""
+    """Human lines for the CLI: what was saved, then the reference (or why there is none)."""
     verb = "already there" if result.already_there else "saved"
     where = Path(folder) / result.path
     line = f"{verb}: {where} ({result.size:,} bytes, sha256 {result.sha256[:12]}…)"
@@ -205,4 +249,8 @@ def describe(result: Fetched, folder: Path | str) -> str:
             f"; {result.anchors_matching} note(s) grown from exactly this file"
             f", {result.anchors_differing} from another edition (re-anchored when opened)"
         )
+    if result.citation:
+        line += "\nreference: " + cite.formatted(cite.Citation(**result.citation))
+    elif result.citation_problem:
+        line += f"\nno reference stored: {result.citation_problem}"
     return line

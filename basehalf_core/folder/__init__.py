@@ -1,0 +1,13 @@
+"""The folder floor: the entry grammar, safe file I/O, upstream stores, the workspace index and
+the one write path (operations). Nothing here knows about documents, study or views.
+"""
+
+__all__ = [
+    "fsio",
+    "operations",
+    "paths",
+    "plainyaml",
+    "settings",
+    "upstream",
+    "workspace",
+]

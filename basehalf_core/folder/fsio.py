@@ -11,20 +11,17 @@ import os
 import tempfile
 from pathlib import Path
 
+from basehalf_core.errors import BasehalfError
+
 _MISSING = object()
 
 
-class FolderError(Exception):
+class FolderError(BasehalfError):
     """The study folder itself cannot be used (missing, not a folder, not readable)."""
 
 
-class WriteRefused(Exception):
+class WriteRefused(BasehalfError):
     """A write was not made. ``path`` names the file, ``reason`` says why in words."""
-
-    def __init__(self, path: str | os.PathLike, reason: str):
-        self.path = str(path)
-        self.reason = reason
-        super().__init__(f"{self.path}: {reason}")
 
 
 class ChangedOnDisk(WriteRefused):

@@ -12,19 +12,25 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import AlreadyExists, WriteRefused, atomic_write, inside, read_bytes
-from basehalf_core.folder.paths import check_entry, is_markdown, mirror_store, nfc, slugify
+from basehalf_core.folder.paths import (
+    MIRROR_FILE,
+    MIRROR_ROOT,
+    check_entry,
+    is_markdown,
+    mirror_store,
+    nfc,
+    slugify,
+    split_wikilink,
+    wikilink,
+)
 from basehalf_core.folder.workspace import Workspace
 
 
-class OperationRefused(Exception):
+class OperationRefused(BasehalfError):
     """An operation was not carried out; the message names the file and why."""
-
-    def __init__(self, path: str, reason: str):
-        self.path = path
-        self.reason = reason
-        super().__init__(f"{path}: {reason}")
 
 
 @dataclass
@@ -55,6 +61,7 @@ def _read_store(ws: Workspace, node: str) -> tuple[str, bytes | None, up.Store]:
         store = up.read_note(data, node)
     else:
         store = up.read_mirror(data, node)
+    ws.resolve_links(store)  # an Obsidian "[[x]]" names the node the index resolves it to
     return rel, data, store
 
 
@@ -107,7 +114,7 @@ def connect(ws: Workspace, upstream: str, downstream: str) -> bool:
     """Add ``upstream → downstream`` (stored in the downstream node). True if a write happened."""
     down = _existing(ws, downstream)
     target = _entry_for(ws, upstream, down)
-    return _edit_entries(ws, down, lambda s: up.add(s, nfc(target)))
+    return _edit_entries(ws, down, lambda s: up.add(s, nfc(target), ws.link_form))
 
 
 def disconnect(ws: Workspace, upstream: str, downstream: str) -> bool:
@@ -139,6 +146,30 @@ def edit(ws: Workspace, path: str, transform: Callable[[str], str]) -> bool:
     atomic_write(full, data, expected=before)
     ws.saved(node, data)
     return True
+
+
+def write_mirror_file(ws: Workspace, node: str, name: str, data: bytes) -> str:
+    """Write one of basehalf's own files about a node beside its upstream store.
+
+    The file is ``.bh/mirror/<node>/<name>``, so it moves with the node. The write is a
+    compare-and-swap against the bytes read just before; the same bytes write nothing.
+
+    Returns:
+        The folder-relative path of the file.
+
+    Raises:
+        OperationRefused: no such node, or ``name`` is not a plain file name other than the
+            upstream store's own.
+    """
+    real = _existing(ws, node)
+    if not name or "/" in name or name in (".", "..", MIRROR_FILE) or name.startswith("."):
+        raise OperationRefused(name or "(empty)", "not a usable name for a mirror file")
+    rel = f"{MIRROR_ROOT}/{real}/{name}"
+    full = inside(ws.root, rel)
+    before = read_bytes(full)
+    if before != data:
+        atomic_write(full, data, expected=before)
+    return rel
 
 
 def render_fields(fields: dict, indent: str = "", nl: str = "\n") -> str:
@@ -196,6 +227,8 @@ def grow(
     if folder:
         _existing(ws, folder)
     entries = [nfc(_entry_for(ws, u, "")) for u in upstream]
+    if ws.link_form == "wikilink":
+        entries = [wikilink(e) for e in entries]
     lines = ["---", "upstream:"] + [f"  - {up.format_scalar(e)}" for e in entries]
     if not entries:
         lines = ["---"]
@@ -216,25 +249,52 @@ def grow(
     raise OperationRefused(base, "no free name after 999 tries")
 
 
+def _wikilinks_to(ws: Workspace, rename: Callable[[str], str | None]) -> dict[str, list]:
+    """Before a move: ``{holder: [(link as written, new path)]}`` for wikilinks naming it.
+
+    Taken while the old path still exists: afterwards a short ``[[b]]`` no longer resolves
+    to what it named. Holders are keyed by their path after the move.
+    """
+    out: dict[str, list] = {}
+    for node, store in ((p, ws.nodes[p].store) for p in ws.wikilink_holders()):
+        pairs = [(e.link, rename(e.path)) for e in store.entries if e.link and e.path]
+        pairs = [(a, b) for a, b in pairs if b is not None]
+        if pairs:
+            out[rename(node) or node] = pairs
+    return out
+
+
 def _rewrite_everywhere(
-    ws: Workspace, rename: Callable[[str], str | None], report: Report, old: str
+    ws: Workspace,
+    rename: Callable[[str], str | None],
+    report: Report,
+    old: str,
+    links: dict[str, list] | None = None,
 ) -> None:
-    """Replace, in every store, each entry that ``rename`` maps to a new path."""
+    """Replace, in every store, each entry that ``rename`` maps to a new path.
+
+    ``links`` are wikilinks found (by :func:`_wikilinks_to`) to name a moved path.
+    """
+    links = links or {}
     for node in sorted(ws.nodes):
         store = ws.nodes[node].store
-        pairs = [(p, rename(p)) for p in store.paths]
-        pairs += [(e.raw, rename(nfc(e.raw))) for e in store.entries if e.path is None]
-        pairs = [(a, b) for a, b in pairs if b is not None]
+        plans = [
+            lambda s, o=a, n=b: up.replace(s, o, n)
+            for a, b in [(p, rename(p)) for p in store.paths]
+            + [(e.raw, rename(nfc(e.raw))) for e in store.entries if e.path is None]
+            if b is not None
+        ]
+        plans += [lambda s, o=a, n=b: up.replace_link(s, o, n) for a, b in links.get(node, [])]
         if store.unreadable:
             if _mentions(ws, node, old):
                 report.skipped.append({"path": node, "reason": store.unreadable})
             continue
-        if not pairs:
+        if not plans:
             continue
         try:
             changed = False
-            for old, new in pairs:
-                changed |= _edit_entries(ws, node, lambda s, o=old, n=new: up.replace(s, o, n))
+            for plan in plans:
+                changed |= _edit_entries(ws, node, plan)
             if changed:
                 report.updated.append(node)
         except (OperationRefused, WriteRefused) as exc:
@@ -266,15 +326,6 @@ def move(ws: Workspace, old: str, new: str) -> Report:
     src_full, dest_full = inside(ws.root, src), inside(ws.root, dest)
     if src_full.is_symlink():
         raise OperationRefused(src, "is a symlink; move it with your file manager")
-    dest_full.parent.mkdir(parents=True, exist_ok=True)
-    if src_full.is_dir():
-        os.rename(src_full, dest_full)
-    else:
-        os.link(src_full, dest_full)  # fails if the name was taken meanwhile: never clobbers
-        os.unlink(src_full)
-    _move_mirrors(ws, src, dest)
-    ws.removed(src)
-    ws.added(dest)
     key = nfc(src)
 
     def rename(path: str) -> str | None:
@@ -284,8 +335,18 @@ def move(ws: Workspace, old: str, new: str) -> Report:
             return dest + path[len(key) :]
         return None
 
+    links = _wikilinks_to(ws, rename)
+    dest_full.parent.mkdir(parents=True, exist_ok=True)
+    if src_full.is_dir():
+        os.rename(src_full, dest_full)
+    else:
+        os.link(src_full, dest_full)  # fails if the name was taken meanwhile: never clobbers
+        os.unlink(src_full)
+    _move_mirrors(ws, src, dest)
+    ws.removed(src)
+    ws.added(dest)
     report = Report()
-    _rewrite_everywhere(ws, rename, report, key)
+    _rewrite_everywhere(ws, rename, report, key, links)
     return report
 
 
@@ -302,8 +363,12 @@ def _move_mirrors(ws: Workspace, src: str, dest: str) -> None:
 
 
 def relink(ws: Workspace, old: str, new: str) -> Report:
-    """After a move made outside basehalf: point every entry naming ``old`` at ``new``."""
-    key, reason = check_entry(old, "")
+    """After a move made outside basehalf: point every entry naming ``old`` at ``new``.
+
+    ``old`` may be given as an entry shows it, Obsidian's ``[[old]]`` included.
+    """
+    link = split_wikilink(old)
+    key, reason = check_entry(link[0] if link else old, "")
     if key is None:
         raise OperationRefused(old, f"not a valid entry: {reason}")
     if ws.resolve(key) is not None:

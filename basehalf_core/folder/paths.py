@@ -14,6 +14,9 @@ MIRROR_FILE = "upstream.yaml"
 # so a Chinese title gives a Chinese file name.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # exactly Unicode category Cc
 _UNSAFE_NAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|#\[\]^`{}]')
+# Obsidian's link form in properties: "[[target]]", "[[target|alias]]", "[[target#heading]]".
+_WIKILINK = re.compile(r"\[\[([^\[\]|]*?)(?:\|([^\[\]]*))?\]\]")
+LINK_FORMS = ("path", "wikilink")
 
 
 def nfc(text: str) -> str:
@@ -64,6 +67,25 @@ def check_entry(raw: str, owner: str) -> tuple[str | None, str]:
     if path == nfc(owner):
         return None, "names the node itself"
     return path, ""
+
+
+def split_wikilink(raw: str) -> tuple[str, str] | None:
+    """``(target, alias)`` of an Obsidian wikilink entry such as ``[[x|alias]]``, else ``None``.
+
+    A ``#heading`` or ``#^block`` part is dropped: the link still names the file. The target
+    is as written (Obsidian may leave out ``.md`` and the folders); resolving it to a node is
+    the workspace's job.
+    """
+    m = _WIKILINK.fullmatch(raw.strip())
+    if m is None:
+        return None
+    return m.group(1).split("#", 1)[0].strip(), (m.group(2) or "").strip()
+
+
+def wikilink(path: str, alias: str = "") -> str:
+    """The wikilink Obsidian reads for ``path``: the full path, ``.md`` left out for notes."""
+    target = path[:-3] if path.endswith(".md") else path
+    return f"[[{target}|{alias}]]" if alias else f"[[{target}]]"
 
 
 def kind_for(path: str, *, is_dir: bool = False, declared: object = None) -> str:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import yaml
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import plainyaml
-from basehalf_core.folder.paths import check_entry, nfc
+from basehalf_core.folder.paths import check_entry, nfc, split_wikilink, wikilink
 
 try:  # libyaml is ten times faster; the pure-Python parser gives the same events.
     _Loader = yaml.CSafeLoader
@@ -29,13 +31,8 @@ _FENCE = re.compile(r"---[ \t]*(\r\n|\n|\r)")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
 
 
-class StoreUnreadable(Exception):
+class StoreUnreadable(BasehalfError):
     """The store cannot be read safely; it has no edges and refuses writes."""
-
-    def __init__(self, path: str, reason: str):
-        self.path = path
-        self.reason = reason
-        super().__init__(f"{path}: {reason}")
 
 
 @dataclass
@@ -47,6 +44,9 @@ class Entry:
         path: the node it names (NFC), or ``None`` when invalid.
         reason: why it is invalid ("" when valid).
         start, end: the item's span in the decoded text (``-1`` when it has none).
+        link: for an Obsidian wikilink (``"[[x|alias]]"``), the target as written (``x``);
+            ``path`` is then what the workspace resolved it to (see :func:`resolve_links`).
+        alias: the wikilink's alias, kept when the entry is rewritten.
     """
 
     raw: str
@@ -54,6 +54,9 @@ class Entry:
     reason: str = ""
     start: int = -1
     end: int = -1
+    link: str = ""
+    alias: str = ""
+    dup: str = ""  # for a repeated entry, the path the earlier one names
 
 
 @dataclass
@@ -151,8 +154,7 @@ def _parse_yaml(store: Store) -> None:
         store.value_start, store.value_end = quick.value_start, quick.value_end
         store.shape = quick.shape
         for item in quick.items:
-            path, reason = check_entry(item.raw, store.owner)
-            store.entries.append(Entry(item.raw, path, reason, item.start, item.end))
+            store.entries.append(new_entry(item.raw, store.owner, item.start, item.end))
         _mark_duplicates(store)
         return
     _parse_events(store, src, base)
@@ -274,10 +276,44 @@ def _read_upstream(store: Store, key, value: list, base: int) -> str:
 
 
 def _entry(store: Store, event, base: int) -> Entry:
-    path, reason = check_entry(event.value, store.owner)
-    return Entry(
-        event.value, path, reason, base + event.start_mark.index, base + event.end_mark.index
-    )
+    start, end = base + event.start_mark.index, base + event.end_mark.index
+    return new_entry(event.value, store.owner, start, end)
+
+
+def new_entry(raw: str, owner: str, start: int = -1, end: int = -1) -> Entry:
+    """One entry from its source text: a path, or an Obsidian wikilink naming one."""
+    link = split_wikilink(raw)
+    if link is None:
+        path, reason = check_entry(raw, owner)
+        return Entry(raw, path, reason, start, end)
+    target, alias = link
+    path, reason = check_entry(target, owner)
+    return Entry(raw, path, reason, start, end, link=target if path else "", alias=alias)
+
+
+def resolve_links(store: Store, resolve: Callable[[str], str | None]) -> bool:
+    """Point the store's wikilink entries at the nodes ``resolve`` finds for their targets.
+
+    A target that names no node keeps its text as the (dangling) path. Duplicates are marked
+    again afterwards, since ``[[x]]`` and ``x.md`` may now name the same node.
+
+    Returns:
+        True if any entry's path changed.
+    """
+    before = store.paths
+    for e in store.entries:
+        if e.link:
+            real = resolve(e.link)
+            e.path, e.reason = (real or e.link), ""
+            if real is not None and nfc(real) == nfc(store.owner):
+                e.path, e.reason = None, "names the node itself"
+        elif e.reason == _DUPLICATE:
+            e.path, e.reason = check_entry(e.raw, store.owner)
+    _mark_duplicates(store)
+    return store.paths != before
+
+
+_DUPLICATE = "repeats an earlier entry"
 
 
 def _mark_duplicates(store: Store) -> None:
@@ -286,7 +322,7 @@ def _mark_duplicates(store: Store) -> None:
         if e.path is None:
             continue
         if e.path in seen:
-            e.path, e.reason = None, "repeats an earlier entry"
+            e.path, e.reason, e.dup = None, _DUPLICATE, e.path
         else:
             seen.add(e.path)
 
@@ -343,7 +379,7 @@ def _matches(entry: Entry, target: str) -> bool:
         return entry.path == target
     # Duplicates lost their path; they still name the target and go with it.
     raw = nfc(entry.raw[:-1] if entry.raw.endswith("/") else entry.raw)
-    return entry.reason == "repeats an earlier entry" and raw == target
+    return entry.reason == _DUPLICATE and target in (raw, entry.dup)
 
 
 def _require_writable(store: Store) -> None:
@@ -351,12 +387,16 @@ def _require_writable(store: Store) -> None:
         raise StoreUnreadable(store.owner, f"{store.unreadable}; not changed")
 
 
-def add(store: Store, target: str) -> str | None:
-    """Text with ``target`` appended to the upstream list, or ``None`` if it is already there."""
+def add(store: Store, target: str, form: str = "path") -> str | None:
+    """Text with ``target`` appended to the upstream list, or ``None`` if it is already there.
+
+    ``form="wikilink"`` writes ``"[[target]]"`` (Obsidian's property links) instead of the path.
+    """
     _require_writable(store)
     if target in store.paths:
         return None
-    text, nl, item = store.text, store.newline, format_scalar(target)
+    text, nl = store.text, store.newline
+    item = format_scalar(wikilink(target) if form == "wikilink" else target)
     if store.yaml_start < 0:
         block = f"---{nl}{KEY}:{nl}  - {item}{nl}---{nl}"
         return block + text
@@ -393,7 +433,10 @@ def _replace_value(store: Store, items: list[str]) -> str:
 def remove(store: Store, target: str) -> str | None:
     """Text without any entry naming ``target``, or ``None`` if none does."""
     _require_writable(store)
-    hits = [e for e in store.entries if _matches(e, target)]
+    return _remove_hits(store, [e for e in store.entries if _matches(e, target)])
+
+
+def _remove_hits(store: Store, hits: list[Entry]) -> str | None:
     if not hits:
         return None
     keep = [e for e in store.entries if e not in hits]
@@ -432,12 +475,28 @@ def replace(store: Store, old: str, new: str) -> str | None:
     If ``new`` is already listed, the ``old`` entries are removed instead of duplicating it.
     """
     _require_writable(store)
-    hits = [e for e in store.entries if _matches(e, old)]
+    return _replace_hits(store, [e for e in store.entries if _matches(e, old)], new)
+
+
+def replace_link(store: Store, link: str, new: str) -> str | None:
+    """Text with every wikilink whose target is written ``link`` pointed at ``new`` instead.
+
+    For a move: the caller found, before the file moved, which wikilinks named it (a short
+    ``[[b]]`` may name ``notes/b.md``), since afterwards they no longer resolve to it.
+    """
+    _require_writable(store)
+    return _replace_hits(store, [e for e in store.entries if e.link == link], new)
+
+
+def _replace_hits(store: Store, hits: list[Entry], new: str) -> str | None:
     if not hits:
         return None
     if new in store.paths:
-        return remove(store, old)
-    text, item = store.text, format_scalar(new)
+        return _remove_hits(store, hits)
+    text = store.text
+    # A wikilink stays a wikilink (alias kept), a path a path.
+    first = hits[0]
+    item = format_scalar(wikilink(new, first.alias) if first.link else new)
     if store.shape == "flow" and len(hits) > 1:
         inner = ", ".join(
             item if e is hits[0] else text[e.start : e.end]

@@ -7,8 +7,10 @@ ways: :mod:`basehalf_core.folder.operations` hands it the bytes it just saved (n
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import os
+import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +18,8 @@ from pathlib import Path
 import frontmatter
 import networkx as nx
 
+from basehalf_core.errors import BasehalfError
+from basehalf_core.folder import settings
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import inside, is_within, open_folder
 from basehalf_core.folder.paths import (
@@ -32,15 +36,14 @@ _HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.M)
 _SCAN_BYTES = up.FENCE_LIMIT + 4096
 
 
-class UnknownNode(KeyError):
+class UnknownNode(BasehalfError, KeyError):
     """No node has that path."""
 
     def __init__(self, path: str):
-        self.path = path
-        super().__init__(path)
+        super().__init__(path, "no such file in the folder")
 
-    def __str__(self) -> str:
-        return f"{self.path}: no such file in the folder"
+    def __str__(self) -> str:  # KeyError would quote the message
+        return f"{self.path}: {self.reason}"
 
 
 @dataclass
@@ -94,13 +97,28 @@ class Workspace:
         self.revision = 0
         self._root_str = str(root)
         self._links: set[str] = set()
+        # Obsidian wikilinks: file name (NFC) -> node paths; holder -> the last segments its
+        # wikilinks name, and the reverse (which holders to re-resolve when a name comes/goes).
+        self._by_name: dict[str, set[str]] = {}
+        self._wiki: dict[str, set[str]] = {}
+        self._wiki_by_tail: dict[str, set[str]] = {}
+        self.link_form = "path"
+        self.settings_problem = ""
 
     @classmethod
     def open(cls, root: str | os.PathLike) -> Workspace:
         """Scan ``root`` and return its index. Raises ``FolderError`` for a bad folder."""
         ws = cls(open_folder(root))
         ws._load(ws._list())
+        ws.load_settings()
         return ws
+
+    def load_settings(self) -> None:
+        """Read ``.bh/settings.yaml``: ``links: wikilink`` makes new entries Obsidian links.
+
+        An unusable file is reported in :attr:`settings_problem` and means the defaults.
+        """
+        self.link_form, self.settings_problem = settings.read_link_form(self.root)
 
     # --- reading the folder -------------------------------------------------------------
 
@@ -163,6 +181,10 @@ class Workspace:
         for node in nodes:
             self.nodes[node.path] = node
             self._by_nfc[nfc(node.path)] = node.path
+            self._by_name.setdefault(nfc(posix_name(node.path)), set()).add(node.path)
+        for node in nodes:
+            if self._note_links(node):
+                self.resolve_links(node.store)
             for target in node.store.paths:
                 self._wanted.setdefault(target, set()).add(node.path)
         self.graph.add_nodes_from(self.nodes)
@@ -228,9 +250,12 @@ class Workspace:
     # --- the index ---------------------------------------------------------------------
 
     def _index(self, node: Node) -> None:
+        if self._note_links(node):
+            self.resolve_links(node.store)
         old = self.nodes.get(node.path)
         if old is None:
             self._by_nfc[nfc(node.path)] = node.path
+            self._by_name.setdefault(nfc(posix_name(node.path)), set()).add(node.path)
             self.graph.add_node(node.path)
             for down in self._wanted.get(nfc(node.path), ()):
                 self.graph.add_edge(node.path, down)
@@ -243,6 +268,8 @@ class Workspace:
             real = self._by_nfc.get(target)
             if real is not None:
                 self.graph.add_edge(real, node.path)
+        if old is None:
+            self._relink(node.path)
 
     def _unwant(self, node: Node) -> None:
         for target in node.store.paths:
@@ -257,8 +284,79 @@ class Workspace:
         if node is not None:
             self._unwant(node)
         self._by_nfc.pop(nfc(path), None)
+        self._by_name.get(nfc(posix_name(path)), set()).discard(path)
+        self._forget_links(path)
         if self.graph.has_node(path):
             self.graph.remove_node(path)
+        self._relink(path)
+
+    # --- Obsidian wikilinks ------------------------------------------------------------
+
+    def link_target(self, link: str, owner: str = "") -> str | None:
+        """The node an Obsidian link target names, as Obsidian resolves it inside the folder.
+
+        In order: the exact path; the path plus ``.md`` (Obsidian leaves it out for notes);
+        else the shortest-path name: any node whose path ends in ``/<link>`` (or
+        ``/<link>.md``), preferring one in ``owner``'s own folder, then fewer folders, then
+        the name. ``None`` when nothing matches.
+        """
+        key = nfc(link)
+        for name in (key, key + ".md"):
+            if name in self._by_nfc:
+                return self._by_nfc[name]
+        tail = key.rsplit("/", 1)[-1]
+        here = posixpath.dirname(owner)
+        found = [
+            p
+            for name in (tail, tail + ".md")
+            for p in self._by_name.get(name, ())
+            if nfc(p).endswith(("/" + key, "/" + key + ".md"))
+        ]
+        if not found:
+            return None
+        return min(found, key=lambda p: (posixpath.dirname(p) != here, p.count("/"), p))
+
+    def wikilink_holders(self) -> list[str]:
+        """The nodes whose store holds an Obsidian wikilink entry, sorted."""
+        return sorted(self._wiki)
+
+    def resolve_links(self, store: up.Store) -> bool:
+        """Resolve ``store``'s wikilink entries against the folder as indexed now."""
+        return up.resolve_links(store, lambda link: self.link_target(link, store.owner))
+
+    def _note_links(self, node: Node) -> bool:
+        """Index which names ``node``'s wikilinks end in; True if it has any."""
+        self._forget_links(node.path)
+        tails = {nfc(e.link).rsplit("/", 1)[-1] for e in node.store.entries if e.link}
+        if not tails:
+            return False
+        self._wiki[node.path] = tails
+        for tail in tails:
+            self._wiki_by_tail.setdefault(tail, set()).add(node.path)
+        return True
+
+    def _forget_links(self, path: str) -> None:
+        for tail in self._wiki.pop(path, ()):
+            holders = self._wiki_by_tail.get(tail)
+            if holders is not None:
+                holders.discard(path)
+                if not holders:
+                    del self._wiki_by_tail[tail]
+
+    def _relink(self, changed: str) -> None:
+        """``changed`` came or went: a short wikilink naming it may now mean another node."""
+        name = nfc(posix_name(changed))
+        tails = {name, name[:-3]} if name.endswith(".md") else {name}
+        holders = set().union(*(self._wiki_by_tail.get(t, ()) for t in tails))
+        for path in sorted(holders):
+            node = self.nodes.get(path)
+            if node is None:
+                continue
+            store = dataclasses.replace(
+                node.store, entries=[dataclasses.replace(e) for e in node.store.entries]
+            )
+            if self.resolve_links(store):
+                self._index(dataclasses.replace(node, store=store))
 
     def resolve(self, path: str) -> str | None:
         """The on-disk node path a (possibly non-NFC, trailing-slash) name refers to."""
@@ -411,6 +509,7 @@ class Workspace:
         """
         listing = self._list()
         self._links = listing.links
+        self.load_settings()  # `basehalf links` may have changed the link form meanwhile
         changed: set[str] = set()
         for gone in [p for p in self.nodes if p not in listing.files]:
             self._forget(gone)

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 
 from rapidfuzz import fuzz
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import ChangedOnDisk, atomic_write, inside, read_bytes
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import context as ctxmod
@@ -34,11 +35,11 @@ data; when you use a block, cite it as [path] or [file p. N]. If the data does n
 answer, say so before adding what you know."""
 
 
-class BadSelection(ValueError):
+class BadSelection(BasehalfError, ValueError):
     """The selection handed to :func:`ask` is not usable; the message names the bad value."""
 
 
-class EmptyQuestion(ValueError):
+class EmptyQuestion(BasehalfError, ValueError):
     """The question is empty."""
 
 

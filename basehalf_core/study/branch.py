@@ -20,6 +20,7 @@ from basehalf_core.documents.document import (
     normalise,
     open_document,
 )
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
 from basehalf_core.folder.fsio import inside
 from basehalf_core.folder.workspace import Workspace
@@ -31,7 +32,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s")
 _EDGE_PUNCT = " \t,.;:!?-–—\"'“”‘’()[]{}"
 
 
-class QuoteNotFound(Exception):
+class QuoteNotFound(BasehalfError):
     """The quote is not on the page; the message names the file, the page and the quote."""
 
     def __init__(self, file: str, page: int, quote: str):
@@ -40,7 +41,7 @@ class QuoteNotFound(Exception):
         super().__init__(f"{file}: page {page} does not contain the quote {short!r}")
 
 
-class NotADocumentNode(Exception):
+class NotADocumentNode(BasehalfError):
     """The file to grow from is not a PDF or EPUB of the folder; the message names it."""
 
 
@@ -90,12 +91,104 @@ def passage_note(passage: Passage, title: str, note_folder: str = "") -> tuple[d
     return {"grown_from": anchor}, body
 
 
-def default_title(passage: Passage | str) -> str:
-    """A short phrase from the passage to name the note: a few words, in the passage's script.
+# Words that never name an idea: function words, and the verbs and fillers of academic prose
+# ("we propose", "is based on", "different ways"). A title is built from the words between them.
+_STOP = frozenset(
+    word
+    for line in (
+        "a about above across after again against all also although among an and any are as at be",
+        "been being below between both but by can could did do does doing done down due during",
+        "each either else even ever every few for from further had has have having here how",
+        "however if in into is it its itself just less many may might more most much must near",
+        "neither no nor not of off often on once one only onto or other others our ours out over",
+        "own per rather same several shall should since so some such than that the their theirs",
+        "them then there these they this those though through thus to too toward towards under",
+        "until up upon us very via was we were what when where whether which while who whom whose",
+        "why will with within without would yet you your i he she his her him me my mine along",
+        "across around behind beyond beside inside outside throughout except like unlike whereas",
+        "hence therefore corresponds precludes computes inhibits limits depends enables ensures",
+        "generates improves increases reduces produces outperforms represents remains relies",
+        "denotes means implies leads compute computed correspond attend attends factor factors",
+        "mimics allow allows allowed achieve achieves achieved apply applies applied based become",
+        "becomes call calls called come comes consider considers consist consists contain",
+        "contains describe described employ employs find finds found follow follows following",
+        "give gives given call include includes including introduce introduces introduced know",
+        "known let lets make makes made need needs perform performs performed present presents",
+        "presented propose proposes proposed provide provides provided refer refers require",
+        "requires required see seen seem seems show shows shown suggest suggests take takes taken",
+        "use uses used using yield yields well new different various certain particular similar",
+        "simple first second third two three four way ways case cases example examples figure",
+        "table section paper work approach result results respectively namely instead entirely",
+        "solely typically usually generally mostly significantly simultaneously",
+    )
+    for word in line.split()
+)
+_TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d[\w.]*|[^\w\s]", re.UNICODE)
+_QUOTED = re.compile(r"[\"“„«]([^\"“”„«»]{3,60})[\"”»]")
+_MAX_TITLE_WORDS = 5
 
-    Latin-script text gives its first words up to the end of the first clause (at most
-    :data:`TITLE_WORDS`); Chinese or Japanese text gives its first characters up to the first
-    punctuation (at most :data:`TITLE_CHARS`).
+
+_NOT_ADVERBS = frozenset({"family", "assembly", "supply", "anomaly", "reply", "poly", "italy"})
+
+
+def _content(word: str) -> bool:
+    low = word.lower()
+    if not word or not word[0].isalpha() or low in _STOP or (len(word) == 1 and not word.isupper()):
+        return False
+    # An adverb ("inherently", "jointly") is not part of a name.
+    return not (low.endswith("ly") and len(low) > 4 and low not in _NOT_ADVERBS)
+
+
+def _phrases(text: str) -> list[list[str]]:
+    """Runs of content words, broken at stop words, numbers and punctuation (RAKE's split)."""
+    runs: list[list[str]] = [[]]
+    for token in _TOKEN.findall(text):
+        word = token.strip("'’-")
+        if not _content(word):
+            if runs[-1]:
+                runs.append([])
+            continue
+        runs[-1].append(word)
+    return [r for r in runs if r]
+
+
+def _key_phrase(text: str) -> str:
+    """The phrase of the passage's key terms: RAKE-scored runs of content words.
+
+    A word's score is how many content words it stands with (its degree) over how often it
+    appears, plus its frequency, so a term the passage repeats and builds phrases with ranks
+    high; a phrase scores the mean of its words, longer phrases a little more, earlier ones a
+    little more (the first sentence usually names the topic).
+    """
+    phrases = _phrases(text)
+    if not phrases:
+        return ""
+    freq: dict[str, int] = {}
+    degree: dict[str, int] = {}
+    for phrase in phrases:
+        for word in phrase:
+            key = word.lower()
+            freq[key] = freq.get(key, 0) + 1
+            degree[key] = degree.get(key, 0) + min(len(phrase), _MAX_TITLE_WORDS) - 1
+    best, best_score = phrases[0], -1.0
+    for i, phrase in enumerate(phrases):
+        phrase = phrase[:_MAX_TITLE_WORDS]
+        words = [w.lower() for w in phrase]
+        mean = sum((degree[w] + freq[w]) / freq[w] + freq[w] for w in words) / len(words)
+        score = mean * (1 + 0.25 * min(len(phrase), 4)) * (1 + 0.5 / (1 + i))
+        if score > best_score:
+            best, best_score = phrase, score
+    return " ".join(best[:_MAX_TITLE_WORDS])
+
+
+def default_title(passage: Passage | str) -> str:
+    """A short noun phrase naming the passage's idea, for the learner to edit.
+
+    A term the passage puts in quotes ("We call our particular attention \"Scaled Dot-Product
+    Attention\"") is the name it defines and is taken as it is. Otherwise the key phrase of
+    the passage's content words (see :func:`_key_phrase`), never just its first words.
+    Chinese or Japanese text (no spaces to find words by) gives its first characters up to
+    the first punctuation (at most :data:`TITLE_CHARS`).
     """
     quote = normalise(passage.quote if isinstance(passage, Passage) else passage)
     if not quote:
@@ -112,15 +205,15 @@ def default_title(passage: Passage | str) -> str:
             if len(out) >= TITLE_CHARS:
                 break
         return "".join(out).strip(_EDGE_PUNCT + _CJK_STOPS) or "Untitled"
-    first = _SENTENCE_END.split(quote, maxsplit=1)[0]
-    words = []
-    for word in first.split()[:TITLE_WORDS]:
-        if word[0] in "([{" and words:  # a citation or aside does not belong in a name
-            break
-        words.append(word)
-    title = " ".join(words).strip(_EDGE_PUNCT)
+    named = [
+        m.strip(_EDGE_PUNCT)
+        for m in _QUOTED.findall(quote)
+        if 1 <= len(m.split()) <= TITLE_WORDS and any(c.isalpha() for c in m)
+    ]
+    title = named[0] if named else _key_phrase(quote)
     if not title:
         return "Untitled"
+    # Keep a term's own capitals (BLEU, Transformer); start with one.
     return title[0].upper() + title[1:]
 
 
@@ -149,6 +242,20 @@ def _document_node(ws: Workspace, file: str, password: str | None = None):
     except DocumentError as exc:
         # Name the file as the learner knows it (folder-relative), not by its full path.
         raise type(exc)(rel, exc.reason) from None
+
+
+def open_node_document(ws: Workspace, file: str, password: str | None = None):
+    """``(folder-relative path, opened document)`` of a PDF/EPUB node of the folder.
+
+    Raises:
+        NotADocumentNode, DocumentError: as for :func:`passage_from_quote`.
+    """
+    return _document_node(ws, file, password)
+
+
+def body_safe(text: str) -> str:
+    """Text from a document or another tool, made safe to stand in a note's body."""
+    return _body_safe(text)
 
 
 def passage_from_quote(

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import context as ctxmod
@@ -28,7 +29,7 @@ VERDICTS = ("Correct", "Partial", "Wrong")
 OFFLINE = offline_grader.MODEL_NAME
 
 
-class GradingError(Exception):
+class GradingError(BasehalfError):
     """A grading request or override cannot be carried out."""
 
 
@@ -149,7 +150,7 @@ Reply with JSON only, no prose, in this shape:
 One entry per ANSWER block, numbered as its block."""
 
 
-class InvalidGrades(ValueError):
+class InvalidGrades(BasehalfError, ValueError):
     """The model's reply broke the contract; the message is sent back for one repair."""
 
 

@@ -15,6 +15,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from basehalf_core.errors import BasehalfError
+
 # litellm fetches its cost map from the internet on import unless told not to (DESIGN §6).
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
@@ -36,7 +38,7 @@ _KEY_VARIABLES = {
 _KEYLESS = {"ollama", "ollama_chat", "lm_studio", "vllm", "hosted_vllm", "llamafile"}
 
 
-class ModelError(Exception):
+class ModelError(BasehalfError):
     """A model call failed; the message says what to do and never holds a key."""
 
 

@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from basehalf_core.errors import BasehalfError
 
-class PracticeError(Exception):
+
+class PracticeError(BasehalfError):
     """A practice card cannot be used as written."""
 
 
@@ -29,18 +31,16 @@ class EmptyCard(PracticeError):
     """The card holds no numbered question at all."""
 
     def __init__(self, path: str):
-        self.path = path
-        super().__init__(f"{path}: no numbered questions found (expected '1. …' lines)")
+        super().__init__(path, "no numbered questions found (expected '1. …' lines)")
 
 
 class MissingAnswer(PracticeError):
     """A question has no answer; raised only when a caller asks for a complete card."""
 
     def __init__(self, path: str, numbers: list[int]):
-        self.path = path
         self.numbers = numbers
         listed = ", ".join(str(n) for n in numbers)
-        super().__init__(f"{path}: no answer for question {listed}")
+        super().__init__(path, f"no answer for question {listed}")
 
 
 @dataclass(frozen=True)

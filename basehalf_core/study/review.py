@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 
 from fsrs import Card, Rating, Scheduler
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import AlreadyExists, ChangedOnDisk, atomic_write, inside, read_bytes
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study.practice import PracticeError, parse_card
@@ -31,15 +32,11 @@ _ATTEMPTS = 5  # compare-and-swap retries when another tab saved the state first
 RATING_FOR = {"Correct": Rating.Good, "Partial": Rating.Hard, "Wrong": Rating.Again}
 
 
-class ReviewStateError(Exception):
+class ReviewStateError(BasehalfError):
     """``.bh/reviews.json`` is not a review state basehalf wrote; it is left untouched."""
 
-    def __init__(self, path: str, reason: str):
-        self.path = path
-        super().__init__(f"{path}: {reason}")
 
-
-class NaiveTime(ValueError):
+class NaiveTime(BasehalfError, ValueError):
     """A time without a time zone was given; schedules compare instants, so it is refused."""
 
     def __init__(self, value: datetime):

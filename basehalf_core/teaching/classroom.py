@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import FolderError, atomic_write, inside, open_folder, read_bytes
 from basehalf_core.folder.paths import is_hidden
 from basehalf_core.folder.workspace import Workspace
@@ -24,7 +25,7 @@ from basehalf_core.study import grading, llm
 Progress = Callable[[int, int, str], None]
 
 
-class NoLearners(Exception):
+class NoLearners(BasehalfError):
     """No learner folder under the course folder holds the card."""
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import yaml
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import atomic_write, open_folder
 from basehalf_core.folder.operations import render_fields
 from basehalf_core.folder.paths import check_entry, is_markdown, kind_for
@@ -47,7 +48,7 @@ COURSE_FILE = "course.yaml"
 PRIVATE_STATE = (".bh/reviews.json", ".bh/asks.jsonl", ".bh/canvas.json")
 
 
-class CourseError(Exception):
+class CourseError(BasehalfError):
     """A course cannot be made or read; the message names the file and why."""
 
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import (
     AlreadyExists,
     ChangedOnDisk,
@@ -32,13 +33,8 @@ _RETRIES = 5
 Point = tuple[float, float]
 
 
-class CanvasStateInvalid(Exception):
+class CanvasStateInvalid(BasehalfError):
     """``.bh/canvas.json`` is not a canvas state; the message says what is wrong with it."""
-
-    def __init__(self, path: str, reason: str):
-        self.path = path
-        self.reason = reason
-        super().__init__(f"{path}: {reason}")
 
 
 @dataclass

@@ -14,13 +14,11 @@
 
 from __future__ import annotations
 
-import html
-import re
 from dataclasses import asdict, dataclass, field
 
 from basehalf_core.folder.paths import is_markdown, nfc, posix_name
 from basehalf_core.folder.workspace import Workspace
-from basehalf_core.views.markdown import render as render_html
+from basehalf_core.views import markdown
 
 
 @dataclass(frozen=True)
@@ -94,7 +92,7 @@ def card_detail(ws: Workspace, path: str) -> CardDetail:
     if is_markdown(node.path) and node.kind != "folder" and not node.outside_link:
         try:
             text = ws.body(node.path)
-            body, body_html = safe_markdown(text), render_html(text)
+            body, body_html = markdown.escape(text), markdown.render(text)
         except OSError as exc:
             problem = problem or f"cannot be read ({exc.strerror})"
     return CardDetail(
@@ -125,79 +123,3 @@ def _suggest(names: dict[str, list[str]], entry: str, owner: str) -> str | None:
 def relink_suggestion(ws: Workspace, entry: str, owner: str = "") -> str | None:
     """The unique file named like ``entry``'s last segment (not ``owner``), or ``None``."""
     return _suggest(_names(ws), entry, owner)
-
-
-# --- making Markdown safe to render -------------------------------------------------------
-
-_FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
-_CODE_SPAN = re.compile(r"(?<!\\)(`+)(.+?)(?<!`)\1(?!`)")
-_SAFE_SCHEMES = ("http", "https", "mailto")
-_URL_NOISE = re.compile(r"[\x00-\x20\x7f]")
-# Inline link / image destinations: ](dest …)
-_INLINE_DEST = re.compile(r"(\]\(\s*)((?:[^()\s]|\([^()\s]*\))*)")
-# Reference definitions: [id]: dest
-_REF_DEF = re.compile(r"^( {0,3}\[[^\]]+\]:[ \t]*)(\S+)")
-BLOCKED_LINK = "#blocked-link"
-
-
-def _fences(lines: list[str]) -> list[bool]:
-    """Which lines sit inside a closed fenced code block (fence lines included)."""
-    inside = [False] * len(lines)
-    i = 0
-    while i < len(lines):
-        m = _FENCE_OPEN.match(lines[i].rstrip("\r\n"))
-        if m and not (m.group(2)[0] == "`" and "`" in m.group(3)):
-            char, length = m.group(2)[0], len(m.group(2))
-            close = re.compile(rf"^ {{0,3}}{re.escape(char)}{{{length},}}[ \t]*$")
-            for j in range(i + 1, len(lines)):
-                if close.match(lines[j].rstrip("\r\n")):
-                    for k in range(i, j + 1):
-                        inside[k] = True
-                    i = j
-                    break
-            # An unclosed fence is not code: its lines are escaped like any other.
-        i += 1
-    return inside
-
-
-def _safe_dest(dest: str) -> str:
-    # Read the destination as a browser would: entities decoded, blanks and controls dropped.
-    probe = _URL_NOISE.sub("", html.unescape(html.unescape(dest)))
-    if ":" in probe:
-        head = probe.split(":", 1)[0]
-        if not any(c in head for c in "/?#") and head.lower() not in _SAFE_SCHEMES:
-            return BLOCKED_LINK
-    return dest
-
-
-def _escape_line(line: str) -> str:
-    line = _REF_DEF.sub(lambda m: m.group(1) + _safe_dest(m.group(2)), line)
-    out = []
-    pos = 0
-    for m in _CODE_SPAN.finditer(line):
-        out.append(_escape_prose(line[pos : m.start()]))
-        out.append(m.group(0))  # Markdown escapes code itself; it is shown as written
-        pos = m.end()
-    out.append(_escape_prose(line[pos:]))
-    return "".join(out)
-
-
-def _escape_prose(text: str) -> str:
-    text = text.replace("<", "&lt;")
-    return _INLINE_DEST.sub(lambda m: m.group(1) + _safe_dest(m.group(2)), text)
-
-
-def safe_markdown(text: str) -> str:
-    """Markdown with no raw HTML and no script links; code blocks and spans stay as written.
-
-    Args:
-        text: Markdown from a note (any content, including HTML and script).
-
-    Returns:
-        Markdown that renders the same text, with every tag shown as characters.
-    """
-    lines = text.splitlines(keepends=True)
-    fenced = _fences(lines)
-    return "".join(
-        line if code else _escape_line(line) for line, code in zip(lines, fenced, strict=True)
-    )

@@ -15,6 +15,8 @@ from html import escape
 from importlib import resources
 from pathlib import Path
 
+from basehalf_core.documents import citation
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import atomic_write
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study.practice import PracticeError, parse_card
@@ -25,7 +27,7 @@ from basehalf_core.views import markdown as safe_markdown
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'"
 
 
-class ExportError(Exception):
+class ExportError(BasehalfError):
     """The export could not be written; the message names the file and why."""
 
 
@@ -127,6 +129,25 @@ def _listing(ws: Workspace, path: str, index: int) -> str:
     )
 
 
+def _references(ws: Workspace, order: list[str]) -> str:
+    """The stored references of the folder's documents: a formatted line and BibTeX each."""
+    items = []
+    for path in order:
+        if ws.nodes[path].kind not in ("pdf", "epub"):
+            continue
+        ref = citation.load(ws, path)
+        if ref is None:
+            continue
+        items.append(
+            f'<li data-path="{escape(path)}"><p class="bh-ref">{escape(citation.formatted(ref))}'
+            f" <small><code>{escape(path)}</code></small></p>"
+            f'<pre class="bh-bibtex">{escape(citation.bibtex(ref))}</pre></li>'
+        )
+    if not items:
+        return ""
+    return f'<section class="bh-references"><h2>References</h2><ul>{"".join(items)}</ul></section>'
+
+
 def render_html(folder: str | os.PathLike, *, now: datetime | None = None) -> str:
     """The whole export page for a study folder.
 
@@ -181,6 +202,7 @@ def render_html(folder: str | os.PathLike, *, now: datetime | None = None) -> st
             '<main class="bh-notes">',
             *sections,
             "</main>",
+            _references(ws, order),
             issues,
             "</body></html>",
         ]

@@ -1,4 +1,5 @@
-"""Export the canvas as JSON Canvas 1.0 (https://jsoncanvas.org), e.g. for Obsidian.
+"""Export the canvas as JSON Canvas 1.0 (https://jsoncanvas.org), e.g. for Obsidian, and import
+the card positions of such a file back (:func:`import_positions`).
 
 Every card becomes a ``file`` node at the spot it has on basehalf's canvas (dragged spots from
 ``.bh/canvas.json``, the rest from the layered layout); every upstream link an edge with an
@@ -12,28 +13,26 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder.fsio import AlreadyExists, atomic_write, inside, read_bytes
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views import network
 from basehalf_core.views.canvas_state import CanvasStore
-from basehalf_core.views.card import safe_markdown
 from basehalf_core.views.layout import CARD_H, CARD_W, positions
+from basehalf_core.views.markdown import escape as safe_markdown
 
 SUFFIX = ".canvas"
 # JSON Canvas preset colours: 1 red, 2 orange, 3 yellow, 4 green, 5 cyan, 6 purple.
 KIND_COLOR = {"pdf": "1", "epub": "2", "dangling": "3", "practice": "4", "grading": "6"}
 
 
-class BadCanvasTarget(Exception):
+class BadCanvasTarget(BasehalfError):
     """The export cannot be written where asked; the message names the path and why."""
-
-    def __init__(self, path: str, reason: str):
-        self.path = path
-        self.reason = reason
-        super().__init__(f"{path}: {reason}")
 
 
 def node_id(key: str) -> str:
@@ -159,3 +158,91 @@ def write(ws: Workspace, name: str, *, replace: bool = False) -> str:
     data = dumps(export(ws, exclude={rel}))
     atomic_write(full, data, expected=before)
     return rel
+
+
+# --- import ---------------------------------------------------------------------------------
+
+
+class BadCanvasFile(BasehalfError):
+    """A ``.canvas`` file that cannot be imported; the message names the file and why."""
+
+
+@dataclass
+class Imported:
+    """What an import did: card positions taken (node path → centre) and nodes left out."""
+
+    positions: dict[str, tuple[float, float]] = field(default_factory=dict)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"imported": sorted(self.positions), "skipped": self.skipped}
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def read_positions(ws: Workspace, data: bytes, name: str) -> Imported:
+    """Card centres from a JSON Canvas document: its ``file`` nodes matched to nodes by path.
+
+    JSON Canvas keeps a node's top-left corner and size; basehalf keeps centres. A file node
+    naming no node of the folder, or with unusable numbers, is skipped and named; so is a
+    second node for the same file (the first one wins, as it is drawn first).
+
+    Raises:
+        BadCanvasFile: not UTF-8 JSON, or not an object with a ``nodes`` list.
+    """
+    try:
+        doc = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise BadCanvasFile(name, f"not UTF-8 (byte at offset {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise BadCanvasFile(
+            name, f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("nodes", []), list):
+        raise BadCanvasFile(name, "not a JSON Canvas document (an object with a 'nodes' list)")
+    out = Imported()
+    for i, node in enumerate(doc.get("nodes", [])):
+        if not isinstance(node, dict) or node.get("type") != "file":
+            continue  # text, link and group nodes have no card in basehalf
+        label = str(node.get("id") or f"node {i}")
+        file = node.get("file")
+        real = ws.resolve(file) if isinstance(file, str) and file else None
+        x, y = _number(node.get("x")), _number(node.get("y"))
+        w, h = _number(node.get("width", CARD_W)), _number(node.get("height", CARD_H))
+        reason = ""
+        if real is None:
+            reason = f"file {file!r} is not a node of the folder"
+        elif None in (x, y, w, h):
+            reason = "x, y, width and height must be finite numbers"
+        elif real in out.positions:
+            reason = f"a second node for {real}; the first one is kept"
+        if reason:
+            out.skipped.append({"node": label, "reason": reason})
+            continue
+        out.positions[real] = (x + w / 2, y + h / 2)
+    return out
+
+
+def import_positions(ws: Workspace, file: str | os.PathLike) -> Imported:
+    """Lay the positions of a ``.canvas`` file's file nodes over ``.bh/canvas.json``.
+
+    Raises:
+        BadCanvasFile: the file cannot be read or is not a JSON Canvas document.
+    """
+    path = Path(file).expanduser()
+    if not path.name.lower().endswith(SUFFIX):
+        raise BadCanvasFile(str(path), f"the file name must end in {SUFFIX}")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise BadCanvasFile(str(path), "no such file") from None
+    except OSError as exc:
+        raise BadCanvasFile(str(path), f"cannot be read ({exc.strerror or exc})") from None
+    found = read_positions(ws, data, str(path))
+    if found.positions:
+        CanvasStore(ws.root).update(found.positions)
+    return found

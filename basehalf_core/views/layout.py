@@ -15,10 +15,12 @@ from collections.abc import Iterable, Mapping
 
 from basehalf_core.folder.workspace import Workspace
 
-CARD_W = 200
-CARD_H = 56
-GAP_X = 40
-GAP_Y = 90
+# A card is at most three lines of 18-px text, about 22 characters each (network.card_label);
+# the gaps leave room for arrows while keeping a 30-card folder readable when fitted.
+CARD_W = 220
+CARD_H = 74
+GAP_X = 20
+GAP_Y = 38
 STEP_X = CARD_W + GAP_X
 STEP_Y = CARD_H + GAP_Y
 
@@ -51,28 +53,60 @@ def layers(ws: Workspace, order: list[str] | None = None) -> dict[str, int]:
 
 
 def default_wrap(count: int) -> int:
-    """Cards per row before a wide layer wraps: about 1.5 × √count, at least 10."""
-    return max(10, math.ceil(1.5 * math.sqrt(max(count, 1))))
+    """Cards per row before a wide layer wraps: about 1.2 × √count, at least 5.
+
+    Rows that are not much wider than the picture is tall let a small folder fit a canvas pane
+    at a readable scale (a side pane is taller than wide).
+    """
+    return max(5, math.ceil(1.2 * math.sqrt(max(count, 1))))
+
+
+def wrap_for(sizes: list[int], aspect: float) -> int:
+    """Cards per row that make the picture fill a pane of ``aspect`` (width / height) best.
+
+    Fitted into the pane, the picture is drawn at the largest scale, so the labels read best.
+
+    Args:
+        sizes: the number of cards in each layer.
+        aspect: the pane's width divided by its height.
+    """
+    widest = max(sizes, default=1)
+    best, best_scale = widest, 0.0
+    for wrap in range(1, widest + 1):
+        width = wrap * STEP_X - GAP_X
+        height = sum(math.ceil(n / wrap) for n in sizes) * STEP_Y - GAP_Y
+        scale = min(aspect / width, 1 / height)
+        if scale > best_scale * (1 + 1e-9):
+            best, best_scale = wrap, scale
+    return best
 
 
 def positions(
-    ws: Workspace, *, order: list[str] | None = None, wrap: int | None = None
+    ws: Workspace,
+    *,
+    order: list[str] | None = None,
+    wrap: int | None = None,
+    aspect: float | None = None,
 ) -> dict[str, Point]:
     """Card centres for every node on the learning path (default) or in ``order``.
 
     Args:
         ws: the workspace.
         order: nodes in learning-path order (default ``ws.learning_path()``).
-        wrap: most cards on one row (default :func:`default_wrap`).
+        wrap: most cards on one row (default: :func:`wrap_for` ``aspect`` if given, else
+            :func:`default_wrap`).
+        aspect: width / height of the pane the picture is shown in.
 
     Returns:
         ``{path: (x, y)}``; each row is centred on x = 0.
     """
     order = ws.learning_path() if order is None else order
-    wrap = wrap or default_wrap(len(order))
     by_layer: dict[int, list[str]] = {}
     for p, n in layers(ws, order).items():
         by_layer.setdefault(n, []).append(p)  # dicts keep insertion (= path) order
+    if not wrap:
+        sizes = [len(by_layer[n]) for n in sorted(by_layer)]
+        wrap = wrap_for(sizes, aspect) if aspect else default_wrap(len(order))
     out: dict[str, Point] = {}
     row = 0
     for n in sorted(by_layer):

@@ -89,3 +89,88 @@ def render(text: str, *, heading_shift: int = 0) -> str:
         return md.convert(text)
     finally:
         md.reset()
+
+
+_FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
+_CODE_SPAN = re.compile(r"(?<!\\)(`+)(.+?)(?<!`)\1(?!`)")
+# Inline link / image destinations: ](dest …)
+_INLINE_DEST = re.compile(r"(\]\(\s*)((?:[^()\s]|\([^()\s]*\))*)")
+# Reference definitions: [id]: dest
+_REF_DEF = re.compile(r"^( {0,3}\[[^\]]+\]:[ \t]*)(\S+)")
+BLOCKED_LINK = "#blocked-link"
+
+
+# A destination left open at the end of a line, and the one that continues it.
+_DEST_OPEN_AT_END = re.compile(r"\]\(\s*$")
+_LEADING_DEST = re.compile(r"^(\s*)((?:[^()\s]|\([^()\s]*\))*)")
+
+
+def _fences(lines: list[str]) -> list[bool]:
+    """Which lines sit inside a closed fenced code block (fence lines included)."""
+    inside = [False] * len(lines)
+    i = 0
+    while i < len(lines):
+        m = _FENCE_OPEN.match(lines[i].rstrip("\r\n"))
+        if m and not (m.group(2)[0] == "`" and "`" in m.group(3)):
+            char, length = m.group(2)[0], len(m.group(2))
+            close = re.compile(rf"^ {{0,3}}{re.escape(char)}{{{length},}}[ \t]*$")
+            for j in range(i + 1, len(lines)):
+                if close.match(lines[j].rstrip("\r\n")):
+                    for k in range(i, j + 1):
+                        inside[k] = True
+                    i = j
+                    break
+            # An unclosed fence is not code: its lines are escaped like any other.
+        i += 1
+    return inside
+
+
+def _safe_dest(dest: str) -> str:
+    # The same rule as the HTML renderer's links: one answer to "may this link be followed".
+    return dest if not dest or safe_href(dest) is not None else BLOCKED_LINK
+
+
+def _escape_line(line: str) -> str:
+    line = _REF_DEF.sub(lambda m: m.group(1) + _safe_dest(m.group(2)), line)
+    out = []
+    pos = 0
+    for m in _CODE_SPAN.finditer(line):
+        out.append(_escape_prose(line[pos : m.start()]))
+        out.append(m.group(0))  # Markdown escapes code itself; it is shown as written
+        pos = m.end()
+    out.append(_escape_prose(line[pos:]))
+    return "".join(out)
+
+
+def _escape_prose(text: str) -> str:
+    text = text.replace("<", "&lt;")
+    return _INLINE_DEST.sub(lambda m: m.group(1) + _safe_dest(m.group(2)), text)
+
+
+def escape(text: str) -> str:
+    """Markdown with no raw HTML and no script links, for another renderer (``mo.md``, Obsidian).
+
+    Code blocks and spans stay as written. A link destination is kept only when
+    :func:`safe_href` keeps it, so this and :func:`render` agree on every link.
+
+    Args:
+        text: Markdown from a note (any content, including HTML and script).
+
+    Returns:
+        Markdown that renders the same text, with every tag shown as characters.
+    """
+    lines = text.splitlines(keepends=True)
+    fenced = _fences(lines)
+    out, dest_opens = [], False
+    for line, code in zip(lines, fenced, strict=True):
+        if code:
+            out.append(line)
+            dest_opens = False
+            continue
+        if dest_opens:
+            # ``[x](`` at a line end: the destination is the next line's first word.
+            line = _LEADING_DEST.sub(lambda m: m.group(1) + _safe_dest(m.group(2)), line, 1)
+        escaped = _escape_line(line)
+        out.append(escaped)
+        dest_opens = _DEST_OPEN_AT_END.search(escaped) is not None
+    return "".join(out)

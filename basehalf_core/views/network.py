@@ -11,18 +11,25 @@ string tooltips in with ``innerText``, so a file named ``<img onerror=…>.md`` 
 from __future__ import annotations
 
 import json
+import re
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pyvis.network import Network
 
+from basehalf_core.documents.document import is_cjk
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views.layout import Occupancy, Point, place_near, positions
 
 # A ghost card's id. Node paths never start with "/" (such an entry is invalid), so no real
 # file can take a ghost's id.
 GHOST_PREFIX = "//missing/"
-_LABEL_CHARS = 48
+# A card label: at most LABEL_LINES lines of about LINE_CHARS characters (half as many for
+# Chinese or Japanese, whose characters are twice as wide), broken between words only.
+LABEL_LINES = 3
+LINE_CHARS = 22
+FONT_SIZE = 18  # canvas px; at the fitted scale of a 30-card folder it stays >= 12 CSS px
 
 # Fill / border per kind, as vis-network groups: kinds look different at a glance.
 KIND_COLORS: dict[str, tuple[str, str]] = {
@@ -128,8 +135,9 @@ def options() -> dict:
             "shape": "box",
             "margin": 10,
             "borderWidth": 1.5,
-            "widthConstraint": {"minimum": 120, "maximum": 180},
-            "font": {"face": "system-ui, sans-serif", "size": 14, "multi": False},
+            # No maximum: card_label breaks the lines, vis-network would cut words.
+            "widthConstraint": {"minimum": 120},
+            "font": {"face": "system-ui, sans-serif", "size": FONT_SIZE, "multi": False},
             "labelHighlightBold": False,
         },
         "edges": {
@@ -157,9 +165,49 @@ class _Ids(list):
         return item in self._set
 
 
-def _label(text: str) -> str:
+# In Chinese or Japanese text any character boundary is a word boundary; a run of Latin
+# letters or digits inside it is one word.
+_CJK_TOKEN = re.compile(r"[A-Za-z0-9]+|\s|.")
+
+
+def _wrap_cjk(text: str, width: int) -> list[str]:
+    lines, line = [], ""
+    for token in _CJK_TOKEN.findall(text):
+        if line and len(line) + len(token) > width:
+            lines.append(line.rstrip())
+            line = token.lstrip()
+        else:
+            line += token
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+def card_label(text: str) -> str:
+    """The text on a card: the title wrapped between words into at most :data:`LABEL_LINES`.
+
+    vis-network would break a word wider than the card in the middle, so lines are broken
+    here and the card is as wide as its longest line. A longer title ends in "…" after a whole
+    word; the tooltip keeps the whole title.
+    """
     text = " ".join(text.split())
-    return text if len(text) <= _LABEL_CHARS else text[: _LABEL_CHARS - 1] + "…"
+    if not text:
+        return text
+    cjk = sum(1 for c in text if is_cjk(c))
+    if cjk * 2 >= sum(1 for c in text if c.isalpha()) and cjk:
+        lines = _wrap_cjk(text, LINE_CHARS // 2)
+    else:
+        # After a hyphen is a word boundary too ("05-positional-encoding" from a file name).
+        lines = textwrap.wrap(text, LINE_CHARS, break_long_words=False)
+    # A "word" of more than two lines (a hash, a URL) would make a huge card: it alone is cut.
+    lines = [ln if len(ln) <= 2 * LINE_CHARS else ln[: 2 * LINE_CHARS - 1] + "…" for ln in lines]
+    if len(lines) > LABEL_LINES:
+        lines = lines[:LABEL_LINES]
+        words = lines[-1].split(" ")
+        while len(words) > 1 and len(" ".join(words)) + 1 > LINE_CHARS:
+            words.pop()
+        lines[-1] = " ".join(words).rstrip(",;:") + "…"
+    return "\n".join(lines)
 
 
 def ghost_positions(
@@ -193,6 +241,7 @@ def build(
     *,
     order: list[str] | None = None,
     scanned: tuple[Ghosts, Problems] | None = None,
+    aspect: float | None = None,
 ) -> Network:
     """The pyvis network of the workspace.
 
@@ -201,6 +250,8 @@ def build(
         xy: card centres by id (real paths and ghost ids); missing ones are laid out.
         order: the nodes to show (default :func:`shown_nodes`).
         scanned: a result of :func:`scan_issues` to reuse.
+        aspect: width / height of the pane, to lay out cards that fill it
+            (:func:`basehalf_core.views.layout.positions`).
 
     Returns:
         A ``pyvis.network.Network`` whose ``nodes`` / ``edges`` / ``options`` the widget ships.
@@ -209,7 +260,7 @@ def build(
     ghosts, problems = scanned or scan_issues(ws)
     xy = dict(xy or {})
     if any(p not in xy for p in order):
-        layout = positions(ws, order=order)
+        layout = positions(ws, order=order, aspect=aspect)
         xy.update({p: layout[p] for p in order if p not in xy})
     xy.update(ghost_positions(ghosts, xy, {k: v for k, v in xy.items() if is_ghost(k)}))
 
@@ -219,7 +270,7 @@ def build(
         node = ws.nodes[p]
         issues = problems.by_node.get(p, [])
         tooltip = [node.title, p, f"kind: {node.kind}", *(f"⚠ {i}" for i in issues)]
-        label = _label(node.title)
+        label = card_label(node.title)
         x, y = xy[p]
         net.add_node(
             p,
@@ -241,7 +292,7 @@ def build(
         held = ", ".join(holders)
         net.add_node(
             gid,
-            label=_label(f"missing: {target}"),
+            label=card_label(f"missing: {target}"),
             shape="box",
             group="dangling",
             title=f"{target}\nno such file in the folder\nlisted upstream by: {held}",
