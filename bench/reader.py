@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"search {sr['file']} for {sr['needle']!r}: ours {sr['ours_ms']:.0f} ms "
               f"({sr['ours_pages']} pages) / PyMuPDF search_for on every page "
               f"{sr['raw_ms']:.0f} ms ({sr['raw_pages']} pages) = {sr['ratio']:.2f}x "
-              f"(goal <= 1.2x); reading-order Document.search {sr['reading_order_ms']:.0f} ms "
+              f"(goal <= 1.2x); reading-order anchors.find_all {sr['reading_order_ms']:.0f} ms "
               f"({sr['reading_order_pages']} pages) = {sr['old_ratio']:.2f}x")  # fmt: skip
     r = measure_rss(BOOK)
     print(f"RSS paging through {r['pages']} pages of {r['file']}: "
