@@ -3,7 +3,7 @@
 The widget does four jobs only: its traits, page delivery, the password prompt and the
 learner's selection. The document work is the core's: rendering and words in reading order
 (:mod:`basehalf_core.documents.document`), search (:func:`anchors.search_pages`) and
-highlights (:func:`basehalf_core.documents.anchors.highlight_boxes` re-anchors the notes the
+highlights (:func:`basehalf_core.documents.anchors.highlights` re-anchors the notes the
 app passes in; the widget never reads the folder).
 
 Traits (all synced):
@@ -63,6 +63,7 @@ from basehalf_core.documents.document import (
     Passage,
     WrongPassword,
 )
+from basehalf_core.documents.pages import line_rects
 from basehalf_core.errors import BasehalfError
 
 _STATIC = Path(__file__).parent / "static"
@@ -86,7 +87,7 @@ class ReaderError(BasehalfError):
 
 def line_boxes(words: list[documents.Word], indices: Iterable[int]) -> list[list[float]]:
     """One displayed-space box (fractions of the page) per line of these words, rounded."""
-    return _rounded(anchors.line_boxes(words, indices))
+    return _rounded(line_rects([words[k] for k in indices], space="box"))
 
 
 def _rounded(boxes) -> list[list[float]]:
@@ -418,16 +419,27 @@ class Reader(anywidget.AnyWidget):
             items: mappings with ``id`` (e.g. the note's path), ``label`` and an anchor as a
                 note stores it in ``grown_from`` (``quote``, ``page`` 1-based, optional
                 ``prefix``, ``suffix``, ``rects``). The core re-anchors each in the document
-                as it is now (:func:`anchors.highlight_boxes`); an orphan is not drawn but
+                as it is now (:func:`anchors.highlights`); an orphan is not drawn but
                 counted in ``message``.
         """
         self._stored_highlights = list(items)
         if self.doc is None:
             return
-        shown, orphans = anchors.highlight_boxes(self.doc, self._stored_highlights)
-        self.highlights = [
-            {**h, "page": h["page"] - 1, "boxes": _rounded(h["boxes"])} for h in shown
-        ]
+        shown, orphans = [], []
+        for h in anchors.highlights(self.doc, self._stored_highlights):
+            if not h.boxes:
+                orphans.append(h.note)
+                continue
+            shown.append(
+                {
+                    "id": h.note,
+                    "page": h.page - 1,
+                    "boxes": _rounded(h.boxes),
+                    "label": h.label,
+                    "status": h.status,
+                }
+            )
+        self.highlights = shown
         if orphans:
             self._say(
                 f"{len(orphans)} note(s) no longer match {self.file}: " + ", ".join(orphans[:3])

@@ -8,7 +8,7 @@ the same on a slow or a fast machine:
   the same with a PNG page (as the reader sent before) for comparison;
 - open: opening the 285-page book ÷ opening a 3-page paper (pages are laid out lazily);
 - search: the reader's search (``anchors.search_pages``, cold) ÷ PyMuPDF's ``search_for`` over
-  every page (goal ≤ 1.2×), and the reading-order ``Document.search`` (what the reader used
+  every page (goal ≤ 1.2×), and the reading-order ``anchors.find_all`` (what the reader used
   before) ÷ the same;
 - RSS while paging through all 285 pages (should stay flat: caches are bounded).
 
@@ -105,13 +105,13 @@ def measure_open(big: Path, small: Path, repeats: int) -> dict:
 
 def measure_search(path: Path, needle: str, repeats: int) -> dict:
     """Cold whole-document searches, each on a fresh document, taken in turn: the reader's
-    ``anchors.search_pages``, the reading-order ``Document.search``, PyMuPDF's search_for."""
+    ``anchors.search_pages``, the reading-order ``anchors.find_all``, PyMuPDF's search_for."""
     times: dict[str, list[float]] = {"ours": [], "reading_order": [], "raw": []}
     found: dict[str, set[int]] = {}
     for _ in range(repeats):
         for name, run in (
             ("ours", lambda d, _p: {h.page for h in anchors.search_pages(d, needle)}),
-            ("reading_order", lambda d, _p: {i for i, _r in d.search(needle)}),
+            ("reading_order", lambda d, _p: {i for i, _r in anchors.find_all(d, needle)}),
             ("raw", lambda _d, p: {i for i, page in enumerate(p) if page.search_for(needle)}),
         ):
             doc, pdf = Document(path), pymupdf.open(path)
@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"search {sr['file']} for {sr['needle']!r}: ours {sr['ours_ms']:.0f} ms "
               f"({sr['ours_pages']} pages) / PyMuPDF search_for on every page "
               f"{sr['raw_ms']:.0f} ms ({sr['raw_pages']} pages) = {sr['ratio']:.2f}x "
-              f"(goal <= 1.2x); reading-order Document.search {sr['reading_order_ms']:.0f} ms "
+              f"(goal <= 1.2x); reading-order anchors.find_all {sr['reading_order_ms']:.0f} ms "
               f"({sr['reading_order_pages']} pages) = {sr['old_ratio']:.2f}x")  # fmt: skip
     r = measure_rss(BOOK)
     print(f"RSS paging through {r['pages']} pages of {r['file']}: "

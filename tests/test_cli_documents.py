@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from basehalf_core.documents.document import open_document
+from basehalf_core.folder.paths import slugify
+from basehalf_core.study.branch import default_title
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -68,7 +70,12 @@ def test_grow_without_a_title_names_the_note_from_the_quote(folder):
     done = run("grow", str(folder), "--from", "longeval.pdf", "--page", "1", "--quote",
                "Human judgments are considered the gold standard")  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "human-judgments-are-considered-the-gold.md\n"
+    # The name comes from the suggested title: a phrase of the quote itself, not "Untitled".
+    title = default_title("Human judgments are considered the gold standard")
+    assert title != "Untitled"
+    assert title.lower() in "human judgments are considered the gold standard"
+    assert done.stdout == f"{slugify(title)}.md\n"
+    assert (folder / done.stdout.strip()).is_file()
 
 
 @pytest.mark.parametrize(

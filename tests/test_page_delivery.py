@@ -108,18 +108,23 @@ def test_search_without_a_match_yields_nothing(acl, text):
     assert list(anchors.search_pages(acl, text)) == []
 
 
-def test_highlight_boxes_draw_found_anchors_and_name_orphans(acl):
+def test_highlights_draw_found_anchors_and_name_orphans(acl):
     words = acl.words(0)
     passage = acl.passage(0, range(10, 16))
     stored = {"quote": passage.quote, "page": 1, "rects": passage.rects, "id": "a.md"}
     gone = {"quote": "zebra quartz xylophone", "page": 1, "id": "gone.md", "label": "Gone"}
     bad = {"quote": "", "page": "one", "id": "bad.md"}
-    shown, orphans = anchors.highlight_boxes(acl, [stored, gone, bad])
-    assert orphans == ["gone.md", "bad.md"]
-    assert len(shown) == 1
+    shown = anchors.highlights(acl, [stored, gone, bad])
+    assert [(h.note, h.status) for h in shown] == [
+        ("a.md", "exact"),
+        ("gone.md", "orphan"),
+        ("bad.md", "orphan"),
+    ]
     h = shown[0]
-    assert (h["id"], h["page"], h["label"], h["status"]) == ("a.md", 1, "a.md", "exact")
-    assert h["boxes"] == anchors.line_boxes(words, passage.word_indices)
+    assert (h.page, h.label) == (1, "a.md")
+    expected = D.line_rects([words[k] for k in passage.word_indices], space="box")
+    assert h.boxes == expected
+    assert all(not o.boxes and o.message.startswith(o.note) for o in shown[1:])
 
 
 def test_search_finds_the_same_pages_once_the_text_is_scanned(acl):

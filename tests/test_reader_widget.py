@@ -190,6 +190,14 @@ def test_highlights_of_grown_notes_land_on_their_passage(acl):
     h = other.highlights[0]
     assert (h["id"], h["page"], h["label"], h["status"]) == (note, 0, "Gold standard", "exact")
     assert h["boxes"] == reader.marked
+    # The app, the CLI and the widget draw from one core path: the same answer for the note.
+    (core,) = branch.highlights(ws, "longeval.pdf")
+    assert (core.note, core.page - 1, core.boxes, core.status) == (
+        h["id"],
+        h["page"],
+        h["boxes"],
+        h["status"],
+    )
 
 
 def test_a_highlight_whose_quote_is_gone_is_not_drawn_and_is_reported(acl):

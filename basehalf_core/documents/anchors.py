@@ -12,21 +12,14 @@ collapsed) with case, curly quotes and dashes folded, and mapped back to words a
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from basehalf_core.documents.document import (
-    Document,
-    DocumentError,
-    Run,
-    Word,
-    fold,
-    join_words,
-    line_rects,
-    normalise,
-)
+from basehalf_core.documents.document import Document, DocumentError
+from basehalf_core.documents.pages import line_rects
+from basehalf_core.documents.text import Run, fold, join_words, normalise, strip_scripts
 from basehalf_core.errors import BasehalfError
 
 # Fuzzy acceptance: the quote itself must be close, and the combined score high enough.
@@ -102,11 +95,68 @@ def _find_on_page(doc: Document, i: int, needle: str) -> list[Match]:
         while at >= 0:
             idx = _words_in_span(run, at, at + len(k))
             words = doc.words(i)
-            out.append(Match(i + 1, idx, line_rects([words[j] for j in idx]), at, at + len(k), r))
-            at = hay.find(k, at + max(1, len(k)))
+            if all(m.word_indices != idx for m in out):  # the same words in another run
+                out.append(
+                    Match(i + 1, idx, line_rects([words[j] for j in idx]), at, at + len(k), r)
+                )
+            at = hay.find(k, at + 1)  # overlapping hits too: a quote may overlap its repeat
+    if not out:
+        out = _find_unscripted(doc, i, k)
     if not out and needle.endswith("-") and len(needle) > 1:
         # A selection that ended on a line-end hyphen the page text joined ("sum-" / "maries").
         return _find_on_page(doc, i, needle[:-1])
+    return out
+
+
+def find_all(doc: Document, text: str) -> Iterator[tuple[int, list[list[int]]]]:
+    """Each page index that holds ``text`` (normalised, folded), with the words of each hit.
+
+    Pages are yielded as they are searched, so a caller can show the first hits at once.
+    """
+    needle = normalise(text)
+    if not needle:
+        return
+    for i in doc.candidate_pages(needle):
+        hits = find_in_page(doc, i, needle)
+        if hits:
+            yield i, hits
+
+
+def search(doc: Document, text: str) -> list[tuple[int, list[tuple[float, float, float, float]]]]:
+    """Pages where ``text`` occurs, with one rect per line of each hit (unrotated points).
+
+    Compared on normalised text, so ligatures, line-end hyphens and line breaks in the
+    document do not hide a match.
+    """
+    out = []
+    for i, hits in find_all(doc, text):
+        words = doc.words(i)
+        rects = [tuple(r) for idx in hits for r in line_rects([words[k] for k in idx])]
+        out.append((i, rects))
+    return out
+
+
+def _find_unscripted(doc: Document, i: int, k: str) -> list[Match]:
+    """Occurrences compared without the marks of sub- and superscripts.
+
+    A quote stored before scripts were written out says ``dk`` where the page now reads
+    ``d_k``: it is still the same text of the document.
+    """
+    plain, _ = strip_scripts(k)
+    out = []
+    for r, run in enumerate(doc.runs(i)):
+        hay = key(run.text)
+        if ("^" not in hay and "_" not in hay) or not plain:
+            continue
+        flat, offsets = strip_scripts(hay)
+        at = flat.find(plain)
+        while at >= 0:
+            start, end = offsets[at], offsets[at + len(plain) - 1] + 1
+            idx = _words_in_span(run, start, end)
+            if all(m.word_indices != idx for m in out):
+                rects = line_rects([doc.words(i)[j] for j in idx])
+                out.append(Match(i + 1, idx, rects, start, end, r))
+            at = flat.find(plain, at + 1)
     return out
 
 
@@ -389,51 +439,54 @@ def search_pages(doc: Document, text: str, start: int = 0) -> Iterator[PageHits]
             yield PageHits(i, doc.to_boxes(i, rects), len(groups))
 
 
-def line_boxes(words: list[Word], indices) -> list[tuple[float, float, float, float]]:
-    """One displayed 0..1 box per (block, line) of these words (what a reader draws)."""
-    lines: dict[tuple[int, int], list[float]] = {}
-    for k in indices:
-        w = words[k]
-        box = lines.get((w.block, w.line))
-        if box is None:
-            lines[(w.block, w.line)] = list(w.box)
-        else:
-            box[0], box[1] = min(box[0], w.box[0]), min(box[1], w.box[1])
-            box[2], box[3] = max(box[2], w.box[2]), max(box[3], w.box[3])
-    return [tuple(b) for b in lines.values()]
+@dataclass
+class Highlight:
+    """Where a stored passage is drawn now: what a reader shows and the app reports.
+
+    Attributes:
+        note: the id of the item (a note's folder-relative path).
+        page: 1-based page (the recorded one, or 1, for an orphan).
+        boxes: displayed 0..1 boxes, one per line, rounded to 1e-5 (empty for an orphan).
+        status: exact | moved | fuzzy | orphan.
+        message: ``"<note>: <what happened>"`` for anything but ``exact``.
+        label: the item's label (the note's title), for the reader to show.
+    """
+
+    note: str
+    page: int
+    boxes: list[list[float]]
+    status: str
+    message: str = ""
+    label: str = ""
 
 
-def highlight_boxes(doc: Document, items) -> tuple[list[dict], list[str]]:
-    """Re-anchor stored passages and say where to draw them.
+def highlights(doc: Document, items: Iterable[Mapping]) -> list[Highlight]:
+    """Re-anchor stored passages for drawing: the one highlight path of app, widget and CLI.
 
     Args:
         doc: the document as it is now.
-        items: mappings with ``id`` (the note's path), ``label`` and a ``grown_from`` anchor
-            (``quote``, 1-based ``page``, optional ``prefix``, ``suffix``, ``rects``).
+        items: ``grown_from`` anchors (``quote``, ``page`` 1-based, optional ``prefix``,
+            ``suffix``, ``rects``, ``chapter``), each with an ``id`` and a ``label``.
 
     Returns:
-        ``(shown, orphans)``: ``shown`` is ``{id, page (1-based), boxes, label, status}`` per
-        anchor found (boxes displayed 0..1, one per line); ``orphans`` the ids of the anchors
-        that are no longer in the document or cannot be read.
+        One :class:`Highlight` per item, in order. An anchor that cannot be read or found is
+        an ``orphan`` with the reason, never dropped silently.
     """
-    shown, orphans = [], []
+    out = []
     for item in items:
         hid = str(item.get("id", ""))
+        label = str(item.get("label", hid))
+        page = item.get("page") if isinstance(item.get("page"), int) else 1
         try:
             anchor = reanchor(doc, item)
-        except (BadAnchor, DocumentError, TypeError, ValueError):
-            orphans.append(hid)
+            words = doc.words(anchor.page - 1) if anchor.word_indices else []
+        except (DocumentError, TypeError, ValueError) as exc:  # BadAnchor is a ValueError
+            out.append(Highlight(hid, page, [], "orphan", f"{hid}: {exc}", label))
             continue
-        if anchor.status == "orphan" or not anchor.word_indices:
-            orphans.append(hid)
+        if anchor.status == "orphan" or not words:
+            out.append(Highlight(hid, anchor.page, [], "orphan", f"{hid}: {anchor.note}", label))
             continue
-        shown.append(
-            {
-                "id": hid,
-                "page": anchor.page,
-                "boxes": line_boxes(doc.words(anchor.page - 1), anchor.word_indices),
-                "label": str(item.get("label", hid)),
-                "status": anchor.status,
-            }
-        )
-    return shown, orphans
+        boxes = line_rects([words[k] for k in anchor.word_indices], space="box")
+        message = "" if anchor.status == "exact" else f"{hid}: {anchor.note}"
+        out.append(Highlight(hid, anchor.page, boxes, anchor.status, message, label))
+    return out

@@ -12,14 +12,11 @@ lays over the rendered (rotated) image.
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import io
 import math
 import os
-import re
 import threading
-import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,19 +24,61 @@ from pathlib import Path
 import pymupdf
 from rapidfuzz import fuzz
 
-from basehalf_core.documents.reading_order import Block, order_blocks
+from basehalf_core.documents.pages import TEXT_FLAGS, PageText, Word, line_rects
+from basehalf_core.documents.text import (
+    HYPHENS,
+    LIGATURES,
+    Run,
+    fold,
+    hyphen_joins,
+    is_cjk,
+    join_words,
+    line_vocabulary,
+    make_runs,
+    normalise,
+    present,
+    squash,
+    tokens,
+    trim_left,
+    trim_right,
+)
 from basehalf_core.errors import BasehalfError
+
+__all__ = [
+    "HYPHENS",
+    "JPEG_QUALITY",
+    "LIGATURES",
+    "MAX_RENDER_PIXELS",
+    "PYMUPDF_LOCK",
+    "SEARCH_FLAGS",
+    "TEXT_FLAGS",
+    "BadSelection",
+    "BrokenDocument",
+    "Document",
+    "DocumentClosed",
+    "DocumentError",
+    "EmptyFile",
+    "NeedsPassword",
+    "NoPages",
+    "NotADocument",
+    "PageOutOfRange",
+    "Passage",
+    "Rendered",
+    "Run",
+    "Word",
+    "WrongPassword",
+    "fold",
+    "hyphen_joins",
+    "is_cjk",
+    "join_words",
+    "line_rects",
+    "normalise",
+    "open_document",
+    "squash",
+]
 
 PYMUPDF_LOCK = threading.RLock()
 
-# One text page per page, built with these flags and reused for words and search. Ligatures
-# are not preserved (so MuPDF expands those it can); fonts that map glyphs to the ligature
-# code points themselves are expanded by :func:`normalise`.
-TEXT_FLAGS = (
-    pymupdf.TEXT_PRESERVE_WHITESPACE
-    | pymupdf.TEXT_MEDIABOX_CLIP
-    | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
-)
 # MuPDF's own search (Document.find_text): the same text page, line-end hyphens joined.
 SEARCH_FLAGS = TEXT_FLAGS | pymupdf.TEXT_DEHYPHENATE
 # Rendering cannot be interrupted: a huge page is rendered scaled down to at most this.
@@ -49,31 +88,6 @@ MAX_RENDER_PIXELS = 12_000_000
 JPEG_QUALITY = 80
 OPEN_CACHE_SIZE = 8
 PAGE_CACHE_SIZE = 48
-
-LIGATURES = {
-    "ﬀ": "ff",
-    "ﬁ": "fi",
-    "ﬂ": "fl",
-    "ﬃ": "ffi",
-    "ﬄ": "ffl",
-    "ﬅ": "st",
-    "ﬆ": "st",
-}
-_LIG_RE = re.compile("[" + "".join(LIGATURES) + "]")
-HYPHENS = ("-", "\u2010", "\u00ad")
-_WS_RE = re.compile(r"\s+")
-# Scripts written without spaces: each character is its own selection unit.
-_CJK_RE = re.compile(
-    "[\u2e80-\u2fdf\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
-    "\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f]"
-)
-_LETTERS_RE = re.compile(r"[^\W\d_]+")
-_FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-"})
-_SQUASH_RE = re.compile(r"[\s\-\u2010\u00ad]+")
-_SPLIT_RE = _SQUASH_RE
-
-pymupdf.TOOLS.mupdf_display_errors(False)
-pymupdf.TOOLS.mupdf_display_warnings(False)
 
 
 class DocumentError(BasehalfError):
@@ -114,42 +128,6 @@ class BadSelection(DocumentError):
 
 class DocumentClosed(DocumentError):
     """The document was closed."""
-
-
-@dataclass(frozen=True)
-class Word:
-    """One selection unit: a word, or one character of a script written without spaces.
-
-    Attributes:
-        index: position in the page's reading order (``words(i)[k].index == k``).
-        text: the word as extracted (ligatures expanded by :func:`normalise` in passages).
-        rect: (x0, y0, x1, y1) in unrotated page space, PDF points.
-        box: (x0, y0, x1, y1) in displayed space, fractions 0..1 of the displayed page.
-        block: PyMuPDF's block number; ``line`` its line number inside the block.
-        role: body | header | footer | footnote | margin.
-        glue: True when nothing separates it from the previous unit on its line (the second
-            character of a Chinese run), so passages join them without a space.
-    """
-
-    index: int
-    text: str
-    rect: tuple[float, float, float, float]
-    box: tuple[float, float, float, float]
-    block: int
-    line: int
-    role: str = "body"
-    glue: bool = False
-
-    def as_dict(self) -> dict:
-        """JSON-ready form for a widget (boxes rounded to 1e-5 of the page)."""
-        return {
-            "i": self.index,
-            "t": self.text,
-            "b": [round(v, 5) for v in self.box],
-            "r": self.role,
-            "g": self.glue,
-            "l": [self.block, self.line],
-        }
 
 
 @dataclass
@@ -195,62 +173,6 @@ class Rendered:
         if self.mime != "image/png":
             raise ValueError(f"this page was rendered as {self.mime}, not PNG")
         return self.data
-
-
-@dataclass
-class Run:
-    """Normalised text of the body ("body") or of the marginalia ("aside"), with word spans."""
-
-    role: str
-    text: str
-    words: list[int]
-    spans: list[tuple[int, int]]
-
-
-def normalise(text: str) -> str:
-    """Ligatures expanded, whitespace collapsed, NFC (DESIGN §3); hyphens are left alone."""
-    text = _LIG_RE.sub(lambda m: LIGATURES[m.group()], text)
-    return unicodedata.normalize("NFC", _WS_RE.sub(" ", text).strip())
-
-
-def fold(text: str) -> str:
-    """Fold case, curly quotes and dashes without changing the length (offsets stay valid)."""
-    text = text.translate(_FOLD)
-    low = text.lower()
-    if len(low) == len(text):
-        return low
-    out = []  # a character such as "İ" lower-cases to two: keep those as they are
-    for ch in text:
-        low = ch.lower()
-        out.append(low if len(low) == 1 else ch)
-    return "".join(out)
-
-
-def squash(text: str) -> str:
-    """Normalised and folded, with every space and hyphen removed: for ruling pages out."""
-    return _SQUASH_RE.sub("", fold(normalise(text)))
-
-
-@functools.lru_cache(maxsize=256)
-def _tokens(text: str) -> frozenset[str]:
-    return frozenset(t for t in (squash(p) for p in _SPLIT_RE.split(normalise(text))) if t)
-
-
-def _present(token: str, page: str) -> bool:
-    if token in page:
-        return True
-    if _CJK_RE.search(token):
-        # Text without spaces runs on across lines and blocks in reading order, so only
-        # its characters are sure to be on the page.
-        return all(ch in page for ch in set(token))
-    return len(token) >= 4 and any(
-        token[:k] in page and token[k:] in page for k in range(2, len(token) - 1)
-    )
-
-
-def is_cjk(ch: str) -> bool:
-    """True for characters of scripts written without spaces between words."""
-    return bool(_CJK_RE.match(ch))
 
 
 def _fingerprint(data: bytes) -> str:
@@ -316,7 +238,7 @@ class Document:
         self._doc = doc
         self._data = data
         self.page_count = count
-        self._pages: OrderedDict[int, _PageText] = OrderedDict()
+        self._pages: OrderedDict[int, PageText] = OrderedDict()
         self._toc: list[tuple[int, str, int]] | None = None
         self._vocab: set[str] | None = None
         self._squashed: list[str] = []
@@ -442,7 +364,7 @@ class Document:
             count = squash(tp.extractText()).count(squash(needle))
         return self.to_boxes(i, rects), max(count, 1)
 
-    def _page(self, i: int) -> _PageText:
+    def _page(self, i: int) -> PageText:
         self._check(i)
         with self._locked():
             cached = self._pages.get(i)
@@ -450,7 +372,7 @@ class Document:
                 self._pages.move_to_end(i)
                 return cached
             try:
-                pt = _PageText.build(self._doc[i])
+                pt = PageText.build(self._doc[i])
             except Exception as exc:
                 raise BrokenDocument(
                     self.path, f"page {i + 1} text cannot be read: {exc}"
@@ -481,7 +403,7 @@ class Document:
         """The page's normalised text: the body as one run, the marginalia as another."""
         pt = self._page(i)
         if pt.runs is None:
-            pt.runs = _make_runs(pt.words, self.vocabulary)
+            pt.runs = make_runs(pt.words, self.vocabulary)
         return pt.runs
 
     # -- selection ---------------------------------------------------------------------------
@@ -489,15 +411,17 @@ class Document:
     def select_between(self, i: int, start: int, end: int) -> list[int]:
         """Word indices from ``start`` to ``end`` (either order) as read, without marginalia.
 
-        A footnote, running footer or margin stamp swept up with running text is left out;
-        a selection made wholly inside a footnote keeps it.
+        A footnote, running footer or margin stamp swept up with running text is left out,
+        and so is text set in another size or family than the drag's two ends (a caption,
+        table, permission block between them); a selection made wholly inside a footnote
+        keeps it.
         """
         words = self.words(i)
         for k in (start, end):
             if not isinstance(k, int) or not 0 <= k < len(words):
                 raise BadSelection(self.path, f"page {i + 1} has no word {k!r}")
         lo, hi = sorted((start, end))
-        return _drop_inner_marginalia(words, list(range(lo, hi + 1)))
+        return _keep_running_text(words, _drop_inner_marginalia(words, list(range(lo, hi + 1))))
 
     def passage(self, i: int, word_indices) -> Passage:
         """The passage made of these words (any order, duplicates ignored).
@@ -548,40 +472,19 @@ class Document:
 
     def _context(self, i: int, chosen: list[int], width: int = 32) -> tuple[str, str]:
         first, last = chosen[0], chosen[-1]
-        prefix = suffix = ""
-        for run in self.runs(i):
-            if first in run.words:
-                start = run.spans[run.words.index(first)][0]
-                prefix = _trim_left(run.text[max(0, start - width) : start], start > width)
-            if last in run.words:
-                end = run.spans[run.words.index(last)][1]
-                suffix = _trim_right(run.text[end : end + width], end + width < len(run.text))
+        runs = [r for r in self.runs(i) if first in r.words and last in r.words]
+        # The run in which the passage reads without a gap (a drag narrowed to one style
+        # reads without a gap only in that style's run).
+        run = next((r for r in runs if _contiguous(r, chosen)), runs[0] if runs else None)
+        if run is None:
+            return "", ""
+        start = run.spans[run.words.index(first)][0]
+        end = run.spans[run.words.index(last)][1]
+        prefix = trim_left(run.text[max(0, start - width) : start], start > width)
+        suffix = trim_right(run.text[end : end + width], end + width < len(run.text))
         return prefix, suffix
 
-    # -- search, outline ---------------------------------------------------------------------
-
-    def search(self, text: str) -> list[tuple[int, list[tuple[float, float, float, float]]]]:
-        """Pages where ``text`` occurs, with one rect per line of each hit.
-
-        Compared on normalised text, so ligatures, line-end hyphens and line breaks in the
-        document do not hide a match.
-        """
-        from basehalf_core.documents.anchors import (
-            find_in_page,  # anchors builds on this module
-        )
-
-        needle = normalise(text)
-        if not needle:
-            return []
-        out = []
-        for i in self.candidate_pages(needle):
-            hits = find_in_page(self, i, needle)
-            if hits:
-                rects = []
-                for idx in hits:
-                    rects.extend(tuple(r) for r in line_rects([self.words(i)[k] for k in idx]))
-                out.append((i, rects))
-        return out
+    # -- outline ---------------------------------------------------------------------
 
     def toc(self) -> list[tuple[int, str, int]]:
         """The table of contents as (level, title, 1-based page)."""
@@ -626,7 +529,7 @@ class Document:
                     break
                 with self._locked():
                     text = self._doc[i].get_text("text", flags=TEXT_FLAGS)
-                self._scan_vocab |= _line_vocabulary(text.splitlines())
+                self._scan_vocab |= line_vocabulary(text.splitlines())
                 self._squashed.append(squash(text))
 
     def scan(self) -> None:
@@ -638,7 +541,7 @@ class Document:
         starts the scan: a reader runs it in the background)."""
         if i >= len(self._squashed):
             return None
-        return all(_present(t, self._squashed[i]) for t in _tokens(text))
+        return all(present(t, self._squashed[i]) for t in tokens(text))
 
     def candidate_pages(self, text: str) -> list[int]:
         """Page indices that may hold ``text`` verbatim (normalised); a superset, never fewer.
@@ -653,7 +556,7 @@ class Document:
         self._check(i)
         self._scan()
         page = self._squashed[i]
-        return all(_present(t, page) for t in _tokens(text))
+        return all(present(t, page) for t in tokens(text))
 
     def fuzzy_candidate_pages(self, text: str, floor: float) -> list[int]:
         """Page indices whose squashed text is alike enough to ``text`` to be worth aligning."""
@@ -696,32 +599,6 @@ def _jpeg(samples: bytes, width: int, height: int) -> bytes:
     return out.getvalue()
 
 
-def _line_vocabulary(lines: list[str]) -> set[str]:
-    vocab: set[str] = set()
-    skip_first = False
-    for line in lines:
-        tokens = _LETTERS_RE.findall(normalise(line).lower())
-        stripped = line.rstrip()
-        broken = stripped.endswith(HYPHENS)
-        start = 1 if skip_first else 0
-        end = len(tokens) - 1 if broken else len(tokens)
-        vocab.update(tokens[start:end])
-        skip_first = broken
-    return vocab
-
-
-def _trim_left(text: str, cut: bool) -> str:
-    if cut and " " in text:
-        text = text[text.index(" ") + 1 :]
-    return text.lstrip()
-
-
-def _trim_right(text: str, cut: bool) -> str:
-    if cut and " " in text:
-        text = text[: text.rindex(" ")]
-    return text.rstrip()
-
-
 def _drop_inner_marginalia(words: list[Word], chosen: list[int]) -> list[int]:
     """A selection that holds running text keeps only running text.
 
@@ -732,218 +609,23 @@ def _drop_inner_marginalia(words: list[Word], chosen: list[int]) -> list[int]:
     return body or chosen
 
 
-def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
-    """Does a line-end hyphen between ``head`` and ``tail`` split one word?
+def _contiguous(run: Run, chosen: list[int]) -> bool:
+    a, b = run.words.index(chosen[0]), run.words.index(chosen[-1])
+    return run.words[a : b + 1] == chosen
 
-    ``al-``/``ternative`` joins (``alternative``); ``English-``/``to-German`` keeps its
-    hyphen. The test is the document's own words: the joined form being one of them joins;
-    two parts that are both words of the document (``model-``/``generated``), a tail that
-    starts with a capital or digit, or a tail that holds another hyphen keep the hyphen.
+
+def _keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
+    """A drag keeps the text set like its two ends: what is set otherwise is not running text.
+
+    Between the two ends of a drag across a column break sit a permission block, a caption,
+    a table, a pull quote or line numbers; they are set in another size or family than the
+    sentence the learner means. Only a drag whose two ends share a style is narrowed: one
+    that starts in a caption (or a title) and ends in running text keeps all between.
     """
-    h = _LETTERS_RE.findall(head.lower())
-    t = _LETTERS_RE.findall(tail.lower())
-    if not h or not t or not head.rstrip()[-2:-1].isalpha():
-        return False
-    core_tail = tail.lstrip("\"'(“‘[")
-    if not core_tail or not core_tail[0].isalpha() or core_tail[0].isupper():
-        return False
-    vocab = vocabulary() if callable(vocabulary) else vocabulary
-    joined = h[-1] + t[0]
-    if joined in vocab:
-        return True
-    if any(c in core_tail for c in HYPHENS[:2]):
-        return False
-    return not (h[-1] in vocab and t[0] in vocab)
-
-
-def join_words(words: list[Word], vocabulary) -> str:
-    """Join words in reading order into normalised text (DESIGN §3)."""
-    return _join(words, vocabulary)[0]
-
-
-def _join(words: list[Word], vocabulary) -> tuple[str, list[tuple[int, int]]]:
-    """The joined text and each word's (start, end) in it."""
-    out: list[str] = []
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    glue_next = False
-    for k, w in enumerate(words):
-        raw = normalise(w.text)
-        if k:
-            prev = words[k - 1]
-            same_line = (prev.block, prev.line) == (w.block, w.line)
-            cjk_wrap = not same_line and is_cjk(prev.text[-1:]) and is_cjk(raw[:1])
-            if not (glue_next or (same_line and w.glue) or cjk_wrap):
-                out.append(" ")
-                pos += 1
-        nxt = words[k + 1] if k + 1 < len(words) else None
-        line_end = nxt is not None and (nxt.block, nxt.line) != (w.block, w.line)
-        glue_next = False
-        if line_end and raw.endswith(HYPHENS) and raw[-2:-1].isalnum():
-            # Either way the word goes on: no space after a line-end hyphen.
-            glue_next = True
-            if raw.endswith("\u00ad") or hyphen_joins(raw, normalise(nxt.text), vocabulary):
-                raw = raw.rstrip("".join(HYPHENS))
-        raw = raw.replace("\u00ad", "")
-        out.append(raw)
-        spans.append((pos, pos + len(raw)))
-        pos += len(raw)
-    return "".join(out), spans
-
-
-def line_rects(words: list[Word]) -> list[list[float]]:
-    """One rect per (block, line) of these words, unrotated PDF points rounded to 0.1."""
-    lines: dict[tuple[int, int], list[float]] = {}
-    for w in words:
-        key = (w.block, w.line)
-        r = lines.get(key)
-        if r is None:
-            lines[key] = list(w.rect)
-        else:
-            r[0], r[1] = min(r[0], w.rect[0]), min(r[1], w.rect[1])
-            r[2], r[3] = max(r[2], w.rect[2]), max(r[3], w.rect[3])
-    return [[round(v, 1) for v in r] for r in lines.values()]
-
-
-def _make_runs(words: list[Word], vocabulary) -> list[Run]:
-    """Two runs: the body words (marginalia between them skipped) and the marginalia."""
-    groups: dict[str, list[Word]] = {}
-    for w in words:
-        groups.setdefault(_run_key(w), []).append(w)
-    runs = []
-    for group in groups.values():
-        text, spans = _join(group, vocabulary)
-        runs.append(Run(_run_key(group[0]), text, [w.index for w in group], spans))
-    return runs
-
-
-def _run_key(w: Word) -> str:
-    # Marginalia of every kind read as one stream, so a selection from a footnote into the
-    # footer below it is still one piece of text.
-    return "body" if w.role == "body" else "aside"
-
-
-@dataclass
-class _PageText:
-    words: list[Word]
-    runs: list[Run] | None = None
-
-    @classmethod
-    def build(cls, page: pymupdf.Page) -> _PageText:
-        tp = page.get_textpage(flags=TEXT_FLAGS)
-        raw_words = tp.extractWORDS()
-        info = tp.extractDICT()
-        rot = tuple(page.rotation_matrix)
-        disp = page.rect
-        w_disp, h_disp = max(disp.width, 1e-6), max(disp.height, 1e-6)
-        if any(_CJK_RE.search(t[4]) for t in raw_words):
-            units = _units_from_rawdict(tp.extractRAWDICT())
-        else:
-            units = [(tuple(t[:4]), t[4], t[5], t[6], False) for t in raw_words]
-        blocks = _blocks(info, page.rotation_matrix)
-        order = order_blocks(list(blocks.values()), h_disp)
-        by_block: dict[int, list] = {}
-        for u in units:
-            by_block.setdefault(u[2], []).append(u)
-        words: list[Word] = []
-        placed = set()
-        for block_id, role in order:
-            for rect, text, b, ln, glue in by_block.get(block_id, []):
-                words.append(_word(len(words), rect, text, b, ln, glue, role, rot, w_disp, h_disp))
-            placed.add(block_id)
-        for block_id, units_here in by_block.items():  # words in blocks the dict did not list
-            if block_id not in placed:
-                for rect, text, b, ln, glue in units_here:
-                    words.append(
-                        _word(len(words), rect, text, b, ln, glue, "body", rot, w_disp, h_disp)
-                    )
-        return cls(words)
-
-
-def _word(index, rect, text, block, line, glue, role, rot, w_disp, h_disp) -> Word:
-    # Plain arithmetic: pymupdf.Rect * Matrix per word cost more than the rest of the page.
-    # Page rotations are multiples of 90 degrees, so two corners give the displayed box.
-    a, b, c, d, e, f = rot
-    x0, y0, x1, y1 = (float(v) for v in rect)
-    xa, ya = a * x0 + c * y0 + e, b * x0 + d * y0 + f
-    xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
-    box = (
-        min(xa, xb) / w_disp,
-        min(ya, yb) / h_disp,
-        max(xa, xb) / w_disp,
-        max(ya, yb) / h_disp,
-    )
-    return Word(index, text, (x0, y0, x1, y1), box, block, line, role, glue)
-
-
-def _blocks(info: dict, rot: pymupdf.Matrix) -> dict[int, Block]:
-    out = {}
-    for b in info.get("blocks", []):
-        if b.get("type") != 0 or not b.get("lines"):
-            continue
-        chars = 0
-        dirs: dict[tuple[float, float], int] = {}
-        size_weight: dict[float, int] = {}
-        first = ""
-        for line in b["lines"]:
-            dx, dy = line["dir"]
-            # Direction as displayed: rotate the vector (no translation).
-            ddir = (round(dx * rot.a + dy * rot.c, 3), round(dx * rot.b + dy * rot.d, 3))
-            n = sum(len(s["text"]) for s in line["spans"])
-            dirs[ddir] = dirs.get(ddir, 0) + n
-            chars += n
-            for s in line["spans"]:
-                size_weight[round(s["size"], 1)] = size_weight.get(round(s["size"], 1), 0) + len(
-                    s["text"]
-                )
-                if not first and s["text"].strip():
-                    first = s["text"].strip()[0]
-        if not chars:
-            continue
-        r = pymupdf.Rect(b["bbox"]) * rot
-        r.normalize()
-        out[b["number"]] = Block(
-            id=b["number"],
-            bbox=(r.x0, r.y0, r.x1, r.y1),
-            direction=max(dirs, key=dirs.get),
-            size=max(size_weight, key=size_weight.get),
-            chars=chars,
-            lines=len(b["lines"]),
-            first_char=first,
-        )
-    return out
-
-
-def _units_from_rawdict(raw: dict) -> list[tuple]:
-    """Words split at spaces, with every CJK character its own unit (glued to its neighbours)."""
-    units: list[tuple] = []
-    for b in raw.get("blocks", []):
-        if b.get("type") != 0:
-            continue
-        for ln, line in enumerate(b["lines"]):
-            groups: list[tuple[list[dict], bool]] = []  # (chars, glued to the previous unit)
-            open_group = glue = False
-            for span in line["spans"]:
-                for c in span["chars"]:
-                    ch = c["c"]
-                    if ch.isspace():
-                        open_group = glue = False
-                        continue
-                    cjk = is_cjk(ch)
-                    if cjk or not open_group:
-                        groups.append(([c], glue))
-                    else:
-                        groups[-1][0].append(c)
-                    open_group = not cjk
-                    glue = True
-            for chars, glued in groups:
-                x0 = min(c["bbox"][0] for c in chars)
-                y0 = min(c["bbox"][1] for c in chars)
-                x1 = max(c["bbox"][2] for c in chars)
-                y1 = max(c["bbox"][3] for c in chars)
-                text = "".join(c["c"] for c in chars)
-                units.append(((x0, y0, x1, y1), text, b["number"], ln, glued))
-    return units
+    style = words[chosen[0]].style
+    if style != words[chosen[-1]].style:
+        return chosen
+    return [k for k in chosen if words[k].style == style]
 
 
 # -- the open-documents cache ------------------------------------------------------------------

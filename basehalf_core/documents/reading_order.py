@@ -35,6 +35,7 @@ class Block:
         chars: how many characters it holds (weights the page's dominant direction and size).
         lines: how many lines it has.
         first_char: its first non-space character ("" if none), to spot footnote markers.
+        style: its font family and size, e.g. ``Times@10.0`` ("" if unknown).
     """
 
     id: object
@@ -44,6 +45,7 @@ class Block:
     chars: int
     lines: int
     first_char: str = ""
+    style: str = ""
 
 
 def _dir_key(direction: tuple[float, float]) -> tuple[int, int]:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import replace
 
-from basehalf_core.documents.anchors import BadAnchor, find_quote, reanchor
+from basehalf_core.documents.anchors import Highlight, find_quote
+from basehalf_core.documents.anchors import highlights as anchor_highlights
 from basehalf_core.documents.document import (
     DocumentError,
     Passage,
@@ -292,62 +294,11 @@ def grow_from_quote(
     return grow_from_passage(ws, passage_from_quote(ws, file, page, quote, password), title)
 
 
-@dataclass
-class Highlight:
-    """Where a note grown from a document points now, ready for the reader to draw.
-
-    Attributes:
-        note: the note's folder-relative path.
-        page: 1-based page (the recorded one for an orphan).
-        boxes: displayed 0..1 boxes, one per line (empty for an orphan).
-        status: exact | moved | fuzzy | orphan (see :mod:`basehalf_core.documents.anchors`).
-        message: a sentence saying what happened, for anything but ``exact``.
-    """
-
-    note: str
-    page: int
-    boxes: list[tuple[float, float, float, float]]
-    status: str
-    message: str = ""
-
-
-def highlights(ws: Workspace, file: str) -> list[Highlight]:
-    """Re-anchor every note grown from ``file`` (its downstream notes with ``grown_from``).
-
-    A note whose anchor cannot be read is reported as an orphan with the reason, never
-    dropped silently.
-
-    Raises:
-        NotADocumentNode, DocumentError: as for :func:`passage_from_quote`.
-    """
-    rel, doc = _document_node(ws, file)
-    out = []
-    for note in ws.downstream(rel):
-        grown = ws.frontmatter(note).get("grown_from")
-        if not isinstance(grown, dict) or grown.get("file") != rel:
-            continue
-        try:
-            anchor = reanchor(doc, grown)
-        except BadAnchor as exc:
-            page = grown.get("page") if isinstance(grown.get("page"), int) else 1
-            out.append(Highlight(note, page, [], "orphan", f"{note}: {exc}"))
-            continue
-        boxes = doc.to_boxes(anchor.page - 1, anchor.rects) if anchor.rects else []
-        message = "" if anchor.status == "exact" else f"{note}: {anchor.note}"
-        out.append(Highlight(note, anchor.page, boxes, anchor.status, message))
-    return out
-
-
 def highlight_items(ws: Workspace, file: str) -> list[dict]:
-    """The stored anchors of every note grown from ``file``, for the reader to draw.
+    """The ``grown_from`` anchors of every note grown from ``file``, with ``id`` and ``label``.
 
-    Each is the note's ``grown_from`` mapping with ``id`` (the note's path) and ``label`` (its
-    title) added; :func:`basehalf_core.documents.anchors.highlight_boxes` re-anchors them.
-    A note that cannot be read has no highlight (the workspace reports it).
-
-    Args:
-        ws: the open study folder.
-        file: the document's folder-relative path.
+    These are what :func:`basehalf_core.documents.anchors.highlights` re-anchors and a reader
+    draws. A note whose frontmatter cannot be read has no item (the workspace reports it).
     """
     items = []
     for path in ws.downstream(file):
@@ -356,8 +307,20 @@ def highlight_items(ws: Workspace, file: str) -> list[dict]:
             continue
         try:
             grown = ws.frontmatter(path).get("grown_from")
-        except Exception:  # an unreadable note has no highlight; the workspace reports it
+        except Exception:  # an unreadable note: reported by the workspace as an issue
             continue
-        if isinstance(grown, dict) and grown.get("file") == file:
+        if isinstance(grown, Mapping) and grown.get("file") == file:
             items.append({**grown, "id": path, "label": node.title})
     return items
+
+
+def highlights(ws: Workspace, file: str) -> list[Highlight]:
+    """Re-anchor every note grown from ``file`` (its downstream notes with ``grown_from``).
+
+    A note whose anchor cannot be read or found is an orphan with the reason, never dropped.
+
+    Raises:
+        NotADocumentNode, DocumentError: as for :func:`passage_from_quote`.
+    """
+    rel, doc = _document_node(ws, file)
+    return anchor_highlights(doc, highlight_items(ws, rel))

@@ -1,0 +1,411 @@
+"""Text extraction of one page through PyMuPDF: words in reading order, character boxes.
+
+Callers hold :data:`basehalf_core.documents.document.PYMUPDF_LOCK` around :meth:`PageText.build`
+(PyMuPDF is not thread-safe). The reading order itself is decided from block boxes, sizes and
+directions by :mod:`.reading_order`; this module turns PyMuPDF's dictionaries into those
+blocks and into selection units.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pymupdf
+
+from basehalf_core.documents.reading_order import Block, order_blocks
+from basehalf_core.documents.text import Run, has_cjk, is_cjk, script_text
+
+# One text page per page, built with these flags and reused for words and search. Ligatures
+# are not preserved (so MuPDF expands those it can); fonts that map glyphs to the ligature
+# code points themselves are expanded by :func:`basehalf_core.documents.text.normalise`.
+TEXT_FLAGS = (
+    pymupdf.TEXT_PRESERVE_WHITESPACE
+    | pymupdf.TEXT_MEDIABOX_CLIP
+    | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
+)
+
+pymupdf.TOOLS.mupdf_display_errors(False)
+pymupdf.TOOLS.mupdf_display_warnings(False)
+
+
+@dataclass(frozen=True)
+class Word:
+    """One selection unit: a word, or one character of a script written without spaces.
+
+    Attributes:
+        index: position in the page's reading order (``words(i)[k].index == k``).
+        text: the word as extracted (ligatures expanded by ``normalise`` in passages).
+        rect: (x0, y0, x1, y1) in unrotated page space, PDF points.
+        box: (x0, y0, x1, y1) in displayed space, fractions 0..1 of the displayed page.
+        block: PyMuPDF's block number; ``line`` its line number inside the block.
+        role: body | header | footer | footnote | margin.
+        glue: True when nothing separates it from the previous unit on its line (the second
+            character of a Chinese run), so passages join them without a space.
+        style: its block's font family and size (``Times@10.0``): running text keeps one.
+    """
+
+    index: int
+    text: str
+    rect: tuple[float, float, float, float]
+    box: tuple[float, float, float, float]
+    block: int
+    line: int
+    role: str = "body"
+    glue: bool = False
+    style: str = ""
+
+    def as_dict(self) -> dict:
+        """JSON-ready form for a widget (boxes rounded to 1e-5 of the page)."""
+        return {
+            "i": self.index,
+            "t": self.text,
+            "b": [round(v, 5) for v in self.box],
+            "r": self.role,
+            "g": self.glue,
+            "l": [self.block, self.line],
+        }
+
+
+def line_rects(words, space: str = "rect") -> list[list[float]]:
+    """One rect per (block, line) of these words, in the order the lines are first met.
+
+    Args:
+        words: :class:`Word` objects.
+        space: ``"rect"`` for unrotated PDF points rounded to 0.1 (what a note stores),
+            ``"box"`` for displayed fractions of the page rounded to 1e-5 (what a widget draws).
+    """
+    digits = {"rect": 1, "box": 5}[space]
+    lines: dict[tuple[int, int], list[float]] = {}
+    for w in words:
+        geom = w.rect if space == "rect" else w.box
+        r = lines.get((w.block, w.line))
+        if r is None:
+            lines[(w.block, w.line)] = list(geom)
+        else:
+            r[0], r[1] = min(r[0], geom[0]), min(r[1], geom[1])
+            r[2], r[3] = max(r[2], geom[2]), max(r[3], geom[3])
+    return [[round(v, digits) for v in r] for r in lines.values()]
+
+
+@dataclass
+class PageText:
+    """A page's selection units in reading order, and (filled in lazily) its text runs."""
+
+    words: list[Word]
+    runs: list[Run] | None = None
+
+    @classmethod
+    def build(cls, page: pymupdf.Page) -> PageText:
+        """Extract the words of ``page`` and put them in reading order."""
+        tp = page.get_textpage(flags=TEXT_FLAGS)
+        raw_words = tp.extractWORDS()
+        info = tp.extractDICT()
+        rot = page.rotation_matrix
+        disp = page.rect
+        w_disp, h_disp = max(disp.width, 1e-6), max(disp.height, 1e-6)
+        if any(has_cjk(t[4]) for t in raw_words):
+            units = _units_from_rawdict(tp.extractRAWDICT())
+        else:
+            units = [_Unit(tuple(t[:4]), t[4], t[5], t[6], False) for t in raw_words]
+            scripted = _lines_with_scripts(info)
+            if scripted:
+                _write_scripts(units, tp.extractRAWDICT(), scripted)
+        blocks = _group(_segments(units, info), tuple(rot))
+        order = order_blocks([b.block for b in blocks], h_disp)
+        by_id = {b.block.id: b for b in blocks}
+        words: list[Word] = []
+        r = tuple(rot)
+        for block_id, role in order:
+            blk = by_id[block_id]
+            for ln, seg in enumerate(blk.segments):
+                for u in seg.units:
+                    words.append(
+                        _word(len(words), u, block_id, ln, role, blk.block.style, r, w_disp, h_disp)
+                    )
+        return cls(words)
+
+
+@dataclass
+class _Unit:
+    """A selection unit as extracted: box (unrotated), text, PyMuPDF block and line, glue."""
+
+    rect: tuple[float, float, float, float]
+    text: str
+    block: int
+    line: int
+    glue: bool
+
+
+@dataclass
+class _Segment:
+    """Units of one PyMuPDF line that sit together: no wide gap, one style.
+
+    MuPDF joins text written one after another on one baseline into one line, even across a
+    column gutter or from the text to a line number or side note; a wide gap splits it again.
+    """
+
+    units: list[_Unit]
+    family: str
+    size: float
+    direction: tuple[float, float]
+    chars: int = 0
+
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+
+    def close(self) -> None:
+        """Fix the segment's box once its units are all in."""
+        self.box = (
+            min(u.rect[0] for u in self.units),
+            min(u.rect[1] for u in self.units),
+            max(u.rect[2] for u in self.units),
+            max(u.rect[3] for u in self.units),
+        )
+
+
+@dataclass
+class _Group:
+    block: Block
+    segments: list[_Segment]
+
+
+# A gap wider than this many font sizes between two units of a line separates them: word
+# spaces, even stretched by justification, stay well under it; gutters and margins do not.
+SPLIT_GAP = 1.5
+# A change of style splits a line at a narrower gap (a line number set close to the text).
+STYLE_GAP = 0.6
+# Lines join one block when the space between them is at most this many font sizes.
+LINE_GAP = 1.0
+
+
+def font_family(name: str) -> str:
+    """The family of a PDF font name: subset tag, style suffix and point size dropped.
+
+    ``ABCDEF+Times-Italic`` → ``Times``, ``CMR10`` → ``CMR``, ``NimbusRomNo9L-Medi`` →
+    ``NimbusRomNo9L``. Bold and italic of one family compare equal; math fonts do not.
+    """
+    name = name.split("+", 1)[-1]
+    name = name.split("-", 1)[0].split(",", 1)[0]
+    return name.rstrip("0123456789") or name
+
+
+def _span_styles(info: dict) -> dict[tuple[int, int], list]:
+    out: dict[tuple[int, int], list] = {}
+    for b in info.get("blocks", []):
+        if b.get("type") != 0:
+            continue
+        for ln, line in enumerate(b.get("lines", [])):
+            out[(b["number"], ln)] = [
+                (s["bbox"], font_family(s["font"]), round(s["size"] * 2) / 2, len(s["text"]))
+                for s in line["spans"]
+                if s["text"].strip()
+            ] or [((0, 0, 0, 0), "", 0.0, 0)]
+            out[(b["number"], ln)].append(tuple(line["dir"]))
+    return out
+
+
+def _style_of(u: _Unit, spans: list) -> tuple[str, float]:
+    cx = (u.rect[0] + u.rect[2]) / 2
+    for s in spans:
+        if s[0][0] <= cx <= s[0][2]:
+            return s[1], s[2]
+    best = min(spans, key=lambda s: min(abs(cx - s[0][0]), abs(cx - s[0][2])))
+    return best[1], best[2]
+
+
+def _segments(units: list[_Unit], info: dict) -> list[_Segment]:
+    styles = _span_styles(info)
+    segs: list[_Segment] = []
+    cur: _Segment | None = None
+    key = None
+    for u in units:
+        entry = styles.get((u.block, u.line)) or [((0, 0, 0, 0), "", 0.0, 0), (1.0, 0.0)]
+        spans, direction = entry[:-1], (round(entry[-1][0], 3), round(entry[-1][1], 3))
+        family, size = _style_of(u, spans)
+        size = size or (u.rect[3] - u.rect[1])
+        if cur is not None and _continues(cur, u, family, size, direction, key):
+            cur.units.append(u)
+            cur.chars += len(u.text)
+            continue
+        cur = _Segment([u], family, size, direction, len(u.text))
+        key = (u.block, u.line)
+        segs.append(cur)
+    for seg in segs:
+        seg.close()
+    return segs
+
+
+def _continues(cur: _Segment, u: _Unit, family: str, size: float, direction, key) -> bool:
+    """Does unit ``u`` go on the line segment ``cur``?
+
+    Vertical or slanted text keeps MuPDF's lines. Horizontal text goes on while it sits on
+    the same baseline, to the right, without a wide gap or (at a narrower gap) a change of
+    style; MuPDF's own line breaks do not count (justified text written word by word comes
+    out of it as one line per word).
+    """
+    if direction != cur.direction:
+        return False
+    if direction != (1.0, 0.0):
+        return key == (u.block, u.line)
+    last = cur.units[-1]
+    em = max(size, cur.size, 1.0)
+    if abs(u.rect[3] - last.rect[3]) > 0.3 * em:
+        return False
+    gap = u.rect[0] - last.rect[2]
+    if gap > SPLIT_GAP * em or u.rect[2] < last.rect[0]:
+        return False
+    return (family, size) == (cur.family, cur.size) or gap <= STYLE_GAP * em
+
+
+def _group(segs: list[_Segment], rot) -> list[_Group]:
+    """Segments into blocks: same style and direction, overlapping across, one line apart."""
+    groups: list[tuple[list[_Segment], tuple]] = []  # (segments, box so far)
+    active: list[int] = []  # groups a later segment may still join
+    for seg in sorted(segs, key=lambda s: (s.box[1], s.box[0])):
+        x0, y0, x1, y1 = seg.box
+        best = None
+        # Segments come top down: a horizontal block whose last line ended more than a line
+        # gap above this one takes no more lines.
+        active = [
+            k
+            for k in active
+            if groups[k][0][0].direction != (1.0, 0.0)
+            or y0 - groups[k][0][-1].box[3] <= LINE_GAP * groups[k][0][0].size
+        ]
+        for k in active:
+            members, (bx0, _by0, bx1, _by1) = groups[k]
+            head = members[0]
+            if (head.family, head.size, head.direction) != (seg.family, seg.size, seg.direction):
+                continue
+            if seg.direction != (1.0, 0.0):
+                if members[-1].units[0].block != seg.units[0].block:
+                    continue
+            else:
+                # Against the block's width, not its last line: a paragraph's short last
+                # line and the indented first line of the next need not overlap.
+                last = members[-1].box
+                overlap = min(x1, bx1) - max(x0, bx0)
+                if overlap < 0.5 * min(x1 - x0, bx1 - bx0):
+                    continue
+                if not -0.5 * seg.size <= y0 - last[3] <= LINE_GAP * seg.size:
+                    continue
+            best = k
+        if best is None:
+            active.append(len(groups))
+            groups.append(([seg], seg.box))
+        else:
+            members, (bx0, by0, bx1, by1) = groups[best]
+            members.append(seg)
+            groups[best] = (members, (min(bx0, x0), min(by0, y0), max(bx1, x1), max(by1, y1)))
+    out = []
+    a, b, c, d, e, f = rot
+    for n, (members, (x0, y0, x1, y1)) in enumerate(groups):
+        xa, ya = a * x0 + c * y0 + e, b * x0 + d * y0 + f
+        xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
+        dx, dy = members[0].direction
+        chars = sum(m.chars for m in members)
+        # A raised footnote marker is written "^1": the marker is the "1".
+        texts = (u.text.strip().lstrip("^_(") for m in members for u in m.units)
+        first = next((t[0] for t in texts if t), "")
+        out.append(
+            _Group(
+                Block(
+                    id=n,
+                    bbox=(min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb)),
+                    direction=(round(dx * a + dy * c, 3), round(dx * b + dy * d, 3)),
+                    size=members[0].size,
+                    chars=chars,
+                    lines=len(members),
+                    first_char=first,
+                    style=f"{members[0].family}@{members[0].size}",
+                ),
+                members,
+            )
+        )
+    return out
+
+
+def _word(index, u: _Unit, block, line, role, style, rot, w_disp, h_disp) -> Word:
+    # Plain arithmetic: pymupdf.Rect * Matrix per word cost more than the rest of the page.
+    # Page rotations are multiples of 90 degrees, so two corners give the displayed box.
+    a, b, c, d, e, f = rot
+    x0, y0, x1, y1 = (float(v) for v in u.rect)
+    xa, ya = a * x0 + c * y0 + e, b * x0 + d * y0 + f
+    xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
+    box = (
+        min(xa, xb) / w_disp,
+        min(ya, yb) / h_disp,
+        max(xa, xb) / w_disp,
+        max(ya, yb) / h_disp,
+    )
+    return Word(index, u.text, (x0, y0, x1, y1), box, block, line, role, u.glue, style)
+
+
+def _lines_with_scripts(info: dict) -> set[tuple[int, int]]:
+    """(block, line) of the lines holding a smaller span raised or lowered off the baseline."""
+    out = set()
+    for b in info.get("blocks", []):
+        for ln, line in enumerate(b.get("lines", [])):
+            spans = [sp for sp in line["spans"] if sp["text"].strip()]
+            if len(spans) < 2:
+                continue
+            big = max(spans, key=lambda sp: sp["size"])
+            y, size = big["origin"][1], big["size"]
+            if any(
+                sp["size"] < 0.9 * size and abs(sp["origin"][1] - y) > 0.12 * sp["size"]
+                for sp in spans
+            ):
+                out.add((b["number"], ln))
+    return out
+
+
+def _write_scripts(units: list[_Unit], raw: dict, lines: set[tuple[int, int]]) -> None:
+    """Rewrite the words of those lines with their sub- and superscripts (``d_k``)."""
+    chars: dict[tuple[int, int], list] = {}
+    for b in raw.get("blocks", []):
+        for ln, line in enumerate(b.get("lines", [])):
+            if (b["number"], ln) in lines:
+                chars[(b["number"], ln)] = [
+                    (c["c"], sp["size"], c["origin"][1], (c["bbox"][0] + c["bbox"][2]) / 2)
+                    for sp in line["spans"]
+                    for c in sp["chars"]
+                    if not c["c"].isspace()
+                ]
+    for u in units:
+        here = chars.get((u.block, u.line))
+        if not here:
+            continue
+        mine = [c for c in here if u.rect[0] - 0.5 <= c[3] <= u.rect[2] + 0.5]
+        if "".join(c[0] for c in mine) == u.text:  # the same characters, only marked
+            u.text = script_text([c[:3] for c in mine])
+
+
+def _units_from_rawdict(raw: dict) -> list[_Unit]:
+    """Words split at spaces, with every CJK character its own unit (glued to its neighbours)."""
+    units: list[_Unit] = []
+    for b in raw.get("blocks", []):
+        if b.get("type") != 0:
+            continue
+        for ln, line in enumerate(b["lines"]):
+            groups: list[tuple[list[dict], bool]] = []  # (chars, glued to the previous unit)
+            open_group = glue = False
+            for span in line["spans"]:
+                for c in span["chars"]:
+                    ch = c["c"]
+                    if ch.isspace():
+                        open_group = glue = False
+                        continue
+                    cjk = is_cjk(ch)
+                    if cjk or not open_group:
+                        groups.append(([c], glue))
+                    else:
+                        groups[-1][0].append(c)
+                    open_group = not cjk
+                    glue = True
+            for chars, glued in groups:
+                x0 = min(c["bbox"][0] for c in chars)
+                y0 = min(c["bbox"][1] for c in chars)
+                x1 = max(c["bbox"][2] for c in chars)
+                y1 = max(c["bbox"][3] for c in chars)
+                text = "".join(c["c"] for c in chars)
+                units.append(_Unit((x0, y0, x1, y1), text, b["number"], ln, glued))
+    return units

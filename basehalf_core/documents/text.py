@@ -1,0 +1,282 @@
+"""Pure text rules for passages (DESIGN §3): normalise, fold, ligatures, line-end hyphens.
+
+No PyMuPDF here: these rules work on strings and on anything shaped like a word (``text``,
+``block``, ``line``, ``glue``, ``role``), so they are testable without a PDF and shared by the
+page extraction (:mod:`.pages`), passages (:mod:`.document`) and re-anchoring (:mod:`.anchors`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+
+LIGATURES = {
+    "ﬀ": "ff",
+    "ﬁ": "fi",
+    "ﬂ": "fl",
+    "ﬃ": "ffi",
+    "ﬄ": "ffl",
+    "ﬅ": "st",
+    "ﬆ": "st",
+}
+_LIG_RE = re.compile("[" + "".join(LIGATURES) + "]")
+HYPHENS = ("-", "\u2010", "\u00ad")
+_WS_RE = re.compile(r"\s+")
+# Scripts written without spaces: each character is its own selection unit.
+_CJK_RE = re.compile(
+    "[\u2e80-\u2fdf\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+    "\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f]"
+)
+_LETTERS_RE = re.compile(r"[^\W\d_]+")
+_FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-"})
+# Spaces, hyphens and the marks of sub- and superscripts (``d_k``, ``10000^(2i/d_model)``):
+# the page's plain text holds none of the marks, so ruling pages out must not need them.
+_SQUASH_RE = re.compile(r"[\s\-\u2010\u00ad^_()]+")
+_SCRIPT_MARKS = "^_()"
+
+
+@dataclass
+class Run:
+    """Normalised text of the body ("body") or of the marginalia ("aside"), with word spans."""
+
+    role: str
+    text: str
+    words: list[int]
+    spans: list[tuple[int, int]]
+
+
+def normalise(text: str) -> str:
+    """Ligatures expanded, whitespace collapsed, NFC (DESIGN §3); hyphens are left alone."""
+    text = _LIG_RE.sub(lambda m: LIGATURES[m.group()], text)
+    return unicodedata.normalize("NFC", _WS_RE.sub(" ", text).strip())
+
+
+def fold(text: str) -> str:
+    """Fold case, curly quotes and dashes without changing the length (offsets stay valid)."""
+    text = text.translate(_FOLD)
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    out = []  # a character such as "İ" lower-cases to two: keep those as they are
+    for ch in text:
+        low = ch.lower()
+        out.append(low if len(low) == 1 else ch)
+    return "".join(out)
+
+
+def squash(text: str) -> str:
+    """Normalised and folded, with every space and hyphen removed: for ruling pages out."""
+    return _SQUASH_RE.sub("", fold(normalise(text)))
+
+
+@functools.lru_cache(maxsize=256)
+def tokens(text: str) -> frozenset[str]:
+    """The squashed pieces of ``text`` between spaces and hyphens."""
+    return frozenset(t for t in (squash(p) for p in _SQUASH_RE.split(normalise(text))) if t)
+
+
+def present(token: str, page: str) -> bool:
+    """Can a squashed ``token`` be on a page whose squashed text is ``page``?"""
+    if token in page:
+        return True
+    if _CJK_RE.search(token):
+        # Text without spaces runs on across lines and blocks in reading order, so only
+        # its characters are sure to be on the page.
+        return all(ch in page for ch in set(token))
+    return len(token) >= 4 and any(
+        token[:k] in page and token[k:] in page for k in range(2, len(token) - 1)
+    )
+
+
+def is_cjk(ch: str) -> bool:
+    """True for characters of scripts written without spaces between words."""
+    return bool(_CJK_RE.match(ch))
+
+
+def has_cjk(text: str) -> bool:
+    """True when ``text`` holds any character of a script written without spaces."""
+    return bool(_CJK_RE.search(text))
+
+
+def line_vocabulary(lines: list[str]) -> set[str]:
+    """Lower-cased words of these lines, leaving out the two halves of a line-end hyphen."""
+    vocab: set[str] = set()
+    skip_first = False
+    for line in lines:
+        found = _LETTERS_RE.findall(normalise(line).lower())
+        broken = line.rstrip().endswith(HYPHENS)
+        start = 1 if skip_first else 0
+        end = len(found) - 1 if broken else len(found)
+        vocab.update(found[start:end])
+        skip_first = broken
+    return vocab
+
+
+def trim_left(text: str, cut: bool) -> str:
+    """``text`` without its first (partial) word when ``cut``, and without leading space."""
+    if cut and " " in text:
+        text = text[text.index(" ") + 1 :]
+    return text.lstrip()
+
+
+def trim_right(text: str, cut: bool) -> str:
+    """``text`` without its last (partial) word when ``cut``, and without trailing space."""
+    if cut and " " in text:
+        text = text[: text.rindex(" ")]
+    return text.rstrip()
+
+
+def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
+    """Does a line-end hyphen between ``head`` and ``tail`` split one word?
+
+    ``al-``/``ternative`` joins (``alternative``); ``English-``/``to-German`` keeps its
+    hyphen. The test is the document's own words: the joined form being one of them joins;
+    two parts that are both words of the document (``model-``/``generated``), a tail that
+    starts with a capital or digit, or a tail that holds another hyphen keep the hyphen.
+    """
+    h = _LETTERS_RE.findall(head.lower())
+    t = _LETTERS_RE.findall(tail.lower())
+    if not h or not t or not head.rstrip()[-2:-1].isalpha():
+        return False
+    core_tail = tail.lstrip("\"'(“‘[")
+    if not core_tail or not core_tail[0].isalpha() or core_tail[0].isupper():
+        return False
+    vocab = vocabulary() if callable(vocabulary) else vocabulary
+    joined = h[-1] + t[0]
+    if joined in vocab:
+        return True
+    if any(c in core_tail for c in HYPHENS[:2]):
+        return False
+    return not (h[-1] in vocab and t[0] in vocab)
+
+
+def join_words(words: list, vocabulary) -> str:
+    """Join words in reading order into normalised text (DESIGN §3)."""
+    return join(words, vocabulary)[0]
+
+
+def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
+    """The joined text of words in reading order and each word's (start, end) in it."""
+    out: list[str] = []
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    glue_next = False
+    for k, w in enumerate(words):
+        raw = normalise(w.text)
+        if k:
+            prev = words[k - 1]
+            same_line = (prev.block, prev.line) == (w.block, w.line)
+            cjk_wrap = not same_line and is_cjk(prev.text[-1:]) and is_cjk(raw[:1])
+            if not (glue_next or (same_line and w.glue) or cjk_wrap):
+                out.append(" ")
+                pos += 1
+        nxt = words[k + 1] if k + 1 < len(words) else None
+        line_end = nxt is not None and (nxt.block, nxt.line) != (w.block, w.line)
+        glue_next = False
+        if line_end and raw.endswith(HYPHENS) and raw[-2:-1].isalnum():
+            # Either way the word goes on: no space after a line-end hyphen.
+            glue_next = True
+            if raw.endswith("\u00ad") or hyphen_joins(raw, normalise(nxt.text), vocabulary):
+                raw = raw.rstrip("".join(HYPHENS))
+        raw = raw.replace("\u00ad", "")
+        out.append(raw)
+        spans.append((pos, pos + len(raw)))
+        pos += len(raw)
+    return "".join(out), spans
+
+
+def run_key(word) -> str:
+    """``body`` for running text, ``aside`` for every kind of marginalia.
+
+    Marginalia of every kind read as one stream, so a selection from a footnote into the
+    footer below it is still one piece of text.
+    """
+    return "body" if word.role == "body" else "aside"
+
+
+def make_runs(words: list, vocabulary) -> list[Run]:
+    """The page's text as runs that search and re-anchoring look in.
+
+    The body words (marginalia between them skipped), the marginalia, and for each style of
+    the body whose words are interrupted by another style (a caption, a table between two
+    columns of running text) the words of that style alone: a drag narrowed to the running
+    text (``Document.select_between``) reads without a gap there.
+    """
+    groups: dict[str, list] = {}
+    for w in words:
+        groups.setdefault(run_key(w), []).append(w)
+    body = groups.get("body", [])
+    styles = [w.style for w in body]
+    for style in dict.fromkeys(styles):
+        where = [k for k, s in enumerate(styles) if s == style]
+        if where and where[-1] - where[0] + 1 != len(where):
+            groups["style " + style] = [body[k] for k in where]
+    runs = []
+    for key, group in groups.items():
+        text, spans = join(group, vocabulary)
+        runs.append(Run(key, text, [w.index for w in group], spans))
+    return runs
+
+
+def script_text(chars: list[tuple[str, float, float]]) -> str:
+    """The text of one word with its sub- and superscripts written out.
+
+    Args:
+        chars: ``(character, font size, baseline y)`` in reading order, y down.
+
+    Returns:
+        ``10000^(2i/d_model)`` for "10000" with a raised smaller "2i/d" whose "model" sits
+        lower still, ``d_k`` for a "d" with a lowered smaller "k". A group of one character
+        or of letters and digits only is written without parentheses after ``_``; after
+        ``^`` only a single character goes without them. Characters on a baseline of their
+        own that is not smaller than the text around it (small capitals) are not scripts,
+        nor is a raised mark that starts the word (a footnote's own number).
+    """
+    if not chars:
+        return ""
+    base = max(chars, key=lambda c: c[1])
+    # Each level: [baseline, size, kind, parts]; level 0 is the word's own line.
+    stack: list[list] = [[base[2], base[1], "", []]]
+    for ch, size, y in chars:
+        depth = None
+        for k in range(len(stack) - 1, -1, -1):
+            lb, ls = stack[k][0], stack[k][1]
+            if abs(y - lb) <= 0.12 * ls and abs(size - ls) <= 0.15 * ls:
+                depth = k
+                break
+        if depth is not None:
+            while len(stack) > depth + 1:
+                _close(stack)
+        else:
+            top = stack[-1]
+            dy = top[0] - y
+            if abs(dy) > 0.12 * top[1] and size < 0.9 * top[1]:
+                stack.append([y, size, "^" if dy > 0 else "_", []])
+        stack[-1][3].append(ch)
+    while len(stack) > 1:
+        _close(stack)
+    return "".join(stack[0][3])
+
+
+def _close(stack: list[list]) -> None:
+    _y, _size, kind, parts = stack.pop()
+    inner = "".join(parts)
+    bare = len(inner) == 1 or (kind == "_" and inner.isalnum())
+    bare = bare or (inner[:1], inner[-1:]) == ("(", ")")  # PE_(pos,2i), not PE_((pos,2i))
+    if len(stack) == 1 and not stack[0][3]:
+        # Raised before anything it could belong to: a footnote's own marker ("1https://").
+        stack[0][3].append(inner)
+        return
+    stack[-1][3].append(f"{kind}{inner}" if bare else f"{kind}({inner})")
+
+
+def strip_scripts(text: str) -> tuple[str, list[int]]:
+    """``text`` without the marks of sub- and superscripts, and each kept character's offset.
+
+    For finding a quote stored before scripts were written out (``dk`` for ``d_k``); the
+    real parentheses go as well, on both sides of the comparison alike.
+    """
+    kept = [k for k, ch in enumerate(text) if ch not in _SCRIPT_MARKS]
+    return "".join(text[k] for k in kept), kept

