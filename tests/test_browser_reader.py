@@ -418,7 +418,7 @@ def test_the_search_box_says_searching_until_the_hits_are_in(reader_app, browser
     seen = page.evaluate("() => window.__labels")
     assert seen[0].startswith("searching…")
     assert "no match" not in seen  # never said before the search was over
-    pages = len(documents.open_document(path).search("reference counting"))
+    pages = len(anchors.search(documents.open_document(path), "reference counting"))
     assert label.inner_text().endswith(f" in {pages} page(s)")
 
 
