@@ -47,20 +47,26 @@ class Loaded:
     data: bytes | None = None
 
 
+def decode_json(data: bytes, name: str, error: type[BasehalfError]) -> object:
+    """JSON from UTF-8 bytes (a BOM allowed), or ``error(name, reason)`` saying what is wrong.
+
+    Shared by the canvas state and JSON Canvas imports, so both name a bad file the same way.
+    """
+    try:
+        return json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise error(name, f"not UTF-8 (byte at offset {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise error(name, f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+
+
 def parse(data: bytes) -> Loaded:
     """Read canvas state bytes. One bad entry is skipped (and named), never the whole file.
 
     Raises:
         CanvasStateInvalid: the bytes are not JSON, or not an object with a ``positions`` map.
     """
-    try:
-        doc = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise CanvasStateInvalid(STATE_PATH, f"not UTF-8 (byte at offset {exc.start})") from None
-    except json.JSONDecodeError as exc:
-        raise CanvasStateInvalid(
-            STATE_PATH, f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-        ) from None
+    doc = decode_json(data, STATE_PATH, CanvasStateInvalid)
     if not isinstance(doc, dict):
         raise CanvasStateInvalid(STATE_PATH, f"top level is {type(doc).__name__}, not an object")
     version = doc.get("version", VERSION)

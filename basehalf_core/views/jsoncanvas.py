@@ -23,7 +23,7 @@ from basehalf_core.folder import operations
 from basehalf_core.folder.fsio import AlreadyExists, inside, read_bytes
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views import network
-from basehalf_core.views.canvas_state import CanvasStore
+from basehalf_core.views.canvas_state import CanvasStore, decode_json
 from basehalf_core.views.layout import CARD_H, CARD_W, positions
 from basehalf_core.views.markdown import escape as safe_markdown
 
@@ -195,14 +195,7 @@ def read_positions(ws: Workspace, data: bytes, name: str) -> Imported:
     Raises:
         BadCanvasFile: not UTF-8 JSON, or not an object with a ``nodes`` list.
     """
-    try:
-        doc = json.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise BadCanvasFile(name, f"not UTF-8 (byte at offset {exc.start})") from None
-    except json.JSONDecodeError as exc:
-        raise BadCanvasFile(
-            name, f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-        ) from None
+    doc = decode_json(data, name, BadCanvasFile)
     if not isinstance(doc, dict) or not isinstance(doc.get("nodes", []), list):
         raise BadCanvasFile(name, "not a JSON Canvas document (an object with a 'nodes' list)")
     out = Imported()
