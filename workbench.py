@@ -308,10 +308,12 @@ def card_detail(
     wiring, ws,
 ):  # fmt: skip
     get_rev()
-    panes.detail_pane(
+    # Kept in a global: marimo holds UI elements weakly, and the pane's buttons live in it.
+    card_detail_view = panes.detail_pane(
         ws, get_open(), wiring, editing=editing, editor_view=editor_view, reader_for=reader_for,
         folder_error=folder_error, folder_picker=folder_picker,
     )  # fmt: skip
+    card_detail_view
     return
 
 
@@ -380,7 +382,9 @@ def agent(approve_key, draft_key, get_card, get_rev, grade_button, mo, panes, se
     get_rev()
     mo.stop(ws is None)
     _keys = [grade_button, draft_key, approve_key]
-    panes.agent_pane(ws, get_card(), set_card, _keys, approve_key.value or draft_key.value, wiring)
+    _note = approve_key.value or draft_key.value
+    agent_view = panes.agent_pane(ws, get_card(), set_card, _keys, _note, wiring)  # kept alive
+    agent_view
     return
 
 
