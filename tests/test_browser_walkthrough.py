@@ -123,6 +123,8 @@ def go_to(page, number: int) -> None:
             f"[data-testid=page-image][data-page='{shown + (1 if shown < number else -1)}']",
             timeout=TIMEOUT,
         )
+    # The page asked for is on screen with its own words (not the last page's, still laid out).
+    page.wait_for_selector("[data-testid=reader]:not([data-busy])", timeout=TIMEOUT)
     page.wait_for_selector("[data-testid=text-layer] span", timeout=TIMEOUT)
 
 
