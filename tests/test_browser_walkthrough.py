@@ -5,7 +5,8 @@
 one renamed through Card Detail, own words typed under each quote in the note editor, a practice
 card made with New practice card and written in the editor, linked to 04 and 02 by dragging on
 the canvas, graded in the Agent Area by a model behind a loopback OpenAI-compatible server, a
-question asked about a selection, and the learning path read back. The test never writes a file of the study folder itself.
+question asked about a selection, and the learning path read back. The test never writes a file
+of the study folder itself.
 """
 
 from __future__ import annotations
