@@ -156,6 +156,20 @@ def card_centre(canvas, path: str) -> tuple[float, float]:
     return box["x"] + at["x"], box["y"] + at["y"]
 
 
+def unlink_on_canvas(page, canvas, source: str, target: str) -> None:
+    """Select the link source → target with a click on it, then press Delete."""
+    page.get_by_test_id("canvas-fit").click()
+    edges = int(canvas.get_attribute("data-edge-count"))
+    edge = json.dumps([source, target], separators=(",", ":"))
+    at = canvas.evaluate("(el, id) => el.bhEdgePoint(id)", edge)
+    assert at is not None, f"no link {source} -> {target} on the canvas"
+    box = canvas.bounding_box()
+    page.mouse.click(box["x"] + at["x"], box["y"] + at["y"])
+    expect(page.get_by_test_id("canvas-unlink")).to_be_enabled(timeout=TIMEOUT)
+    page.keyboard.press("Delete")
+    expect(canvas).to_have_attribute("data-edge-count", str(edges - 1), timeout=TIMEOUT)
+
+
 def link_by_dragging(page, canvas, sources: list[str], target: str) -> None:
     """Link each source → ``target`` by a mouse drag in the canvas's Link mode."""
     page.get_by_test_id("canvas-fit").click()  # every card inside the pane, none under another
@@ -315,10 +329,14 @@ def test_the_attention_walkthrough(marimo_app, browser_page, tmp_path, model):
     editor.fill(f"# {PRACTICE_TITLE}\n\n{PRACTICE_BODY}")
     editor.press("Control+s")
     expect(page.locator("[data-testid=note-status]")).to_contain_text("Saved", timeout=TIMEOUT)
-    # Link 04 and 02 to it by dragging on the canvas (Link mode: vis-network's add-edge mode,
-    # written by operations.connect); 03 is upstream already, the card selected at New.
+    # New practice card listed 03 (the card selected then): the learner takes that link off on
+    # the canvas (click it, Delete), then links 03, 04 and 02 to the card by dragging (Link
+    # mode: vis-network's add-edge mode, written by operations.connect).
+    unlink_on_canvas(page, canvas, "03-scaled-dot-product.md", "06-qkv-practice.md")
+    assert not frontmatter.load(folder / "06-qkv-practice.md").get("upstream")
     link_by_dragging(
-        page, canvas, ["04-three-attention-uses.md", "02-why-not-only-recurrence.md"],
+        page, canvas,
+        ["03-scaled-dot-product.md", "04-three-attention-uses.md", "02-why-not-only-recurrence.md"],
         "06-qkv-practice.md",
     )  # fmt: skip
     card = frontmatter.load(folder / "06-qkv-practice.md")
