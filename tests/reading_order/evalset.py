@@ -45,7 +45,8 @@ FETCHED = {
         "grobid_client_python-0.2.1/resources/test_pdf/0046d83a-edd6-4631-b57c-755cdcce8b7f.pdf",
         "89f89b74dea7d506324b7a77121261ccc1e25c0be32267d3a14ba17c48007fd5",
     ),
-    # The "unseen" cases (unseen.json): written after the rule was frozen at commit b157b0e.
+    # unseen.json: cases written after the rule was frozen at commit b157b0e; "unseen" ones come
+    # from sources never used to tune, "late" ones from a paper that is in ../shared/corpus.
     "hotos17.pdf": (
         "pdfannots==0.5",
         "pdfannots-0.5/tests/hotos17.pdf",
