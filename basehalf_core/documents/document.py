@@ -25,6 +25,7 @@ import pymupdf
 from rapidfuzz import fuzz
 
 from basehalf_core.documents.pages import TEXT_FLAGS, PageText, Word, line_rects
+from basehalf_core.documents.reading_order import FLOW_ROLES
 from basehalf_core.documents.text import (
     HYPHENS,
     LIGATURES,
@@ -414,14 +415,19 @@ class Document:
         A footnote, running footer or margin stamp swept up with running text is left out,
         and so is text set in another size or family than the drag's two ends (a caption,
         table, permission block between them); a selection made wholly inside a footnote
-        keeps it.
+        keeps it. A figure's or table's contents, its caption and a boxed sidebar are left out
+        when both ends are running text, kept when the drag starts or ends in them.
         """
         words = self.words(i)
         for k in (start, end):
             if not isinstance(k, int) or not 0 <= k < len(words):
                 raise BadSelection(self.path, f"page {i + 1} has no word {k!r}")
         lo, hi = sorted((start, end))
-        return _keep_running_text(words, _drop_inner_marginalia(words, list(range(lo, hi + 1))))
+        chosen = _drop_inner_marginalia(words, list(range(lo, hi + 1)))
+        if words[start].role == words[end].role == "body":
+            # Both ends in running text: a figure, table or boxed sidebar between is not read.
+            chosen = [k for k in chosen if words[k].role == "body"]
+        return _keep_running_text(words, chosen)
 
     def passage(self, i: int, word_indices) -> Passage:
         """The passage made of these words (any order, duplicates ignored).
@@ -605,7 +611,7 @@ def _drop_inner_marginalia(words: list[Word], chosen: list[int]) -> list[int]:
     A drag (or a rectangle) across a column break, a footnote or a margin stamp is about
     the sentence; a selection made wholly inside a footnote or a stamp keeps it.
     """
-    body = [k for k in chosen if words[k].role == "body"]
+    body = [k for k in chosen if words[k].role in FLOW_ROLES]
     return body or chosen
 
 

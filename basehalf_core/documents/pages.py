@@ -8,6 +8,7 @@ blocks and into selection units.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pymupdf
@@ -111,6 +112,7 @@ class PageText:
             if scripted:
                 _write_scripts(units, tp.extractRAWDICT(), scripted)
         blocks = _group(_segments(units, info), tuple(rot))
+        _mark_regions(blocks, page)
         order = order_blocks([b.block for b in blocks], h_disp)
         by_id = {b.block.id: b for b in blocks}
         words: list[Word] = []
@@ -166,6 +168,7 @@ class _Segment:
 class _Group:
     block: Block
     segments: list[_Segment]
+    box: tuple = (0.0, 0.0, 0.0, 0.0)  # unrotated points, as the page's drawings are
 
 
 # A gap wider than this many font sizes between two units of a line separates them: word
@@ -298,7 +301,8 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
             groups[best] = (members, (min(bx0, x0), min(by0, y0), max(bx1, x1), max(by1, y1)))
     out = []
     a, b, c, d, e, f = rot
-    for n, (members, (x0, y0, x1, y1)) in enumerate(groups):
+    for n, (members, box) in enumerate(groups):
+        x0, y0, x1, y1 = box
         xa, ya = a * x0 + c * y0 + e, b * x0 + d * y0 + f
         xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
         dx, dy = members[0].direction
@@ -319,9 +323,119 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
                     style=f"{members[0].family}@{members[0].size}",
                 ),
                 members,
+                box,
             )
         )
     return out
+
+
+# -- figures, tables and boxes from the page's drawings ----------------------------------------
+
+# A caption opens with its label and number, then punctuation or the end of its line: "Figure 3:",
+# "Fig. 2.", "Table 1 |", "TABLE II". "Table 1 summarises ..." is running text.
+CAPTION_LABEL = re.compile(
+    r"^(fig(ure)?|tab(le)?|chart|plate|exhibit|listing|algorithm|scheme|图|表)\.?\s*"
+    r"[0-9IVXivx]+[a-z]?(\s*[.:|—–]|$)",
+    re.IGNORECASE,
+)
+# Page marks that draw something (text, clips and the like are left out).
+GRAPHIC_KINDS = ("fill-path", "stroke-path", "fill-image", "fill-imgmask", "fill-shade")
+# More drawings than this on a page (a plot of thousands of points) and regions are not sought.
+MAX_GRAPHICS = 4000
+# A figure's region holding a paragraph (this many lines, this many characters a line on
+# average) is a frame or column rules around running text; a table column's cells are short.
+FRAME_LINES = 4
+FRAME_LINE_CHARS = 30
+
+
+def _near(r, q, gap: float) -> bool:
+    return q[0] - gap <= r[2] and r[0] <= q[2] + gap and q[1] - gap <= r[3] and r[1] <= q[3] + gap
+
+
+def _cluster(rects: list, gap: float) -> list[list[float]]:
+    """Rectangles merged while any two lie within ``gap`` of each other."""
+    out: list[list[float]] = []
+    for r in sorted(rects, key=lambda r: r[1]):
+        r = list(r)
+        merged = True
+        while merged:
+            merged = False
+            for k, c in enumerate(out):
+                if _near(r, c, gap):
+                    r = [min(r[0], c[0]), min(r[1], c[1]), max(r[2], c[2]), max(r[3], c[3])]
+                    out.pop(k)
+                    merged = True
+                    break
+        out.append(r)
+    return out
+
+
+def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
+    """Figure regions (images and drawings grouped) and filled boxes, unrotated points.
+
+    Regions smaller than two ems either way are rules and underlines; larger than half the
+    page, a background or a page frame. A box is a filled rectangle of a colour other than
+    white; colours are read only when such a rectangle is drawn (``get_drawings`` is slow).
+    """
+    mb = page.mediabox
+    half = 0.5 * mb.width * mb.height
+    marks = [tuple(r) for kind, r in page.get_bboxlog() if kind in GRAPHIC_KINDS]
+    marks = [r for r in marks if (r[2] - r[0]) * (r[3] - r[1]) < half]
+    if not marks or len(marks) > MAX_GRAPHICS:
+        return [], []
+
+    def sized(r, w: float, h: float) -> bool:
+        return r[2] - r[0] >= w * em and r[3] - r[1] >= h * em
+
+    figures = [r for r in _cluster(marks, 0.5 * em) if sized(r, 2, 2)]
+    boxes = []
+    if any(sized(r, 3, 1.5) for r in marks):
+        for d in page.get_drawings():
+            fill = d.get("fill")
+            r = tuple(d["rect"])
+            small = (r[2] - r[0]) * (r[3] - r[1]) < half
+            if fill and min(fill) < 0.95 and sized(r, 3, 1.5) and small:
+                boxes.append(r)
+    return figures, boxes
+
+
+def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
+    """Set ``Block.region``: ``box`` inside a filled box, ``float`` for figure and table
+    contents (inside a figure region) and for a caption beside one.
+
+    A region holding a paragraph (a frame or column rules around running text) is no figure.
+    """
+    sizes = sorted(g.block.size for g in groups if g.block.chars > 20) or [10.0]
+    em = max(sizes[len(sizes) // 2], 4.0)
+    figures, boxes = _graphics(page, em)
+    if not figures and not boxes:
+        return
+
+    def inside(g: _Group, r) -> bool:
+        cx, cy = (g.box[0] + g.box[2]) / 2, (g.box[1] + g.box[3]) / 2
+        return r[0] - 1 <= cx <= r[2] + 1 and r[1] - 1 <= cy <= r[3] + 1
+
+    def paragraph(g: _Group) -> bool:
+        return g.block.lines >= FRAME_LINES and g.block.chars >= FRAME_LINE_CHARS * g.block.lines
+
+    figures = [r for r in figures if not any(inside(g, r) and paragraph(g) for g in groups)]
+    for g in groups:
+        if any(inside(g, r) for r in boxes):
+            g.block.region = "box"
+        elif any(inside(g, r) for r in figures):
+            g.block.region = "float"
+        elif not paragraph(g) and CAPTION_LABEL.match(_first_line(g)):
+            x0, y0, x1, y1 = g.box
+            if any(
+                min(x1, r[2]) > max(x0, r[0])
+                and (0 <= y0 - r[3] <= 4 * em or 0 <= r[1] - y1 <= 4 * em)
+                for r in figures
+            ):
+                g.block.region = "float"
+
+
+def _first_line(g: _Group) -> str:
+    return " ".join(u.text for u in g.segments[0].units)
 
 
 def _word(index, u: _Unit, block, line, role, style, rot, w_disp, h_disp) -> Word:
