@@ -428,7 +428,7 @@ def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
             x0, y0, x1, y1 = g.box
             if any(
                 min(x1, r[2]) > max(x0, r[0])
-                and (0 <= y0 - r[3] <= 4 * em or 0 <= r[1] - y1 <= 4 * em)
+                and (-em <= y0 - r[3] <= 4 * em or -em <= r[1] - y1 <= 4 * em)
                 for r in figures
             ):
                 g.block.region = "float"
