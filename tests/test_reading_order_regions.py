@@ -124,3 +124,40 @@ def test_a_frame_around_running_text_is_no_figure(tmp_path):
 )
 def test_a_caption_opens_with_its_label_number_and_punctuation(line, caption):
     assert bool(CAPTION_LABEL.match(line)) is caption
+
+
+def _journal(tmp_path, pages: int):
+    """Pages of two columns with a footer line under the left column, 88% down the page
+    (above the band where footers are looked for by position alone), its issue number varying."""
+    doc = pymupdf.open()
+    for n in range(pages):
+        page = doc.new_page(width=612, height=792)
+        y = 420
+        for k in range(20):
+            page.insert_text((60, y), f"Left column line {k} of page {n + 1} text.", fontsize=10)
+            y += 12
+        page.insert_text((60, y), "and the sentence goes on", fontsize=10)
+        page.insert_text((60, 700), f"Journal of Made-up Studies 12 ({n + 3}) 2026", fontsize=10)
+        page.insert_text((320, 80), "at the top of the right column.", fontsize=10)
+        for k in range(20):
+            page.insert_text((320, 92 + 12 * k), f"Right column line {k} goes here.", fontsize=10)
+    path = tmp_path / f"journal{pages}.pdf"
+    doc.save(path)
+    return open_document(path)
+
+
+def test_a_footer_repeated_across_pages_is_left_out_wherever_it_sits(tmp_path):
+    doc = _journal(tmp_path, 4)
+    for i in range(4):
+        journal = [w for w in doc.words(i) if w.text == "Journal"]
+        assert [w.role for w in journal] == ["footer"]
+        assert _drag(doc, i, "and", "column.") == (
+            "and the sentence goes on at the top of the right column."
+        )
+
+
+def test_the_same_line_on_a_single_page_is_not_taken_for_a_footer(tmp_path):
+    doc = _journal(tmp_path, 1)
+    assert [w.role for w in doc.words(0) if w.text == "Journal"] == ["body"]
+    # Set like the text and under its column, nothing else tells the line apart.
+    assert "Journal of Made-up Studies" in _drag(doc, 0, "and", "column.")

@@ -24,7 +24,7 @@ from pathlib import Path
 import pymupdf
 from rapidfuzz import fuzz
 
-from basehalf_core.documents.pages import TEXT_FLAGS, PageText, Word, line_rects
+from basehalf_core.documents.pages import TEXT_FLAGS, PageText, Word, edge_lines, line_rects
 from basehalf_core.documents.reading_order import FLOW_ROLES
 from basehalf_core.documents.text import (
     HYPHENS,
@@ -240,6 +240,7 @@ class Document:
         self._data = data
         self.page_count = count
         self._pages: OrderedDict[int, PageText] = OrderedDict()
+        self._edges: dict[int, list] = {}  # page -> edge_lines, for running heads
         self._toc: list[tuple[int, str, int]] | None = None
         self._vocab: set[str] | None = None
         self._squashed: list[str] = []
@@ -373,7 +374,7 @@ class Document:
                 self._pages.move_to_end(i)
                 return cached
             try:
-                pt = PageText.build(self._doc[i])
+                pt = PageText.build(self._doc[i], self._running_near(i))
             except Exception as exc:
                 raise BrokenDocument(
                     self.path, f"page {i + 1} text cannot be read: {exc}"
@@ -382,6 +383,22 @@ class Document:
             while len(self._pages) > PAGE_CACHE_SIZE:
                 self._pages.popitem(last=False)
             return pt
+
+    def _running_near(self, i: int) -> list | None:
+        """The edge lines of the two pages either side (running heads alternate left and
+        right), each extracted once; None for an EPUB or a document of fewer than 3 pages."""
+        if self.kind != "pdf" or self.page_count < 3:
+            return None
+        out: list = []
+        for j in (i - 2, i - 1, i + 1, i + 2):
+            if 0 <= j < self.page_count:
+                lines = self._edges.get(j)
+                if lines is None:
+                    page = self._doc[j]
+                    raw = page.get_text("words", flags=TEXT_FLAGS)
+                    lines = self._edges[j] = edge_lines(raw, page.cropbox.height)
+                out.extend(lines)
+        return out
 
     def words(self, i: int) -> list[Word]:
         """The page's selection units in reading order (see :class:`Word`)."""

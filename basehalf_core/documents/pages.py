@@ -96,8 +96,15 @@ class PageText:
     runs: list[Run] | None = None
 
     @classmethod
-    def build(cls, page: pymupdf.Page) -> PageText:
-        """Extract the words of ``page`` and put them in reading order."""
+    def build(cls, page: pymupdf.Page, running: list | None = None) -> PageText:
+        """Extract the words of ``page`` and put them in reading order.
+
+        Args:
+            page: the page.
+            running: :func:`edge_lines` of nearby pages; a short block near the top or foot
+                of this page that repeats one of them (same text with other digits, same
+                height on the page) is a running head or footer wherever the margins are.
+        """
         tp = page.get_textpage(flags=TEXT_FLAGS)
         raw_words = tp.extractWORDS()
         info = tp.extractDICT()
@@ -113,6 +120,8 @@ class PageText:
                 _write_scripts(units, tp.extractRAWDICT(), scripted)
         blocks = _group(_segments(units, info), tuple(rot))
         _mark_regions(blocks, page)
+        if running:
+            _mark_running(blocks, raw_words, page.cropbox.height, running)
         order = order_blocks([b.block for b in blocks], h_disp)
         by_id = {b.block.id: b for b in blocks}
         words: list[Word] = []
@@ -327,6 +336,61 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
             )
         )
     return out
+
+
+# -- running heads and footers repeated across pages -------------------------------------------
+
+# Running heads and footers are looked for this far (a fraction of the height) from the edges.
+EDGE_BAND = 0.15
+# The same head sits at the same height on every page, give or take this many points.
+EDGE_SLACK = 2.0
+
+
+def edge_lines(raw_words: list, height: float) -> list[tuple[str, float, frozenset]]:
+    """A page's pieces of line near its top or foot: ``(text, top y, word boxes)``.
+
+    Args:
+        raw_words: PyMuPDF ``extractWORDS`` tuples (unrotated points).
+        height: the unrotated page height.
+
+    The text has every run of digits written ``#`` (page numbers, dates and volume numbers
+    differ from page to page); a line is cut at a wide gap like the segments (a page number
+    far right of the running head is a piece of its own).
+    """
+    lines: dict[tuple[int, int], list] = {}
+    for w in raw_words:
+        if w[3] <= EDGE_BAND * height or w[1] >= (1 - EDGE_BAND) * height:
+            lines.setdefault((w[5], w[6]), []).append(w)
+    out = []
+    for ws in lines.values():
+        ws.sort(key=lambda w: w[0])
+        pieces = [[ws[0]]]
+        for w in ws[1:]:
+            if w[0] - pieces[-1][-1][2] > SPLIT_GAP * max(w[3] - w[1], 1.0):
+                pieces.append([w])
+            else:
+                pieces[-1].append(w)
+        for piece in pieces:
+            text = re.sub(r"\d+", "#", " ".join(w[4] for w in piece))
+            out.append((text, piece[0][1], frozenset(tuple(w[:4]) for w in piece)))
+    return out
+
+
+def _mark_running(groups: list[_Group], raw_words: list, height: float, running: list) -> None:
+    """Set ``Block.running`` on short blocks whose every word repeats on a nearby page."""
+    seen: dict[str, list[float]] = {}
+    for text, y, _ in running:
+        seen.setdefault(text, []).append(y)
+    matched: set = set()
+    for text, y, boxes in edge_lines(raw_words, height):
+        if any(abs(y - y2) <= EDGE_SLACK for y2 in seen.get(text, ())):
+            matched |= boxes
+    if not matched:
+        return
+    for g in groups:
+        units = [tuple(u.rect) for seg in g.segments for u in seg.units]
+        if g.block.lines <= 2 and all(r in matched for r in units):
+            g.block.running = True
 
 
 # -- figures, tables and boxes from the page's drawings ----------------------------------------

@@ -42,6 +42,7 @@ class Block:
         first_char: its first non-space character ("" if none), to spot footnote markers.
         style: its font family and size, e.g. ``Times@10.0`` ("" if unknown).
         region: ``float`` or ``box`` when the page's drawings set it apart ("" if not).
+        running: it repeats at the same height on nearby pages (a running head or footer).
     """
 
     id: object
@@ -53,6 +54,7 @@ class Block:
     first_char: str = ""
     style: str = ""
     region: str = ""
+    running: bool = False
 
 
 def _dir_key(direction: tuple[float, float]) -> tuple[int, int]:
@@ -82,7 +84,9 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
         if roles[b.id] != "body":
             continue
         _x0, y0, _x1, y1 = b.bbox
-        if (
+        if b.running:
+            roles[b.id] = "header" if y0 < 0.5 * page_height else "footer"
+        elif (
             b.lines <= 2
             and y1 <= HEADER_BAND * page_height
             and _stands_apart(b, blocks, roles, body_size)
