@@ -18,6 +18,8 @@ sys.path.insert(0, str(Path(__file__).parent / "reading_order"))
 import evalset
 
 CASES = evalset.cases()
+
+
 def test_the_set_is_broad_enough():
     pages = {(c["file"], c["page"]) for c in CASES}
     assert len(pages) >= 40
