@@ -62,6 +62,12 @@ FETCHED = {
         "pdfminer-20191125/samples/nonfree/naacl06-shinyama.pdf",
         "dba819e283771c323a116b940c0c511d50efcdafb20d7740b88b84568377bf32",
     ),
+    # US IRS instructions (a US government work, public domain): three columns, caution boxes.
+    "i1040nr.pdf": (
+        "pdfminer==20191125",
+        "pdfminer-20191125/samples/nonfree/i1040nr.pdf",
+        "70779fca174e962447c80419434f3eecbd55f95d2dd5979aa3f0c9ffb811f391",
+    ),
 }
 PDFJS_VERSION = "4.10.38"
 
