@@ -92,7 +92,11 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             and _stands_apart(b, blocks, roles, body_size)
         ):
             roles[b.id] = "header"
-        elif b.lines <= 2 and y0 >= FOOTER_BAND * page_height:
+        elif (
+            b.lines <= 2
+            and y0 >= FOOTER_BAND * page_height
+            and _apart_from_above(b, blocks, roles, body_size)
+        ):
             roles[b.id] = "footer"
         elif b.lines == 1 and b.chars <= 6 and b.first_char.isdigit():
             # A bare page number above or below everything else, wherever the margin is.
@@ -146,6 +150,21 @@ def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) 
         if o is not b and roles[o.id] == "body" and o.bbox[1] >= b.bbox[3] - 1
     ]
     return not below or min(below) - b.bbox[3] >= 1.2 * body_size
+
+
+def _apart_from_above(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
+    """A running footer is set off from the text above it in its column; the last lines of a
+    column's paragraph that reach into the foot of the page follow on at a line's spacing."""
+    above = [
+        o.bbox[3]
+        for o in blocks
+        if o is not b
+        and roles[o.id] == "body"
+        and o.bbox[3] <= b.bbox[1] + 1
+        and _x_overlap(o, b)
+        and o.size >= FOOTNOTE_SIZE_RATIO * body_size
+    ]
+    return not above or b.bbox[1] - max(above) >= 0.5 * body_size
 
 
 def _x_overlap(a: Block, b: Block) -> bool:
