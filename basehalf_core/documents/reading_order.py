@@ -160,7 +160,8 @@ def _apart_from_above(b: Block, blocks: list[Block], roles: dict, body_size: flo
         for o in blocks
         if o is not b
         and roles[o.id] == "body"
-        and o.bbox[3] <= b.bbox[1] + 1
+        and o.bbox[1] < b.bbox[1]
+        and o.bbox[3] <= b.bbox[1] + 0.5 * body_size  # line boxes set tight may overlap
         and _x_overlap(o, b)
         and o.size >= FOOTNOTE_SIZE_RATIO * body_size
     ]
