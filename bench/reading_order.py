@@ -75,6 +75,15 @@ def main() -> int:
             oks = [ok for case, ok in score[name] if keep(case)]
             row.append(f"{sum(oks)}/{len(oks)} {100 * sum(oks) / max(len(oks), 1):5.1f}%")
         print(f"{name:<18}" + "".join(f"{r:>15}" for r in row))
+    # basehalf on the after-freeze cases as first measured, with the rule frozen at the case's
+    # "frozen_at" commit and before anyone looked at them (recorded in unseen.json; the
+    # baselines do not change, so their figures above are already first measurements).
+    for label, keep in (("after-freeze", ("unseen", "late")), ("unseen", ("unseen",))):
+        first = [c["first_measured"] == "ok" for c in cases if c["split"] in keep]
+        print(
+            f"basehalf on {label} cases when first measured (rule frozen, unseen by its "
+            f"author): {sum(first)}/{len(first)} {100 * sum(first) / max(len(first), 1):.1f}%"
+        )
     return 0
 
 
