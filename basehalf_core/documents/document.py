@@ -24,7 +24,7 @@ from pathlib import Path
 import pymupdf
 from rapidfuzz import fuzz
 
-from basehalf_core.documents.pages import TEXT_FLAGS, PageText, Word, edge_lines, line_rects
+from basehalf_core.documents.pages import TEXT_FLAGS, PageText, Word, edge_lines_of, line_rects
 from basehalf_core.documents.reading_order import FLOW_ROLES
 from basehalf_core.documents.text import (
     HYPHENS,
@@ -394,9 +394,7 @@ class Document:
             if 0 <= j < self.page_count:
                 lines = self._edges.get(j)
                 if lines is None:
-                    page = self._doc[j]
-                    raw = page.get_text("words", flags=TEXT_FLAGS)
-                    lines = self._edges[j] = edge_lines(raw, page.cropbox.height)
+                    lines = self._edges[j] = edge_lines_of(self._doc[j])
                 out.extend(lines)
         return out
 

@@ -9,6 +9,7 @@ blocks and into selection units.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import pymupdf
@@ -268,7 +269,8 @@ class _Gutters:
     """
 
     def __init__(self, units: list[_Unit]):
-        self.units = [u.rect for u in units]
+        self.units = sorted((u.rect for u in units), key=lambda r: r[1])
+        self.tops = [r[1] for r in self.units]
         self.memo: dict[tuple[int, int], bool] = {}
 
     def between(self, last: _Unit, u: _Unit, size: float) -> bool:
@@ -283,12 +285,12 @@ class _Gutters:
         if found is None:
             y0, y1 = (key[1] - 0.5) * window, (key[1] + 1.5) * window
             crossing = ending = 0
-            for r in self.units:
-                if y0 <= r[1] <= y1:
-                    if r[0] < x < r[2]:
-                        crossing += 1
-                    elif x - 4 * size <= r[2] <= x:
-                        ending += 1
+            lo, hi = bisect_left(self.tops, y0), bisect_right(self.tops, y1)
+            for r in self.units[lo:hi]:
+                if r[0] < x < r[2]:
+                    crossing += 1
+                elif x - 4 * size <= r[2] <= x:
+                    ending += 1
             found = self.memo[key] = ending >= 5 and crossing <= GUTTER_CROSSING * ending
         return found
 
@@ -423,6 +425,17 @@ def edge_lines(raw_words: list, height: float) -> list[tuple[str, float, frozens
     return out
 
 
+def edge_lines_of(page: pymupdf.Page) -> list[tuple[str, float, frozenset]]:
+    """:func:`edge_lines` of a page, reading only its two edge bands (half the cost of the
+    whole page's words)."""
+    box = page.cropbox
+    w, h = box.width, box.height
+    raw = []
+    for y0, y1 in ((0, EDGE_BAND * h), ((1 - EDGE_BAND) * h, h)):
+        raw += page.get_text("words", flags=TEXT_FLAGS, clip=pymupdf.Rect(0, y0, w, y1))
+    return edge_lines(raw, h)
+
+
 def _mark_running(groups: list[_Group], raw_words: list, height: float, running: list) -> None:
     """Set ``Block.running`` on short blocks whose every word repeats on a nearby page."""
     seen: dict[str, list[float]] = {}
@@ -486,7 +499,7 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
 
     Regions smaller than two ems either way are rules and underlines; larger than half the
     page, a background or a page frame. A box is a filled rectangle of a colour other than
-    white; colours are read only when such a rectangle is drawn (``get_drawings`` is slow).
+    white; colours are read only when such a rectangle is drawn.
     """
     mb = page.mediabox
     half = 0.5 * mb.width * mb.height
@@ -501,7 +514,8 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
     figures = [r for r in _cluster(marks, 0.5 * em) if sized(r, 2, 2)]
     boxes = []
     if any(sized(r, 3, 1.5) for r in marks):
-        for d in page.get_drawings():
+        # The C-level paths: get_drawings() makes Python objects of every point (40 ms a page).
+        for d in page.get_cdrawings():
             fill = d.get("fill")
             r = tuple(d["rect"])
             small = (r[2] - r[0]) * (r[3] - r[1]) < half
