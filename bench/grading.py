@@ -8,6 +8,7 @@ Run from the project root::
     .venv/bin/python bench/grading.py --batch    # only the concurrency measurement
     .venv/bin/python bench/grading.py --ablation # candidate features, nested CV, unseen questions
     .venv/bin/python bench/grading.py --write-params   # refit the shipped offline weights
+    .venv/bin/python bench/grading.py --vectors-cost   # first-grade time with/without wordllama
 
 The data (SemEval-2013 SciEntsBank + Beetle training splits, CC BY-SA 3.0) is read from
 ``../shared/grading``; it is never copied into the repository.
@@ -30,8 +31,8 @@ from rapidfuzz.distance import Levenshtein
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from basehalf_core.study.offline_grader import embeddings, features  # noqa: E402
 from basehalf_core.study.offline_grader import evaluate as ev  # noqa: E402
-from basehalf_core.study.offline_grader import features  # noqa: E402
 from basehalf_core.study.offline_grader.text import content, tokens  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "grading"
@@ -68,18 +69,29 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
     )
     print(head)
     print("-" * len(head))
+    # The word-vector grader (shipped when the optional wordllama is installed) is measured
+    # beside the word-only one, in the same folds.
+    graders = {"offline": None}
+    if embeddings.vectors() is not None:
+        graders["+vectors"] = ev.row_embeddings
     for split, protocol in ((s, p) for p in protocols for s in SPLITS):
         rows = load(split)
         t = time.perf_counter()
-        res = ev.cross_validate(rows, k=k, inner_k=inner_k, group=PROTOCOLS[protocol])
+        res = {}
+        for name, extra in graders.items():
+            got = ev.cross_validate(
+                rows, k=k, inner_k=inner_k, group=PROTOCOLS[protocol], extra=extra
+            )
+            res["overlap"], res[name] = got["overlap"], got["offline"]
         took = time.perf_counter() - t
         label = f"{split.split('_')[0][:6]}/{protocol[:4]}"
-        for name in ("overlap", "offline"):
+        for name in ("overlap", *graders):
             r = res[name]
             print(
                 f"{label:<12}{name:<9}{r['n']:>6}{r['f1_2way']:>9.3f}"
                 f"{_pct(r['prec_correct']):>8}{r['n_correct']:>6}{_pct(r['prec_wrong']):>9}"
-                f"{r['n_wrong']:>7}{r['coverage']:>9.3f}{_pct(r['ece']):>7}"
+                f"{r['n_wrong']:>7}{r['coverage']:>9.3f}{_pct(r['ece']):>7}",
+                flush=True,
             )
         print(f"{'':<12}({took:.0f} s)")
 
@@ -125,6 +137,8 @@ def candidates(row: dict) -> dict[str, list[float]]:
         }
         if not best or found["spelling-tolerant"][0] > best["spelling-tolerant"][0]:
             best = found
+    if embeddings.vectors() is not None:  # only with the optional wordllama installed
+        best["embeddings"] = ev.row_embeddings(row)
     return best
 
 
@@ -134,13 +148,16 @@ def _pick(by_row: dict[int, dict[str, list[float]]], group: str):
         return None
     if group == "all candidates":
         return lambda r: [v for vs in by_row[id(r)].values() for v in vs]
-    return lambda r: by_row[id(r)][group]
+    parts = group.split("+")  # "embeddings+char 4-grams": several groups together
+    return lambda r: [v for g in parts for v in by_row[id(r)][g]]
 
 
-def ablation_table(k: int = 5, inner_k: int = 3) -> None:
+def ablation_table(k: int = 5, inner_k: int = 3, only: list[str] | None = None) -> None:
     """Nested CV (unseen questions) with each candidate group added to the shipped features."""
     print(f"\nCandidate features, {k}-fold CV by question, nested as above: 2-way macro-F1")
     groups = ["shipped only", *candidates(load(SPLITS[0])[0]), "all candidates"]
+    groups = [g for g in groups if not only or g in only]
+    groups += [g for g in only or () if "+" in g]
     print(f"{'split':<12}{'overlap':>8}" + "".join(f"{g:>19}" for g in groups))
     for split in SPLITS:
         rows = load(split)
@@ -153,9 +170,11 @@ def ablation_table(k: int = 5, inner_k: int = 3) -> None:
 
 
 def write_params() -> None:
-    """Fit on all training rows of both splits and write the shipped constants module."""
+    """Fit on all training rows of both splits and write the shipped constants module: the
+    word-only model, and the ``EMB_`` model with the word-vector features (wordllama needed)."""
+    if embeddings.vectors() is None:
+        sys.exit("--write-params fits both models: install wordllama first (basehalf[embeddings])")
     rows = [r for split in SPLITS for r in load(split)]
-    (model,), policy, n = ev.fit_all(rows)
 
     def fmt(values) -> str:  # one item a line, as ruff format writes it
         items = [f"{v:.6f}" if isinstance(v, float) else f'"{v}"' for v in values]
@@ -167,20 +186,60 @@ def write_params() -> None:
         "data. They were fitted on the SemEval-2013 Task 7 training splits (SciEntsBank and\n"
         "Beetle), licensed CC BY-SA 3.0: see LICENSE.params.CC-BY-SA-3.0.txt beside this file.\n"
         "The thresholds come from out-of-fold probabilities (folds grouped by question).\n"
-        '"""\n\n'
-        f"FEATURES = {fmt(features.FEATURES)}\n"
-        f"TRAINED_ON = {n}\n"
-        f"MEANS = {fmt(model.means)}\n"
-        f"SCALES = {fmt(model.scales)}\n"
-        "# bias first, then one weight per feature\n"
-        f"WEIGHTS = {fmt(model.weights)}\n"
-        f"T_CORRECT = {policy.t_correct!r}\n"
-        f"T_WRONG = {policy.t_wrong!r}\n"
-        f"T_2WAY = {policy.t_2way!r}\n"
-        f"GATE_2WAY = {policy.gate_2way!r}\n"
+        "Two models: the word features alone, and ``EMB_``: the same plus the word-vector\n"
+        "features, used when the optional ``wordllama`` is installed.\n"
+        '"""\n'
     )
+    for pre, names, extra in (
+        ("", features.FEATURES, None),
+        ("EMB_", features.FEATURES + embeddings.EMBEDDING_FEATURES, ev.row_embeddings),
+    ):
+        (model,), policy, n = ev.fit_all(rows, extra=extra)
+        text += (
+            f"\n{pre}FEATURES = {fmt(names)}\n"
+            f"{pre}TRAINED_ON = {n}\n"
+            f"{pre}MEANS = {fmt(model.means)}\n"
+            f"{pre}SCALES = {fmt(model.scales)}\n"
+            "# bias first, then one weight per feature\n"
+            f"{pre}WEIGHTS = {fmt(model.weights)}\n"
+            f"{pre}T_CORRECT = {policy.t_correct!r}\n"
+            f"{pre}T_WRONG = {policy.t_wrong!r}\n"
+            f"{pre}T_2WAY = {policy.t_2way!r}\n"
+            f"{pre}GATE_2WAY = {policy.gate_2way!r}\n"
+        )
+        print(f"{pre or 'words '}model fitted on {n} rows: {policy}")
     PARAMS.write_text(text, encoding="utf-8")
-    print(f"wrote {PARAMS.relative_to(ROOT)} (fitted on {n} rows): {policy}")
+    print(f"wrote {PARAMS.relative_to(ROOT)}")
+
+
+_FIRST_GRADE = """
+import sys, time
+if sys.argv[1] == "without":
+    sys.modules["wordllama"] = None  # as if the optional dependency were not installed
+t = time.perf_counter()
+from basehalf_core.study.offline_grader import grade, embeddings
+grade("What happens to the current?", "It goes down.", reference="The current decreases.")
+print(time.perf_counter() - t, embeddings.vectors() is not None)
+"""
+
+
+def vectors_cost(reps: int = 5) -> None:
+    """What the optional word vectors cost a learner: a fresh process imports the grader and
+    grades one answer, without and with wordllama (median of ``reps`` runs each)."""
+    times: dict[str, list[float]] = {"without": [], "with": []}
+    for _ in range(reps):
+        for mode, got in times.items():
+            out = subprocess.run(
+                [sys.executable, "-c", _FIRST_GRADE, mode],
+                capture_output=True, text=True, check=True, cwd=ROOT,
+            ).stdout.split()  # fmt: skip
+            assert out[1] == str(mode == "with"), out  # the vectors were (not) used
+            got.append(float(out[0]))
+    med = {mode: sorted(got)[len(got) // 2] for mode, got in times.items()}
+    print(f"first offline grade in a fresh process (import + load + grade), median of {reps}:")
+    print(f"  word features only   {med['without']:.2f} s")
+    print(f"  with word vectors    {med['with']:.2f} s")
+    print(f"  added by the vectors {med['with'] - med['without']:.2f} s")
 
 
 CARD = (
@@ -262,11 +321,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--write-params", action="store_true")
     ap.add_argument("--ablation", action="store_true", help="measure candidate features")
     ap.add_argument(
+        "--groups", help="ablation: comma-separated candidate groups to run (default: all)"
+    )
+    ap.add_argument(
         "--protocol",
         choices=(*PROTOCOLS, "both"),
         default="both",
         help="cv: hold out unseen questions, unseen answers, or both (default)",
     )
+    ap.add_argument("--vectors-cost", action="store_true", help="time the word vectors' load")
     ap.add_argument("--concurrency", type=int, default=32, help="batch: learners at once")
     ap.add_argument("--learners", type=int, default=200, help="batch: learners, concurrent run")
     ap.add_argument("--sequential", type=int, default=20, help="batch: learners, one at a time")
@@ -274,8 +337,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.write_params:
         write_params()
         return
+    if args.vectors_cost:
+        vectors_cost()
+        return
     if args.ablation:
-        ablation_table()
+        ablation_table(only=args.groups.split(",") if args.groups else None)
         return
     both = not (args.cv or args.batch)
     if args.cv or both:
