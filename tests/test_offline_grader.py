@@ -175,7 +175,7 @@ def test_shipped_weights_match_the_feature_list():
     from basehalf_core.study.offline_grader import params as p
 
     assert p.FEATURES == og.FEATURES
-    model, policy = og.shipped(embeddings=False)  # the word-vector model: its own test file
+    model, policy = og.shipped()
     assert len(model.weights) == len(og.FEATURES) + 1
     assert policy.t_correct is not None and not math.isnan(policy.t_correct)
 

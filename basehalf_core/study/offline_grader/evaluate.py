@@ -13,7 +13,6 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from basehalf_core.study.offline_grader.embeddings import embedding_values, vectors
 from basehalf_core.study.offline_grader.features import Match, match
 from basehalf_core.study.offline_grader.model import Policy, decide, fit
 from basehalf_core.study.offline_grader.text import tokens
@@ -44,15 +43,6 @@ def overlap_score(row: dict) -> float:
         if words:
             best = max(best, len(words & answer) / len(words))
     return best
-
-
-def row_embeddings(row: dict) -> list[float]:
-    """The word-vector features of a SemEval row (needs the optional ``wordllama``)."""
-    wv = vectors()
-    if wv is None:
-        raise RuntimeError("wordllama is not installed: no word-vector features to measure")
-    refs = row.get("reference_answers_all") or [row["reference_answer"]]
-    return embedding_values(wv, row["question"], row["student_answer"], refs)
 
 
 UNSEEN_QUESTIONS = "question_id"  # folds by question: a test fold's questions are unseen
@@ -253,15 +243,10 @@ def cross_validate(
     }
 
 
-def fit_all(
-    rows: Sequence[dict], inner_k: int = 5, extra: Callable[[dict], list[float]] | None = None
-) -> tuple[list, Policy, int]:
-    """The shipped model: fit on every row; thresholds from out-of-fold scores of all rows.
-
-    ``extra`` adds features to each row's vector, as in :func:`cross_validate`.
-    """
+def fit_all(rows: Sequence[dict], inner_k: int = 5) -> tuple[list, Policy, int]:
+    """The shipped model: fit on every row; thresholds from out-of-fold scores of all rows."""
     matches = [row_match(r) for r in rows]
-    feats = [m.values + (extra(r) if extra else []) for m, r in zip(matches, rows, strict=True)]
+    feats = [m.values for m in matches]
     gold = [is_correct(r) for r in rows]
 
     def offline_fit(train: list[int]) -> Callable[[int], float]:

@@ -22,7 +22,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from basehalf_core.study.offline_grader.embeddings import embedding_values, vectors
 from basehalf_core.study.offline_grader.features import (
     PRECISION,
     RECALL,
@@ -140,21 +139,12 @@ class OfflineGrade:
     model: str = MODEL_NAME
 
 
-def shipped(embeddings: bool | None = None) -> tuple[Model, Policy]:
-    """The model and policy fitted on all training data (see :mod:`.params`).
-
-    Args:
-        embeddings: the model with word-vector features (needs the optional ``wordllama``);
-            ``None`` (the default) takes it when ``wordllama`` is installed.
-    """
+def shipped() -> tuple[Model, Policy]:
+    """The model and policy fitted on all training data (see :mod:`.params`)."""
     from basehalf_core.study.offline_grader import params as p
 
-    if embeddings is None:
-        embeddings = vectors() is not None
-    pre = "EMB_" if embeddings else ""
-    model = Model(*(list(getattr(p, pre + name)) for name in ("MEANS", "SCALES", "WEIGHTS")))
-    thresholds = ("T_CORRECT", "T_WRONG", "T_2WAY", "GATE_2WAY")
-    return model, Policy(*(getattr(p, pre + name) for name in thresholds))
+    model = Model(list(p.MEANS), list(p.SCALES), list(p.WEIGHTS))
+    return model, Policy(p.T_CORRECT, p.T_WRONG, p.T_2WAY, p.GATE_2WAY)
 
 
 _SHIPPED: tuple[Model, Policy] | None = None
@@ -165,20 +155,6 @@ def _default() -> tuple[Model, Policy]:
     if _SHIPPED is None:
         _SHIPPED = shipped()
     return _SHIPPED
-
-
-def values(model: Model, question: str, answer: str, m: Match, refs: Sequence[str]) -> list[float]:
-    """The feature vector ``model`` was fitted on: the word features of ``m``, then the
-    word-vector features when the model has them (:data:`.embeddings.EMBEDDING_FEATURES`)."""
-    if len(model.means) == len(m.values):
-        return m.values
-    wv = vectors()
-    if wv is None:
-        raise RuntimeError(
-            "this offline grading model uses word vectors, and wordllama is not installed "
-            "(pip install 'basehalf[embeddings]')"
-        )
-    return m.values + embedding_values(wv, question, answer, refs)
 
 
 def decide(p: float, m: Match, policy: Policy) -> str:
@@ -265,7 +241,7 @@ def _with_key(
     question: str, answer: str, refs: list[str], model: Model, policy: Policy
 ) -> OfflineGrade:
     m = match(question, answer, refs)
-    p = model.probability(values(model, question, answer, m, refs))
+    p = model.probability(m.values)
     verdict = decide(p, m, policy)
     compare = tuple(refs[:3]) if verdict != "Correct" else ()
     why = _why(verdict, m, "the answer key")
@@ -289,7 +265,7 @@ def _with_notes(
     else:
         on_topic = [s for s, st in zip(notes, stems, strict=True) if topic & st]
     m = match(question, answer, on_topic or notes)
-    p = model.probability(values(model, question, answer, m, on_topic or notes))
+    p = model.probability(m.values)
     compare = tuple(compare_passages(question, answer, on_topic or notes))
     source = "the closest note passage (no answer key)"
     if not on_topic:
