@@ -120,7 +120,7 @@ async def browser_learner(browser, server: ClassServer, name: str, start: float,
     await detail.wait_for()
     grown = await detail.get_attribute("data-path")
     editor = page.locator("[data-testid=note-editor]")
-    await expect(editor).to_have_value(re.compile(f"{name} grew this"))
+    await expect(editor).to_have_value(re.compile(f"{name} grew this"), timeout=timeout * 1000)
     await editor.fill(await editor.input_value() + "\n" + edit_line(name) + "\n")
     t = time.perf_counter()
     await page.click("[data-testid=note-save]")
