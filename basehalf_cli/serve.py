@@ -268,6 +268,28 @@ def serialise_compile() -> None:
     builtins.compile = compile
 
 
+def cache_marimo_plugins() -> None:
+    """Look marimo's plugin entry points up once per server process, not on every cell run.
+
+    marimo 0.25 asks ``importlib.metadata.entry_points()`` for cell-executor plugins each
+    time it runs cells (``Runner.__init__`` → ``resolve_executor``): that reads the metadata
+    of every installed distribution from disk, ~16 ms with the ~120 packages here. In a
+    served class every Watch-folder tick (each learner, every 2 s) and every click runs cells,
+    so with 30 learners this lookup was about half of the server's CPU (py-spy, see the
+    class note). The installed packages do not change under a running server (a new plugin
+    needs a restart anyway), so the answer is kept per group. Skipped quietly if a later
+    marimo moves the function.
+    """
+    try:
+        from marimo._entrypoints import registry
+    except ImportError:
+        return
+    lookup = getattr(registry, "get_entry_points", None)
+    if lookup is None or hasattr(lookup, "cache_info"):
+        return
+    registry.get_entry_points = functools.lru_cache(maxsize=None)(lookup)
+
+
 def build_app(course_folder: str | os.PathLike, *, throttle: auth.Throttle | None = None):
     """The whole served class as one ASGI app (marimo's two notebooks behind :class:`Gate`).
 
@@ -287,6 +309,7 @@ def build_app(course_folder: str | os.PathLike, *, throttle: auth.Throttle | Non
         os.environ.setdefault("BASEHALF_MODEL", f"openai/{traffic.GROUP}")
     llm.set_transport(traffic.transport(router, budget.Budget(root, plan.calls_per_day)))
     serialise_compile()  # many kernels in one process: see there
+    cache_marimo_plugins()
 
     import marimo
 

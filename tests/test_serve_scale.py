@@ -77,6 +77,23 @@ def test_many_kernels_build_asts_at_once_without_a_systemerror():
     assert done.stdout.startswith("0 "), done.stdout
 
 
+def test_marimo_plugin_lookup_is_read_once_per_server(monkeypatch):
+    # marimo looks its cell-executor plugins up before every cell run; the server reads the
+    # installed packages' entry points once and still runs cells with marimo's own executor.
+    from marimo._entrypoints import registry
+    from marimo._runtime.executor import evaluator
+
+    monkeypatch.setattr(registry, "get_entry_points", registry.get_entry_points)  # restored
+    reads = []
+    real = registry.entry_points
+    monkeypatch.setattr(registry, "entry_points", lambda: reads.append(1) or real())
+    serve.cache_marimo_plugins()
+    serve.cache_marimo_plugins()  # twice is once
+    for _ in range(5):
+        assert isinstance(evaluator.resolve_executor(), evaluator.DefaultExecutor)
+    assert len(reads) == 1
+
+
 def test_the_gate_sees_a_roster_edit_at_once(tmp_path):
     # The gate keeps the parsed roster between requests; taking a learner off (or adding one)
     # must still count from the very next request, even within the same second.
