@@ -13,9 +13,10 @@ measure the server, not 30 chromium pages on the same cores. Each opens their fo
 all are open, each grows a note from a passage of the PDF, adds a line to it in the note
 editor and saves, and grades their practice card offline. Reports p50/p95 of sign-in → folder
 open, grow → card drawn (the canvas model's update with the new node), save → the editor's
-"Saved" status, grade → verdicts shown; the server's peak RSS and CPU; and checks that nothing
-was lost (every learner's note on disk with their edit, their grading file, nothing of anybody
-else's in their folder).
+"Saved" status, grade → verdicts shown; the server's peak RSS and CPU; and checks that
+nothing was lost (every learner's note on disk with their edit, their grading file, nothing
+of anybody else's in their folder). ``--spread S``: before growing, each learner thinks for a
+seeded uniform [0, S) s, so the class's grows fall over S seconds; 0 = all at the same moment.
 
 ``--grade-class``: ``grade_class`` over FOLDERS learner folders against the loopback model
 server (tests/openai_server.py, its own process) answering after 200 ms: one at a time (over
@@ -29,6 +30,7 @@ import argparse
 import asyncio
 import importlib.util
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -73,7 +75,9 @@ def edit_line(name: str) -> str:
 # --- one learner in a browser ---------------------------------------------------------------
 
 
-async def browser_learner(browser, server: ClassServer, name: str, start: float, ready, timeout):
+async def browser_learner(
+    browser, server: ClassServer, name: str, start: float, ready, timeout, think: float
+):
     """One learner in a Playwright context of one chromium; returns their timings.
 
     ``ready`` is a barrier: every learner has their folder open before anyone grows, so the
@@ -98,6 +102,7 @@ async def browser_learner(browser, server: ClassServer, name: str, start: float,
         raise
     print(f"{name} open after {opened:.1f} s", flush=True)
     await ready.wait()
+    await asyncio.sleep(think)
     canvas = page.locator("[data-testid=canvas]")
     before = int(await canvas.get_attribute("data-node-count"))
     spans = page.locator("[data-testid=text-layer] span")
@@ -140,7 +145,9 @@ async def browser_learner(browser, server: ClassServer, name: str, start: float,
 # --- one learner over marimo's session protocol ---------------------------------------------
 
 
-async def protocol_learner(server: ClassServer, name: str, start: float, ready, timeout):
+async def protocol_learner(
+    server: ClassServer, name: str, start: float, ready, timeout: float, think: float
+):
     """The same learner without a browser (:mod:`marimo_session`); returns their timings.
 
     grow → card drawn is the time from the Grow click's ``set_model_value`` to the canvas
@@ -161,6 +168,7 @@ async def protocol_learner(server: ClassServer, name: str, start: float, ready, 
             raise
         print(f"{name} open after {opened:.1f} s", flush=True)
         await ready.wait()
+        await asyncio.sleep(think)
 
         def nodes() -> int:
             return len(s.model("canvas.Canvas")[1].get("nodes") or [])
@@ -237,8 +245,14 @@ def lost(root: Path, names: list[str], out: dict) -> list[str]:
     return problems
 
 
-def class_bench(learners: int, stagger: float, browsers: int, timeout: float) -> None:
-    """LEARNERS at once against one server (the first BROWSERS in chromium); prints the table."""
+def class_bench(
+    learners: int, stagger: float, browsers: int, timeout: float, spread: float
+) -> None:
+    """LEARNERS at once against one server (the first BROWSERS in chromium); prints the table.
+
+    When all are open, each learner waits a think time drawn uniformly from [0, SPREAD) s
+    (seeded: the same draws every run) before growing; 0 is everyone clicking at once.
+    """
     with tempfile.TemporaryDirectory() as tmp:
         names = [f"l{i:02d}" for i in range(learners)]
         root = make_class(Path(tmp), *names, sessions=(LONGEVAL,), passwords=True)
@@ -261,6 +275,8 @@ def class_bench(learners: int, stagger: float, browsers: int, timeout: float) ->
         threading.Thread(target=sample, daemon=True).start()
         out: dict = {}
         kinds = {n: "browser" if i < browsers else "protocol" for i, n in enumerate(names)}
+        draw = random.Random(14)
+        think = {n: draw.uniform(0, spread) for n in names}
 
         async def run() -> None:
             from playwright.async_api import async_playwright
@@ -271,9 +287,9 @@ def class_bench(learners: int, stagger: float, browsers: int, timeout: float) ->
                 if browsers:
                     browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 jobs = [
-                    browser_learner(browser, server, n, i * stagger, ready, timeout)
+                    browser_learner(browser, server, n, i * stagger, ready, timeout, think[n])
                     if kinds[n] == "browser"
-                    else protocol_learner(server, n, i * stagger, ready, timeout)
+                    else protocol_learner(server, n, i * stagger, ready, timeout, think[n])
                     for i, n in enumerate(names)
                 ]
                 results = await asyncio.gather(*jobs, return_exceptions=True)
@@ -301,7 +317,7 @@ def class_bench(learners: int, stagger: float, browsers: int, timeout: float) ->
     print(
         f"{learners} learners at once against one basehalf serve ({browsers} in chromium, "
         f"{learners - browsers} over marimo's session protocol; sign-ins {stagger:g} s apart; "
-        f"{wall:.0f} s wall)"
+        f"grows spread over {spread:g} s; {wall:.0f} s wall)"
     )
     print(f"{'step':<28}{'kind':>9}{'n':>4}{'p50 s':>8}{'p95 s':>8}{'max s':>8}")
     for key, label in STEPS:
@@ -393,12 +409,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--browsers", type=int, default=2, help="of the learners, in chromium")
     ap.add_argument("--stagger", type=float, default=0.5, help="seconds between sign-ins")
     ap.add_argument("--timeout", type=float, default=300, help="seconds any one step may take")
+    ap.add_argument(
+        "--spread", type=float, default=0, help="think time before growing: uniform [0, S) s"
+    )
     ap.add_argument("--grade-class", action="store_true")
     ap.add_argument("--folders", type=int, default=1000)
     ap.add_argument("--sequential", type=int, default=50)
     args = ap.parse_args(argv)
     if args.klass:
-        class_bench(args.learners, args.stagger, min(args.browsers, args.learners), args.timeout)
+        browsers = min(args.browsers, args.learners)
+        class_bench(args.learners, args.stagger, browsers, args.timeout, args.spread)
     if args.grade_class:
         grade_class_bench(args.folders, args.sequential)
 
