@@ -107,3 +107,40 @@ def test_the_gate_sees_a_roster_edit_at_once(tmp_path):
     assert gate.on_roster("alice") and not gate.on_roster("bob")
     (root / "course.yaml").write_text(text, encoding="utf-8")
     assert gate.on_roster("bob")
+
+
+SPENDER = """
+import sys
+from basehalf_core.teaching import budget
+b = budget.Budget(sys.argv[1], 30)
+refused = 0
+for _ in range(20):
+    try:
+        b.spend("alice")
+    except budget.BudgetExceeded:
+        refused += 1
+print(refused)
+"""
+
+
+def test_two_server_processes_share_one_budget_exactly(tmp_path):
+    # Several `basehalf serve` processes on one course count into the same .bh/budget.json:
+    # two processes spending 20 calls each against a budget of 30 get exactly 30 and exactly
+    # 10 refusals between them, with no error and nothing counted twice or lost.
+    from basehalf_core.teaching import budget
+
+    root = make_class(tmp_path, "alice")
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", SPENDER, str(root)], stdout=subprocess.PIPE, text=True, env=env
+        )
+        for _ in range(2)
+    ]
+    refused = []
+    for p in procs:
+        out, _ = p.communicate(timeout=120)
+        assert p.returncode == 0
+        refused.append(int(out))
+    assert sum(refused) == 10
+    assert budget.Budget(root, 30).used("alice") == 30
