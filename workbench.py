@@ -415,7 +415,9 @@ def more(UTC, course, datetime, get_rev, mo, panels, review, ws):
     get_rev()
     mo.stop(ws is None)
     try:
-        _due, _err = review.due(ws.root, datetime.now(UTC), today=True), ""
+        # The open workspace, not its folder: re-opening (a full scan) on every change was
+        # a large share of a served class's CPU.
+        _due, _err = review.due(ws, datetime.now(UTC), today=True), ""
     except Exception as exc:  # a damaged .bh/reviews.json is reported, not fatal
         _due, _err = [], str(exc)
     _course = course.enclosing(ws.root)

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import builtins
+import functools
 import getpass
 import html
 import logging
@@ -30,6 +32,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -80,6 +83,20 @@ class Gate:
         self.throttle = throttle or auth.Throttle()
         self.log = _logger(course_root)
         self.sessions: dict[str, str] = {}  # marimo session id -> the user who opened it
+        self._roster: tuple[tuple, frozenset[str]] | None = None  # (course.yaml stat, names)
+
+    def on_roster(self, name: str) -> bool:
+        """Whether ``name`` is on the roster now.
+
+        Every request asks, so the parsed roster is kept while ``course.yaml`` is unchanged
+        (same inode, size, mtime and ctime): parsing the YAML on each request was the largest
+        cost of a request in a 30-learner class. An edit (a learner taken off) is seen at once.
+        """
+        st = (self.root / course.COURSE_FILE).stat()
+        stamp = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        if self._roster is None or self._roster[0] != stamp:
+            self._roster = (stamp, frozenset(roster.load(self.root)))
+        return name in self._roster[1]
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -164,7 +181,7 @@ class Gate:
         if role == "learner" and teacher_area:
             await self._refuse(scope, receive, send, name, 403, "learner in the teacher view")
             return
-        if role == "learner" and name not in roster.load(self.root):
+        if role == "learner" and not self.on_roster(name):
             await self._refuse(scope, receive, send, name, 403, "no longer on the roster")
             return
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
@@ -225,6 +242,54 @@ class Gate:
         await self._redirect(send, to, [(b"set-cookie", cookie.encode())])
 
 
+_COMPILE_LOCK = threading.RLock()
+
+
+def serialise_compile() -> None:
+    """Let one thread at a time turn source into an AST or an AST into code, in this process.
+
+    CPython 3.11 keeps the AST constructor's recursion depth in per-interpreter state, so two
+    threads building ASTs at once (marimo parses the notebook for every new session and
+    compiles every cell in each kernel thread) can fail with ``SystemError: AST constructor
+    recursion depth mismatch`` — a learner signing in at the same moment as another then got
+    no kernel. ``compile`` holds the GIL while it works, so the lock costs no parallelism.
+    Re-entrant: a finaliser run by the garbage collector inside ``compile`` may compile too.
+    """
+    if getattr(builtins.compile, "_basehalf_serialised", False):
+        return
+    original = builtins.compile
+
+    @functools.wraps(original)
+    def compile(*args, **kwargs):
+        with _COMPILE_LOCK:
+            return original(*args, **kwargs)
+
+    compile._basehalf_serialised = True  # type: ignore[attr-defined]
+    builtins.compile = compile
+
+
+def cache_marimo_plugins() -> None:
+    """Look marimo's plugin entry points up once per server process, not on every cell run.
+
+    marimo 0.25 asks ``importlib.metadata.entry_points()`` for cell-executor plugins each
+    time it runs cells (``Runner.__init__`` → ``resolve_executor``): that reads the metadata
+    of every installed distribution from disk, ~16 ms with the ~120 packages here. In a
+    served class every Watch-folder tick (each learner, every 2 s) and every click runs cells,
+    so with 30 learners this lookup was about half of the server's CPU (py-spy, see the
+    class note). The installed packages do not change under a running server (a new plugin
+    needs a restart anyway), so the answer is kept per group. Skipped quietly if a later
+    marimo moves the function.
+    """
+    try:
+        from marimo._entrypoints import registry
+    except ImportError:
+        return
+    lookup = getattr(registry, "get_entry_points", None)
+    if lookup is None or hasattr(lookup, "cache_info"):
+        return
+    registry.get_entry_points = functools.lru_cache(maxsize=None)(lookup)
+
+
 def build_app(course_folder: str | os.PathLike, *, throttle: auth.Throttle | None = None):
     """The whole served class as one ASGI app (marimo's two notebooks behind :class:`Gate`).
 
@@ -243,6 +308,8 @@ def build_app(course_folder: str | os.PathLike, *, throttle: auth.Throttle | Non
         # Learners' Grade and Ask use the class group unless they name another model.
         os.environ.setdefault("BASEHALF_MODEL", f"openai/{traffic.GROUP}")
     llm.set_transport(traffic.transport(router, budget.Budget(root, plan.calls_per_day)))
+    serialise_compile()  # many kernels in one process: see there
+    cache_marimo_plugins()
 
     import marimo
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from basehalf_core.folder.fsio import atomic_write, open_folder, read_bytes
+from basehalf_core.folder.fsio import open_folder, read_bytes, update
 from basehalf_core.study.llm import ModelError
 
 FILE = ".bh/budget.json"
@@ -51,13 +51,17 @@ class Budget:
         self.clock = clock
         self._lock = threading.Lock()
 
-    def _load(self) -> tuple[dict, bytes | None]:
-        raw = read_bytes(self.root / FILE)
+    @staticmethod
+    def _parse(raw: bytes | None) -> dict:
         try:
             data = json.loads(raw) if raw else {}
         except ValueError:
             data = {}  # a damaged counter file starts the day again rather than locking all out
-        return (data if isinstance(data, dict) else {}), raw
+        return data if isinstance(data, dict) else {}
+
+    def _load(self) -> tuple[dict, bytes | None]:
+        raw = read_bytes(self.root / FILE)
+        return self._parse(raw), raw
 
     def used(self, learner: str) -> int:
         """Calls ``learner`` made today."""
@@ -77,8 +81,10 @@ class Budget:
             BudgetExceeded: today's calls are used up (nothing is counted then).
         """
         day = self.clock().date().isoformat()
-        with self._lock:
-            data, raw = self._load()
+        left: list[int] = []
+
+        def plan(raw: bytes | None) -> bytes:
+            data = self._parse(raw)
             today = data.get(day) if isinstance(data.get(day), dict) else {}
             used = int(today.get(learner, 0))
             if used >= self.per_day:
@@ -87,7 +93,12 @@ class Budget:
                     "at 00:00 UTC (the offline grader still works)"
                 )
             today[learner] = used + 1
+            left[:] = [self.per_day - used - 1]
             # Only today is kept: yesterday's counts are of no use to anyone.
-            body = json.dumps({day: today}, sort_keys=True).encode("utf-8")
-            atomic_write(self.root / FILE, body, expected=raw)
-            return self.per_day - used - 1
+            return json.dumps({day: today}, sort_keys=True).encode("utf-8")
+
+        # The file's lock (a thread lock and an flock): several server processes on one
+        # course count into the same file, one at a time, so none can overspend.
+        with self._lock:
+            update(self.root, FILE, plan)
+        return left[0]

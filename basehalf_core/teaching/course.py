@@ -376,16 +376,17 @@ def progress(course_folder: str | os.PathLike, now: datetime | None = None) -> l
     course = load(course_folder)
     rows = []
     for session in course.sessions:
-        ws = Workspace.open(course.root / session)
+        ws = Workspace.open(course.root / session)  # once: the reviews read it too
         counts = study_counts(ws)
+        today = review.due(ws, now)
         rows.append(
             {
                 "session": session,
                 "notes": counts["notes"],
                 "practice_questions": counts["practice_questions"],
                 "graded": counts["graded"],
-                "due": len(review.due(course.root / session, now, today=False)),
-                "due_today": len(review.due(course.root / session, now)),
+                "due": sum(1 for d in today if d.due <= now),
+                "due_today": len(today),
             }
         )
     return rows
