@@ -85,6 +85,12 @@ IMAGE = "jpeg"
 # its scale (a quarter of the pixels: quick to render, send and decode), then sharp.
 PREVIEW_SCALE = 0.5
 LOW = "~low"  # image_key suffix of that first, low-resolution image
+# After a page image is handed to marimo, the kernel thread sleeps this long before rendering
+# or reading words again: marimo's server threads (which send the message) need the GIL, and
+# PyMuPDF keeps it for a whole render, so without a pause a quick image would leave after the
+# sharp render (9-16 ms later, median, measured with a queue and a second thread; 0.1 ms
+# with the pause).
+HANDOFF = 0.003
 STREAM_EVERY = 0.1  # seconds between two updates of the hits while a search runs
 _IMAGE_KEYS = ("image", "image_type", "image_page", "image_key", "page_size", "page")
 
@@ -354,6 +360,8 @@ class Reader(anywidget.AnyWidget):
         self.image_page = i
         self.image_key = key
         self._flush(_IMAGE_KEYS)
+        if self._shown and self.comm is not None:
+            time.sleep(HANDOFF)  # let marimo send it before the next render or word extraction
 
     def _quick(self, i: int) -> bytes:
         """Page ``i`` at :data:`PREVIEW_SCALE` of the reader's zoom (not cached)."""
