@@ -140,8 +140,9 @@ LONGEVAL = {
     "pdf": "longeval-2023.eacl-main.121.pdf",
     "source": "papermage_2023.eacl-main.121.pdf",
     "bundle_pdf": True,
-    # Show a graded card: one offline run, and the author's overrides where the offline
-    # grader (a similarity model) misread a correct paraphrase.
+    # Show a graded card: one offline run (with notes and no answer key the honest offline
+    # grader says Unsure, with the passages to compare), and the author's overrides where
+    # checking the paper settled it.
     "grade_offline": True,
     "notes": [
         (
@@ -293,8 +294,9 @@ def build(spec: dict, out_root: Path) -> Path:
                         run.run_id,
                         g.number,
                         "Correct",
-                        "Checked against the paper by the session's author: a correct "
-                        "paraphrase that the offline grader's word overlap missed.",
+                        "Checked against the paper by the session's author: the answer "
+                        "says what the paper says; with notes and no answer key, the "
+                        "offline grader could not settle it.",
                     )
         dest = out_root / spec["folder"]
         dest.mkdir(parents=True, exist_ok=True)

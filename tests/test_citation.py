@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import re
-import shutil
 from html import escape
-from pathlib import Path
 
 import pymupdf
 import pytest
 import yaml
-from conftest import ROOT, corpus
-from test_fetch import _closed_port, _Server
+from conftest import corpus
+from test_fetch import _closed_port
 
 from basehalf_cli.main import main
 from basehalf_core.documents import citation, fetch
@@ -19,7 +17,6 @@ from basehalf_core.folder import operations
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views import export
 
-SESSION = ROOT / "sessions" / "attention-is-all-you-need"
 AUTHORS = [
     "Ashish Vaswani",
     "Noam Shazeer",
@@ -68,24 +65,14 @@ def api_route(arxiv_id: str) -> str:
 
 
 @pytest.fixture
-def servers():
-    started: list[_Server] = []
+def servers(arxiv):
+    """Starts a loopback arXiv: its PDF base URL and its API URL."""
 
     def start(routes):
-        s = _Server(routes)
-        started.append(s)
+        s = arxiv(routes)
         return s, s.url, s.url.replace("/pdf/", "/api/query")
 
-    yield start
-    for s in started:
-        s.close()
-
-
-@pytest.fixture
-def session_copy(tmp_path: Path) -> Path:
-    dest = tmp_path / "attention-is-all-you-need"
-    shutil.copytree(SESSION, dest, ignore=shutil.ignore_patterns("*.pdf", ".bh"))
-    return dest
+    return start
 
 
 def test_fetch_stores_the_reference_in_the_mirror_store(servers, session_copy):

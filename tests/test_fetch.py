@@ -3,73 +3,15 @@
 from __future__ import annotations
 
 import hashlib
-import shutil
 import socket
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
-from conftest import ROOT, corpus
+from conftest import corpus
 
 from basehalf_cli.main import main
 from basehalf_core.documents import fetch
 from basehalf_core.folder.workspace import Workspace
-
-SESSION = ROOT / "sessions" / "attention-is-all-you-need"
-
-
-class _Server:
-    """Serves ``routes`` (path → (status, content type, bytes)) on 127.0.0.1."""
-
-    def __init__(self, routes: dict[str, tuple[int, str, bytes]]):
-        self.requests: list[str] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                outer.requests.append(self.path)
-                status, ctype, body = routes.get(self.path, (404, "text/plain", b"no such"))
-                self.send_response(status)
-                self.send_header("Content-Type", ctype)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/pdf/"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-@pytest.fixture
-def arxiv():
-    servers: list[_Server] = []
-
-    def start(routes):
-        s = _Server(routes)
-        servers.append(s)
-        return s
-
-    yield start
-    for s in servers:
-        s.close()
-
-
-@pytest.fixture
-def session_copy(tmp_path: Path) -> Path:
-    """The attention session's notes, without the PDF (as a learner clones them)."""
-    dest = tmp_path / "attention-is-all-you-need"
-    shutil.copytree(SESSION, dest, ignore=shutil.ignore_patterns("*.pdf", ".bh"))
-    return dest
 
 
 def _closed_port() -> int:

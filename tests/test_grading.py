@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from openai_server import blocks, grading_reply, no_model_env, openai_server  # noqa: F401
 
 from basehalf_core.folder.workspace import Workspace
-from basehalf_core.study import context, grading, llm
+from basehalf_core.study import context, grading, llm, review
 from basehalf_core.study.practice import EmptyCard
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
@@ -227,7 +229,7 @@ def test_json_schema_is_requested_when_supported(tmp_path, openai_server):
     assert fmt["type"] == "json_schema"
     assert fmt["json_schema"]["schema"]["properties"]["grades"]["items"]["properties"]["verdict"][
         "enum"
-    ] == ["Correct", "Partial", "Wrong"]
+    ] == ["Correct", "Partial", "Wrong", "Unsure"]  # a model may be Unsure
 
 
 def test_non_json_answer_is_repaired_once(tmp_path, openai_server):
@@ -466,3 +468,65 @@ def test_ollama_chat_grades_end_to_end_in_json_mode(tmp_path, openai_server, str
     assert req.body["format"] == "json"  # JSON mode, no json_schema
     assert req.body["model"] == "llama3.2" and bool(req.body.get("stream")) == stream
     assert "model: ollama_chat/llama3.2" in (folder / run.grading_path).read_text()
+
+
+# --- a model may be Unsure ---------------------------------------------------------------
+
+
+def test_the_prompt_tells_a_model_when_to_say_unsure(tmp_path, openai_server):
+    folder = make_folder(tmp_path)
+    ws = Workspace.open(folder)
+    openai_server.default = grading_reply()
+    grading.grade_card(ws, "03-practice.md", config=model_cfg(openai_server))
+    system = openai_server.requests[0].body["messages"][0]["content"]
+    assert "- Unsure: the KEY, NOTE and PASSAGE text do not settle it" in system
+    assert "an Unsure is not a Wrong" in system
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_models_unsure_is_recorded_with_passages_and_never_counts_as_wrong(
+    tmp_path, openai_server, stream
+):
+    folder = make_folder(tmp_path)
+    ws = Workspace.open(folder)
+    base = grading_reply({1: "Correct", 2: "unsure"})  # any case, as models write it
+
+    def reply(body: dict) -> dict:
+        out = json.loads(base(body)["content"])
+        # An Unsure names what the data leaves open and may quote nothing.
+        out["grades"][1] |= {"reason": "The notes never say whether values are passed on.",
+                             "evidence": ""}  # fmt: skip
+        return {"content": json.dumps(out), "chunk": 9}
+
+    openai_server.default = reply
+    if stream:
+        *_, run = grading.grade_stream(ws, "03-practice.md", config=model_cfg(openai_server))
+    else:
+        run = grading.grade_card(ws, "03-practice.md", config=model_cfg(openai_server))
+    assert len(openai_server.requests) == 1  # an Unsure without a quote needs no repair
+    unsure = run.grades[1]
+    assert (unsure.verdict, unsure.evidence, unsure.evidence_match) == ("Unsure", "", "")
+    assert unsure.reason == "The notes never say whether values are passed on."
+    # The learner is shown where to look, as the offline grader's Unsure does.
+    assert any("values are what a position passes on" in c for c in unsure.compare)
+    text = (folder / run.grading_path).read_text()
+    assert "- Verdict: Unsure" in text and "- Compare: " in text
+    # The one verdict rule keeps it as Unsure and does not count it as a grade.
+    forced = grading.in_force(Workspace.open(folder), "03-practice.md")
+    assert (forced[2].verdict, forced[2].counts) == ("Unsure", False)
+    assert (forced[1].verdict, forced[1].counts) == ("Correct", True)
+    # Review schedules nothing for it (an Unsure is never taken as Wrong).
+    items = review.sync(Workspace.open(folder), datetime.now(UTC) + timedelta(hours=1))
+    assert items["03-practice.md#2"]["events"] == []
+    assert [v for _, v in items["03-practice.md#1"]["events"]] == ["Correct"]
+
+
+def test_an_unknown_verdict_is_still_refused_by_name(tmp_path, openai_server):
+    folder = make_folder(tmp_path)
+    ws = Workspace.open(folder)
+    openai_server.default = grading_reply("Maybe")
+    with pytest.raises(
+        llm.ModelBadAnswer, match=re.escape("'Maybe' is not Correct|Partial|Wrong|Unsure")
+    ):
+        grading.grade_card(ws, "03-practice.md", config=model_cfg(openai_server))
+    assert not (folder / "03-practice.grading.md").exists()

@@ -115,3 +115,26 @@ def test_with_an_answer_key_the_variants_are_never_correct(tmp_path, variant, ch
     got = grade(tmp_path, with_key((GOLDEN / variant).read_text(encoding="utf-8")))
     for n in changed:
         assert got[n].verdict != "Correct", got[n]
+
+
+def test_the_shipped_longeval_grading_is_what_the_offline_grader_says_now(tmp_path):
+    # The session ships a run of the offline grader: it must be the current grader's run, so
+    # that a learner opening the session sees what the product says (not an older grader's).
+    shipped = ROOT / "sessions" / "longeval-human-evaluation"
+    folder = tmp_path / "longeval"
+    folder.mkdir()
+    for note in shipped.glob("0*.md"):
+        if not note.name.endswith(".grading.md"):
+            shutil.copyfile(note, folder / note.name)
+    fresh = grading.grade_card(Workspace.open(folder), "06-longeval-practice.md", model="offline")
+    (run,), overrides = grading.runs(Workspace.open(shipped), "06-longeval-practice.md")
+    assert run.model == "offline"
+
+    def said(r):
+        return [(g.number, g.verdict, g.reason, g.evidence, g.confidence, g.compare) for g in r]
+
+    assert said(run.grades) == said(fresh.grades)
+    # The author's overrides sit beside the grader's verdicts, which stay as they were said.
+    assert [(o.number, o.was) for o in overrides] == [
+        (g.number, g.verdict) for g in run.grades if g.verdict != "Correct"
+    ]

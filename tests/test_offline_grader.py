@@ -138,6 +138,39 @@ def test_threshold_selection_never_sees_the_test_fold(monkeypatch):
     assert sorted(seen) == sorted(train_sizes * 2)  # offline and baseline, training part only
 
 
+@pytest.mark.parametrize(("flagged_correct", "gate"), [(False, True), (True, False)])
+def test_the_flip_gate_of_the_two_way_decision_is_chosen_on_training_scores(flagged_correct, gate):
+    # 40 high-scoring answers, 10 of them flagged as a polarity flip: the gate (no Correct for
+    # a flip) is kept only when the flagged answers are in fact mostly not correct.
+    scores = [0.9] * 40 + [0.1] * 40
+    flagged = [i < 10 for i in range(80)]
+    gold = [(i < 10 and flagged_correct) or 10 <= i < 40 for i in range(80)]
+    policy = evaluate.select_policy(scores, gold, flagged)
+    assert policy.gate_2way is gate
+    pred = [
+        s >= policy.t_2way and not (policy.gate_2way and f)
+        for s, f in zip(scores, flagged, strict=True)
+    ]
+    assert evaluate.macro_f1_2way(gold, pred) == 1.0
+
+
+def test_unseen_answer_folds_split_a_question_unseen_question_folds_do_not():
+    rows = load("beetle_3way_train.jsonl", 300)
+    by_q = evaluate.group_folds(rows, 3)
+    by_a = evaluate.group_folds(rows, 3, group=evaluate.UNSEEN_ANSWERS)
+    assert sorted(i for f in by_a for i in f) == list(range(300))
+
+    def shared_questions(folds):  # questions with answers in more than one fold
+        homes: dict[str, set[int]] = {}
+        for n, fold in enumerate(folds):
+            for i in fold:
+                homes.setdefault(rows[i]["question_id"], set()).add(n)
+        return {q for q, h in homes.items() if len(h) > 1}
+
+    assert shared_questions(by_q) == set()
+    assert shared_questions(by_a)  # some question has answers in two folds
+
+
 def test_shipped_weights_match_the_feature_list():
     from basehalf_core.study.offline_grader import params as p
 

@@ -12,4 +12,5 @@ __all__ = [
     "pages",
     "reading_order",
     "text",
+    "web",
 ]

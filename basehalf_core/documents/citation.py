@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-import urllib.error
 import urllib.parse
-import urllib.request
 import xml.etree.ElementTree as ET
 from dataclasses import asdict, dataclass, field
 
 import yaml
 
+from basehalf_core.documents import web
 from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
 from basehalf_core.folder.fsio import inside, read_bytes
@@ -100,16 +99,10 @@ def fetch(arxiv_id: str, api_url: str, timeout: float = 10.0) -> Citation:
         CitationError: unreachable, an HTTP error, or an answer without the paper.
     """
     url = f"{api_url}?{urllib.parse.urlencode({'id_list': arxiv_id, 'max_results': 1})}"
-    req = urllib.request.Request(url, headers={"User-Agent": "basehalf fetch-arxiv"})
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            data = resp.read(MAX_BYTES + 1)
-    except urllib.error.HTTPError as exc:
-        raise CitationError(f"{url}: the server answered HTTP {exc.code} {exc.reason}") from None
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        raise CitationError(f"cannot reach {url} ({getattr(exc, 'reason', exc)})") from None
-    if len(data) > MAX_BYTES:
-        raise CitationError(f"{url}: answer larger than {MAX_BYTES // 1024} KiB; refused")
+        data = web.get(url, MAX_BYTES, timeout)
+    except (web.Unreachable, web.BadAnswer) as exc:
+        raise CitationError(str(exc)) from None
     return parse_atom(data, arxiv_id)
 
 

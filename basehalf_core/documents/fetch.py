@@ -18,12 +18,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 from basehalf_core.documents import citation as cite
+from basehalf_core.documents import web
 from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
 from basehalf_core.folder.fsio import WriteRefused, inside, read_bytes
@@ -107,24 +106,15 @@ def expected_name(ws: Workspace) -> str | None:
 
 
 def _download(url: str, timeout: float) -> bytes:
-    host = urllib.request.urlparse(url).netloc or url
-    req = urllib.request.Request(url, headers={"User-Agent": "basehalf fetch-arxiv"})
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            data = resp.read(MAX_BYTES + 1)
-    except urllib.error.HTTPError as exc:
-        raise DownloadFailed(f"{url}: the server answered HTTP {exc.code} {exc.reason}") from None
-    except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-        reason = getattr(exc, "reason", exc)
+        return web.get(url, MAX_BYTES, timeout)
+    except web.Unreachable as exc:
         raise NoInternet(
-            f"cannot reach {host} ({reason}): no internet connection? Download {url} "
+            f"{exc}: no internet connection? Download {url} "
             "by hand and save it in the folder under the name the README gives"
         ) from None
-    except OSError as exc:
-        raise DownloadFailed(f"{url}: download broke off ({exc})") from None
-    if len(data) > MAX_BYTES:
-        raise DownloadFailed(f"{url}: larger than {MAX_BYTES // (1024 * 1024)} MiB; refused")
-    return data
+    except web.BadAnswer as exc:
+        raise DownloadFailed(exc.path, exc.reason) from None
 
 
 def _check_pdf(data: bytes, url: str) -> None:

@@ -118,8 +118,18 @@ def load_card(ws: Workspace, card_path: str) -> PracticeCard:
     return parse_card(real, ws.read_text(real))
 
 
-def _question_grade(card: PracticeCard, g: dict) -> QuestionGrade:
+def _compare_for(card: PracticeCard, ctx: ctxmod.Context, number: int) -> tuple[str, ...]:
+    """The passages a learner should compare an answer with (a model's Unsure gets these too)."""
+    q = next(q for q in card.questions if q.number == number)
+    key = card.answer_key.get(number)
+    texts = ([key] if key else []) + offline_grader.sentences(ctx.reference_text())
+    return tuple(offline_grader.compare_passages(q.text, q.answer or "", texts))
+
+
+def _question_grade(card: PracticeCard, ctx: ctxmod.Context, g: dict) -> QuestionGrade:
     q = next(q for q in card.questions if q.number == g["number"])
+    if g["verdict"] == "Unsure" and not g.get("compare"):
+        g = g | {"compare": _compare_for(card, ctx, g["number"])}
     return QuestionGrade(
         g["number"],
         one_line(q.text),
@@ -173,7 +183,7 @@ def grade_card(
         graded = grade_offline(card, ctx)
     else:
         graded = grade_with_model(cfg, card, ctx)
-    grades = [_question_grade(card, g) for g in graded]
+    grades = [_question_grade(card, ctx, g) for g in graded]
     return append_run(ws, card, _run(card, ctx, cfg.model if cfg else OFFLINE, grades))
 
 
@@ -209,7 +219,7 @@ def grade_stream(
     for g in source:
         if cancel is not None and cancel.is_set():
             raise Cancelled("grading cancelled; nothing was written")
-        grades.append(_question_grade(card, g))
+        grades.append(_question_grade(card, ctx, g))
         yield grades[-1]
     grades.sort(key=lambda g: g.number)
     yield append_run(ws, card, _run(card, ctx, cfg.model if cfg else OFFLINE, grades))

@@ -24,7 +24,7 @@ from basehalf_core.documents.document import fold, normalise
 from basehalf_core.errors import BasehalfError
 from basehalf_core.study import context as ctxmod
 from basehalf_core.study import llm
-from basehalf_core.study.grading.record import GRADES
+from basehalf_core.study.grading.record import VERDICTS
 from basehalf_core.study.practice import PracticeCard
 
 GRADE_SCHEMA: dict = {
@@ -36,7 +36,7 @@ GRADE_SCHEMA: dict = {
                 "type": "object",
                 "properties": {
                     "number": {"type": "integer"},
-                    "verdict": {"type": "string", "enum": list(GRADES)},
+                    "verdict": {"type": "string", "enum": list(VERDICTS)},
                     "reason": {"type": "string"},
                     "evidence": {"type": "string"},
                 },
@@ -62,10 +62,14 @@ PASSAGE text and sound knowledge of the subject:
 - Correct: the answer says what the question asks, without a wrong claim.
 - Partial: on the right track but missing a key part, or vague.
 - Wrong: contradicts the sources, answers something else, or is empty of content.
+- Unsure: the KEY, NOTE and PASSAGE text do not settle it (they do not cover what the
+  question asks, or they neither support nor contradict the answer). Do not guess: say in
+  the reason what the data leaves open; an Unsure is not a Wrong.
 
 Reply with JSON only, no prose, in this shape:
-{"grades": [{"number": 1, "verdict": "Correct|Partial|Wrong", "reason": "one sentence",
+{"grades": [{"number": 1, "verdict": "Correct|Partial|Wrong|Unsure", "reason": "one sentence",
 "evidence": "a short quote copied character for character from a NOTE, PASSAGE or KEY block"}]}
+For Unsure, the evidence is the closest passage, or "" when nothing comes close.
 One entry per ANSWER block, numbered as its block, in order."""
 
 APPROXIMATE = "approximate"
@@ -166,10 +170,10 @@ def normalise_item(item: object, numbers: list[int]) -> dict:
     lowered = {str(k).lower(): v for k, v in item.items()}
     raw = lowered.get("verdict")
     verdict = next(
-        (v for v in GRADES if isinstance(raw, str) and raw.strip().lower() == v.lower()), None
+        (v for v in VERDICTS if isinstance(raw, str) and raw.strip().lower() == v.lower()), None
     )
     if verdict is None:
-        raise InvalidGrades(f"question {n}: verdict {raw!r} is not Correct|Partial|Wrong")
+        raise InvalidGrades(f"question {n}: verdict {raw!r} is not Correct|Partial|Wrong|Unsure")
     reason = " ".join(str(lowered.get("reason") or "").split())
     if not reason:
         raise InvalidGrades(f"question {n}: the reason is empty")
@@ -182,10 +186,15 @@ def normalise_item(item: object, numbers: list[int]) -> dict:
 def check_evidence(item: dict, ctx: ctxmod.Context, *, final: bool) -> dict:
     """Add ``evidence_match``/``nearest``; before the last try, refuse evidence with nothing close.
 
+    An Unsure may come without evidence (the data may hold nothing close): that is no
+    broken contract, and nothing is marked.
+
     Raises:
-        InvalidGrades: evidence empty or not found, unless ``final``.
+        InvalidGrades: evidence empty or not found, unless ``final`` (or the verdict is Unsure).
     """
-    if not item["evidence"]:
+    if not item["evidence"] and item["verdict"] == "Unsure":
+        status, nearest = "", ""
+    elif not item["evidence"]:
         status, nearest = NOT_FOUND, ""
     else:
         status, nearest = locate_evidence(ctx, item["evidence"])

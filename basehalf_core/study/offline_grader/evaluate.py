@@ -45,14 +45,21 @@ def overlap_score(row: dict) -> float:
     return best
 
 
-def group_folds(rows: Sequence[dict], k: int = 5, seed: int = 7) -> list[list[int]]:
-    """Split row indices into ``k`` folds by question: a fold's questions are unseen in training."""
-    qids = sorted({r["question_id"] for r in rows})
-    random.Random(seed).shuffle(qids)
-    fold_of = {q: i % k for i, q in enumerate(qids)}
+UNSEEN_QUESTIONS = "question_id"  # folds by question: a test fold's questions are unseen
+UNSEEN_ANSWERS = "id"  # folds by answer: other answers to a test question were in training
+
+
+def group_folds(
+    rows: Sequence[dict], k: int = 5, seed: int = 7, group: str = UNSEEN_QUESTIONS
+) -> list[list[int]]:
+    """Split row indices into ``k`` folds by ``group`` (by default by question, so that a
+    fold's questions are unseen in training)."""
+    keys = sorted({r[group] for r in rows})
+    random.Random(seed).shuffle(keys)
+    fold_of = {q: i % k for i, q in enumerate(keys)}
     folds: list[list[int]] = [[] for _ in range(k)]
     for i, r in enumerate(rows):
-        folds[fold_of[r["question_id"]]].append(i)
+        folds[fold_of[r[group]]].append(i)
     return folds
 
 
@@ -77,19 +84,22 @@ def select_policy(
 ) -> Policy:
     """Thresholds chosen on (out-of-fold) training scores only.
 
-    ``t_2way`` maximises 2-way macro-F1; ``t_correct`` is the lowest threshold whose Correct
-    verdicts (never those flagged ``no_correct``) reach :data:`TARGET_CORRECT` + :data:`MARGIN`
-    precision, ``t_wrong`` the highest whose not-correct verdicts reach :data:`TARGET_WRONG` +
-    :data:`MARGIN`; ``None`` when no threshold gets there.
+    ``t_2way`` maximises 2-way macro-F1, with or without refusing Correct to the flagged
+    answers (``gate_2way``, whichever scores higher); ``t_correct`` is the lowest threshold
+    whose Correct verdicts (never those flagged ``no_correct``) reach :data:`TARGET_CORRECT` +
+    :data:`MARGIN` precision, ``t_wrong`` the highest whose not-correct verdicts reach
+    :data:`TARGET_WRONG` + :data:`MARGIN`; ``None`` when no threshold gets there.
     """
     blocked = list(no_correct or [False] * len(scores))
     grid = _grid(scores)
-    t_2way = max(
-        grid,
-        key=lambda t: macro_f1_2way(
-            gold, [s >= t and not b for s, b in zip(scores, blocked, strict=True)]
-        ),
-    )
+    best_2way = (-1.0, 0.5, True)
+    for gate in (True, False) if any(blocked) else (True,):
+        for t in grid:
+            pred = [s >= t and not (gate and b) for s, b in zip(scores, blocked, strict=True)]
+            f1 = macro_f1_2way(gold, pred)
+            if f1 > best_2way[0]:
+                best_2way = (f1, t, gate)
+    _, t_2way, gate_2way = best_2way
     t_correct = None
     for t in grid:
         hits = [g for s, g, b in zip(scores, gold, blocked, strict=True) if s >= t and not b]
@@ -102,7 +112,7 @@ def select_policy(
         if len(hits) >= MIN_COUNT and 1 - sum(hits) / len(hits) >= TARGET_WRONG + MARGIN:
             t_wrong = t
             break
-    return Policy(t_correct, t_wrong, t_2way)
+    return Policy(t_correct, t_wrong, t_2way, gate_2way)
 
 
 def calibration_error(probs: Sequence[float], gold: Sequence[bool], bins: int = 10) -> float:
@@ -158,12 +168,16 @@ def _baseline_verdict(score: float, policy: Policy) -> str:
 
 
 def _oof(
-    idx: Sequence[int], rows: Sequence[dict], score_fn: Callable[[list[int]], Callable], k: int
+    idx: Sequence[int],
+    rows: Sequence[dict],
+    score_fn: Callable[[list[int]], Callable],
+    k: int,
+    group: str = UNSEEN_QUESTIONS,
 ) -> dict[int, float]:
     """Out-of-fold scores for ``idx``: each part scored by a model fit on the others."""
     sub = [rows[i] for i in idx]
     out: dict[int, float] = {}
-    for fold in group_folds(sub, k, seed=11):
+    for fold in group_folds(sub, k, seed=11, group=group):
         held = set(fold)
         scorer = score_fn([idx[j] for j in range(len(idx)) if j not in held])
         for j in fold:
@@ -172,15 +186,25 @@ def _oof(
 
 
 def cross_validate(
-    rows: Sequence[dict], k: int = 5, inner_k: int = 3
+    rows: Sequence[dict],
+    k: int = 5,
+    inner_k: int = 3,
+    group: str = UNSEEN_QUESTIONS,
+    extra: Callable[[dict], list[float]] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Nested grouped CV of the offline grader and the word-overlap baseline on one split.
+
+    ``group`` says what a test fold holds out, in the outer and the inner folds alike:
+    :data:`UNSEEN_QUESTIONS` (the product's case: a new card with its key) or
+    :data:`UNSEEN_ANSWERS` (SemEval's "unseen answers": new answers to known questions).
+    ``extra`` adds candidate features to each row's vector (``bench/grading.py --ablation``
+    measures them this way before any is shipped).
 
     Returns:
         ``{"offline": report, "overlap": report}``, see :meth:`Outcome.report`.
     """
     matches = [row_match(r) for r in rows]
-    feats = [m.values for m in matches]
+    feats = [m.values + (extra(r) if extra else []) for m, r in zip(matches, rows, strict=True)]
     base = [overlap_score(r) for r in rows]
     gold = [is_correct(r) for r in rows]
     flips = [m.flipped for m in matches]
@@ -198,10 +222,10 @@ def cross_validate(
         "overlap": [False] * len(rows),
     }
     probs = [0.0] * len(rows)
-    for fold in group_folds(rows, k):
+    for fold in group_folds(rows, k, group=group):
         held = set(fold)
         train = [i for i in range(len(rows)) if i not in held]
-        inner = _oof(train, rows, offline_fit, inner_k)
+        inner = _oof(train, rows, offline_fit, inner_k, group)
         pol = select_policy(
             [inner[i] for i in train], [gold[i] for i in train], [flips[i] for i in train]
         )
@@ -210,7 +234,7 @@ def cross_validate(
         for i in fold:
             p = probs[i] = score(i)
             verdicts["offline"][i] = decide(p, matches[i], pol)
-            two_way["offline"][i] = p >= pol.t_2way and not flips[i]
+            two_way["offline"][i] = p >= pol.t_2way and not (pol.gate_2way and flips[i])
             verdicts["overlap"][i] = _baseline_verdict(base[i], bpol)
             two_way["overlap"][i] = base[i] >= bpol.t_2way
     return {

@@ -60,6 +60,10 @@ class Policy:
     t_correct: float | None  # P(correct) at or above: Correct
     t_wrong: float | None  # P(correct) at or below: Wrong or Partial
     t_2way: float = 0.5  # full-coverage decision, used only to report 2-way macro-F1
+    # Whether that full-coverage decision also refuses Correct to a polarity flip (chosen on
+    # training folds: the flip is a feature of P(correct) already, and the gate helps on
+    # some data and hurts on other).
+    gate_2way: bool = True
 
 
 def fit(samples: Sequence[Sequence[float]], correct: Sequence[bool], *, l2: float = 1.0) -> Model:
@@ -140,7 +144,7 @@ def shipped() -> tuple[Model, Policy]:
     from basehalf_core.study.offline_grader import params as p
 
     model = Model(list(p.MEANS), list(p.SCALES), list(p.WEIGHTS))
-    return model, Policy(p.T_CORRECT, p.T_WRONG, p.T_2WAY)
+    return model, Policy(p.T_CORRECT, p.T_WRONG, p.T_2WAY, p.GATE_2WAY)
 
 
 _SHIPPED: tuple[Model, Policy] | None = None
