@@ -81,7 +81,7 @@ def setup():
 
 
 @app.cell
-def launch(mo):
+def launch(mo, panes):
     # --folder skips the picker; "Switch folder" sets it back to "".
     args = mo.cli_args()
     get_folder, set_folder = mo.state(str(args.get("folder") or ""))
@@ -100,6 +100,7 @@ def launch(mo):
         if path and path != get_open():
             set_open(path)
 
+    wiring = panes.Wiring(bump, set_report, open_card, current)
     return (
         bump,
         current,
@@ -112,6 +113,7 @@ def launch(mo):
         set_card,
         set_folder,
         set_report,
+        wiring,
     )
 
 
@@ -302,43 +304,15 @@ def canvas_pane(canvas, canvas_actions, canvas_view, get_report, mo, open_card, 
 
 @app.cell
 def card_detail(
-    bump,
-    current,
-    editing,
-    editor_view,
-    folder_error,
-    folder_picker,
-    get_open,
-    get_report,
-    get_rev,
-    mo,
-    open_card,
-    panes,
-    reader_for,
-    set_report,
-    ws,
-):
+    editing, editor_view, folder_error, folder_picker, get_open, get_rev, panes, reader_for,
+    wiring, ws,
+):  # fmt: skip
     get_rev()
-    _path = ws.resolve(get_open() or "") if ws is not None else None
-    if ws is None:
-        _problem = mo.callout(mo.md(folder_error), "danger") if folder_error else ""
-        card_detail_view = panes.pane("card-detail", mo.vstack([_problem, folder_picker]))
-    elif _path is None:
-        card_detail_view = panes.pane("card-detail", panes.no_card(ws, open_card))
-    else:
-        _reader = reader_for(_path) if ws.nodes[_path].kind in ("pdf", "epub") else None
-        if _reader is not None:
-            _reader[0].set_highlights(panes.highlights(ws, _path))  # follow renames too
-        elif ws.nodes[_path].kind in ("note", "practice"):
-            editing.open(_path)
-        current.update(open=_path, reader=_reader and _reader[0])
-        _show = panes.what_it_is(ws, _path, editor_view, _reader)
-        _actions = panes.Actions(ws, set_report, bump)
-        card_detail_view = panes.pane(
-            "card-detail",
-            panes.card_detail(ws, _path, _actions, open_card, _show),
-            extra=f'data-path="{panes.attr(_path)}"',
-        )
+    # Kept in a global: marimo holds UI elements weakly, and the pane's buttons live in it.
+    card_detail_view = panes.detail_pane(
+        ws, get_open(), wiring, editing=editing, editor_view=editor_view, reader_for=reader_for,
+        folder_error=folder_error, folder_picker=folder_picker,
+    )  # fmt: skip
     card_detail_view
     return
 
@@ -374,7 +348,7 @@ def grader(answer_key, bump, current, llm, mo, model_box, ws):
 
 
 @app.cell
-def grade(api_base_box, bump, current, grade_button, grading_panel, mo, model_box, ws):
+def grade(api_base_box, bump, current, grade_button, grading_panel, mo, model_box, set_report, ws):
     # Grading may call a paid model: only on Grade. Verdicts stream in from a thread; Cancel
     # writes nothing. One model rule (study.llm.resolve): the box, else the environment.
     import threading
@@ -389,45 +363,27 @@ def grade(api_base_box, bump, current, grade_button, grading_panel, mo, model_bo
         for html, state in grading_panel.stream_html(
             ws, current["card"], _model, _cancel, lambda: me.should_exit, api_base=_base
         ):
-            live = state in ("waiting", "streaming")
-            mo.output.replace(mo.vstack([_stop, mo.Html(html)]) if live else mo.Html(html))
+            if state in ("waiting", "streaming"):
+                mo.output.replace(mo.vstack([_stop, mo.Html(html)]))
+            elif state != "done":
+                mo.output.replace(mo.Html(html))  # cancelled or refused: say why
         if state == "done":
-            bump()  # the Agent Area's verdict table shows the written run
+            # The Agent Area's verdict table shows the written run: one table, not two.
+            mo.output.clear()
+            set_report(f"Graded {current['card']}: the verdicts are in the Agent Area.")
+            bump()
 
     mo.Thread(target=_work, daemon=True).start()
     return
 
 
 @app.cell
-def agent(
-    approve_key,
-    bump,
-    current,
-    draft_key,
-    get_card,
-    get_rev,
-    grade_button,
-    mo,
-    panes,
-    set_card,
-    set_report,
-    ws,
-):
+def agent(approve_key, draft_key, get_card, get_rev, grade_button, mo, panes, set_card, wiring, ws):
     get_rev()
     mo.stop(ws is None)
-    current["card"] = panes.chosen_card(ws, get_card())
-    agent_view = panes.pane(
-        "agent-area",
-        panes.agent_area(
-            ws,
-            current["card"],
-            set_card,
-            [grade_button, draft_key, approve_key],
-            approve_key.value or draft_key.value,
-            panes.Actions(ws, set_report, bump),
-        ),
-        height=panes.AGENT_HEIGHT,
-    )
+    _keys = [grade_button, draft_key, approve_key]
+    _note = approve_key.value or draft_key.value
+    agent_view = panes.agent_pane(ws, get_card(), set_card, _keys, _note, wiring)  # kept alive
     agent_view
     return
 

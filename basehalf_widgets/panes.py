@@ -8,6 +8,7 @@ Every action reports through ``report`` and calls ``after_write`` when it wrote 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
@@ -91,6 +92,28 @@ class Actions:
     def button(self, label: str, fn: Callable, *args, then: Callable | None = None):
         """A marimo button that runs ``fn(ws, *args)`` when clicked."""
         return mo.ui.button(label=label, on_click=lambda _: self.run(fn, *args, then=then))
+
+
+@dataclass
+class Wiring:
+    """What every pane calls back into, made once in the app's ``launch`` cell.
+
+    Attributes:
+        bump: tell the cells that read the folder that it changed.
+        set_report: set the status line.
+        open_card: open a card in Card Detail.
+        current: what the chat and the grader read at click time (``open``, ``reader``,
+            ``card``): a plain dict, so changing it re-runs nothing.
+    """
+
+    bump: Callable[[], None]
+    set_report: Callable[[str], None]
+    open_card: Callable[[str], None]
+    current: dict = field(default_factory=dict)
+
+    def actions(self, ws: Workspace) -> Actions:
+        """Folder operations for buttons, reported in the status line."""
+        return Actions(ws, self.set_report, self.bump)
 
 
 def reporter(set_report: Callable[[str], None], canvas: object) -> Callable[[str], None]:
@@ -308,6 +331,21 @@ def agent_area(
     return keep(mo.vstack(parts), *kept)
 
 
+def agent_pane(
+    ws: Workspace,
+    card: str | None,
+    choose: Callable[[str], None],
+    controls: list,
+    status: str,
+    wiring: Wiring,
+) -> mo.Html:
+    """The Agent Area pane for the learner's choice of practice card (else the first one);
+    the chosen card is kept in ``wiring.current`` for the Grade and answer-key buttons."""
+    wiring.current["card"] = chosen_card(ws, card)
+    body = agent_area(ws, wiring.current["card"], choose, controls, status, wiring.actions(ws))
+    return pane("agent-area", body, height=AGENT_HEIGHT)
+
+
 def override_controls(run: grading.GradingRun, actions: Actions) -> mo.Html:
     """Record the learner's own verdict for one question of ``run`` (kept beside the grader's)."""
     question = mo.ui.dropdown(
@@ -390,3 +428,38 @@ def what_it_is(ws: Workspace, path: str, editor: object, reader: object) -> obje
         listing = mo.Html(panels.practice_view(ws, path)) if kind == "practice" else ""
         return mo.vstack([listing, editor])
     return mo.md(f"_{escape(kind)}: nothing to show here; its links are below._")
+
+
+def detail_pane(
+    ws: Workspace | None,
+    wanted: str,
+    wiring: Wiring,
+    *,
+    editing: object,
+    editor_view: object,
+    reader_for: Callable[[str], tuple],
+    folder_error: str,
+    folder_picker: object,
+) -> mo.Html:
+    """The Card Detail pane: the folder picker (no folder yet), the card opener (no card), or
+    the card ``wanted`` shown by kind — a PDF/EPUB in its reader (highlights recomputed, so a
+    rename is followed), a note or practice card in the editor.
+
+    ``wiring.current`` is updated with the open card and its reader, for the chat.
+    """
+    if ws is None:
+        problem = mo.callout(mo.md(folder_error), "danger") if folder_error else ""
+        return pane("card-detail", mo.vstack([problem, folder_picker]))
+    path = ws.resolve(wanted or "")
+    if path is None:
+        return pane("card-detail", no_card(ws, wiring.open_card))
+    kind = ws.nodes[path].kind
+    reader = reader_for(path) if kind in ("pdf", "epub") else None
+    if reader is not None:
+        reader[0].set_highlights(highlights(ws, path))
+    elif kind in ("note", "practice"):
+        editing.open(path)
+    wiring.current.update(open=path, reader=reader and reader[0])
+    show = what_it_is(ws, path, editor_view, reader)
+    body = card_detail(ws, path, wiring.actions(ws), wiring.open_card, show)
+    return pane("card-detail", body, extra=f'data-path="{attr(path)}"')

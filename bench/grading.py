@@ -8,6 +8,7 @@ Run from the project root::
     .venv/bin/python bench/grading.py --batch    # only the concurrency measurement
     .venv/bin/python bench/grading.py --ablation # candidate features, nested CV, unseen questions
     .venv/bin/python bench/grading.py --write-params   # refit the shipped offline weights
+    .venv/bin/python bench/grading.py --vectors-cost   # load time of the word-vector candidate
 
 The data (SemEval-2013 SciEntsBank + Beetle training splits, CC BY-SA 3.0) is read from
 ``../shared/grading``; it is never copied into the repository.
@@ -16,14 +17,18 @@ The data (SemEval-2013 SciEntsBank + Beetle training splits, CC BY-SA 3.0) is re
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
+import logging
 import math
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
@@ -32,7 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 from basehalf_core.study.offline_grader import evaluate as ev  # noqa: E402
 from basehalf_core.study.offline_grader import features  # noqa: E402
-from basehalf_core.study.offline_grader.text import content, tokens  # noqa: E402
+from basehalf_core.study.offline_grader.lexicon import STOP  # noqa: E402
+from basehalf_core.study.offline_grader.text import content, stem, tokens  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "grading"
 SPLITS = ("sciEntsBank_3way_train.jsonl", "beetle_3way_train.jsonl")
@@ -68,18 +74,31 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
     )
     print(head)
     print("-" * len(head))
+    # The word-vector candidate (not shipped: it misses the Correct precision goal on
+    # SciEntsBank, unseen questions) is measured beside the shipped grader, in the same folds.
+    graders = {"offline": None}
+    if word_vectors() is not None:
+        graders["+vectors"] = vector_features
+    else:
+        print("(+vectors row left out: wordllama is not installed)")
     for split, protocol in ((s, p) for p in protocols for s in SPLITS):
         rows = load(split)
         t = time.perf_counter()
-        res = ev.cross_validate(rows, k=k, inner_k=inner_k, group=PROTOCOLS[protocol])
+        res = {}
+        for name, extra in graders.items():
+            got = ev.cross_validate(
+                rows, k=k, inner_k=inner_k, group=PROTOCOLS[protocol], extra=extra
+            )
+            res["overlap"], res[name] = got["overlap"], got["offline"]
         took = time.perf_counter() - t
         label = f"{split.split('_')[0][:6]}/{protocol[:4]}"
-        for name in ("overlap", "offline"):
+        for name in ("overlap", *graders):
             r = res[name]
             print(
                 f"{label:<12}{name:<9}{r['n']:>6}{r['f1_2way']:>9.3f}"
                 f"{_pct(r['prec_correct']):>8}{r['n_correct']:>6}{_pct(r['prec_wrong']):>9}"
-                f"{r['n_wrong']:>7}{r['coverage']:>9.3f}{_pct(r['ece']):>7}"
+                f"{r['n_wrong']:>7}{r['coverage']:>9.3f}{_pct(r['ece']):>7}",
+                flush=True,
             )
         print(f"{'':<12}({took:.0f} s)")
 
@@ -125,7 +144,121 @@ def candidates(row: dict) -> dict[str, list[float]]:
         }
         if not best or found["spelling-tolerant"][0] > best["spelling-tolerant"][0]:
             best = found
+    if word_vectors() is not None:  # only where wordllama is installed
+        best["embeddings"] = vector_features(row)
     return best
+
+
+# --- Candidate: word meaning from static word vectors (wordllama, MIT, weights in its wheel).
+# Measured, not shipped (see the note): it lifts SciEntsBank's 2-way macro-F1 but misses the
+# Correct precision goal on unseen questions. wordllama's own ``WordLlama.load()`` looks for
+# its tokenizer under ``wordllama/tokenizer/`` while the wheel ships ``wordllama/tokenizers/``
+# and would then download it from the Hugging Face hub; passing the package directory as the
+# cache, with downloads disabled, resolves both files to the shipped copies.
+
+EMBEDDING_FEATURES = ("emb_cosine", "emb_cosine_new", "emb_align_recall", "emb_align_precision")
+
+
+class WordVectors:
+    """Unit word vectors (the mean of a word's sub-word token vectors), cached per word."""
+
+    def __init__(self, table: Any, tokenizer: Any) -> None:
+        import numpy as np
+
+        self._np = np
+        self._table = table
+        self._tokenizer = tokenizer
+        self._cache: dict[str, Any] = {}
+
+    def word(self, w: str) -> Any:
+        """The unit vector of one lower-cased word (zero when it has no tokens)."""
+        v = self._cache.get(w)
+        if v is None:
+            ids = self._tokenizer.encode(w, add_special_tokens=False).ids
+            v = self._table[ids].mean(axis=0) if ids else self._np.zeros(self._table.shape[1])
+            norm = float(self._np.linalg.norm(v))
+            v = v / norm if norm else v
+            self._cache[w] = v
+        return v
+
+    def matrix(self, words: Sequence[str]) -> Any:
+        """One row per word."""
+        if not words:
+            return self._np.zeros((0, self._table.shape[1]), dtype=self._np.float32)
+        return self._np.stack([self.word(w) for w in words])
+
+    def cosine(self, a: Sequence[str], b: Sequence[str]) -> float:
+        """Cosine of the mean vectors of two word lists (0 when either is empty)."""
+        if not a or not b:
+            return 0.0
+        va, vb = self.matrix(a).mean(axis=0), self.matrix(b).mean(axis=0)
+        den = float(self._np.linalg.norm(va) * self._np.linalg.norm(vb))
+        return float(va @ vb) / den if den else 0.0
+
+    def alignment(self, a: Sequence[str], b: Sequence[str]) -> float:
+        """Mean over ``b``'s words of the best cosine with any of ``a``'s words (greedy
+        soft recall of ``b`` by ``a``; 0 when either is empty)."""
+        if not a or not b:
+            return 0.0
+        sims = self.matrix(b) @ self.matrix(a).T
+        return float(sims.max(axis=1).mean())
+
+
+@functools.lru_cache(maxsize=1)
+def word_vectors() -> WordVectors | None:
+    """wordllama's shipped word vectors, loaded once; ``None`` when it is not installed."""
+    try:
+        import numpy  # noqa: F401  (wordllama needs it; absent means no embeddings)
+
+        root = logging.getLogger()
+        handlers, level = list(root.handlers), root.level
+        try:
+            import wordllama
+        finally:
+            # wordllama calls logging.basicConfig(level=INFO) on import; a library must not
+            # change the application's logging, so it is put back as it was.
+            root.handlers[:], root.level = handlers, level
+    except ImportError:
+        return None
+    package = Path(wordllama.__file__).parent
+    model = wordllama.WordLlama.load(cache_dir=package, disable_download=True)
+    return WordVectors(model.embedding, model.tokenizer)
+
+
+def _words(text: str, leave_out: set[str] = frozenset()) -> list[str]:
+    """Distinct content words of ``text`` (lower-case, unstemmed) whose stems are not left out."""
+    return [w for w in dict.fromkeys(tokens(text)) if w not in STOP and stem(w) not in leave_out]
+
+
+def _vector_values(
+    wv: WordVectors, question: str, answer: str, references: Sequence[str]
+) -> list[float]:
+    """The :data:`EMBEDDING_FEATURES` of an answer, each the best over its references.
+
+    ``emb_cosine``: content words of answer vs key; ``emb_cosine_new``: the same with the
+    question's words left out of both (what the question gives away says nothing);
+    ``emb_align_recall``: how closely each of the key's new words is met by some answer word;
+    ``emb_align_precision``: how closely each of the answer's new words meets some key word.
+    """
+    q = {stem(w) for w in tokens(question)}
+    a_all, a_new = _words(answer), _words(answer, q)
+    best = [0.0] * len(EMBEDDING_FEATURES)
+    for ref in references:
+        r_all, r_new = _words(ref), _words(ref, q)
+        found = [
+            wv.cosine(a_all, r_all),
+            wv.cosine(a_new, r_new),
+            wv.alignment(a_all, r_new or r_all),
+            wv.alignment(r_all, a_new),
+        ]
+        best = [max(x, y) for x, y in zip(best, found, strict=True)]
+    return best
+
+
+def vector_features(row: dict) -> list[float]:
+    """The word-vector candidate features of a SemEval row (wordllama must be installed)."""
+    refs = row.get("reference_answers_all") or [row["reference_answer"]]
+    return _vector_values(word_vectors(), row["question"], row["student_answer"], refs)
 
 
 def _pick(by_row: dict[int, dict[str, list[float]]], group: str):
@@ -134,13 +267,16 @@ def _pick(by_row: dict[int, dict[str, list[float]]], group: str):
         return None
     if group == "all candidates":
         return lambda r: [v for vs in by_row[id(r)].values() for v in vs]
-    return lambda r: by_row[id(r)][group]
+    parts = group.split("+")  # "embeddings+char 4-grams": several groups together
+    return lambda r: [v for g in parts for v in by_row[id(r)][g]]
 
 
-def ablation_table(k: int = 5, inner_k: int = 3) -> None:
+def ablation_table(k: int = 5, inner_k: int = 3, only: list[str] | None = None) -> None:
     """Nested CV (unseen questions) with each candidate group added to the shipped features."""
     print(f"\nCandidate features, {k}-fold CV by question, nested as above: 2-way macro-F1")
     groups = ["shipped only", *candidates(load(SPLITS[0])[0]), "all candidates"]
+    groups = [g for g in groups if not only or g in only]
+    groups += [g for g in only or () if "+" in g]
     print(f"{'split':<12}{'overlap':>8}" + "".join(f"{g:>19}" for g in groups))
     for split in SPLITS:
         rows = load(split)
@@ -181,6 +317,42 @@ def write_params() -> None:
     )
     PARAMS.write_text(text, encoding="utf-8")
     print(f"wrote {PARAMS.relative_to(ROOT)} (fitted on {n} rows): {policy}")
+
+
+_FIRST_GRADE = """
+import sys, time
+t = time.perf_counter()
+if sys.argv[1] == "grader":
+    from basehalf_core.study.offline_grader import grade
+    grade("What happens to the current?", "It goes down.", reference="The current decreases.")
+else:  # the load bench/grading.py's word_vectors() does, without the bench's own imports
+    import pathlib, wordllama
+    wordllama.WordLlama.load(
+        cache_dir=pathlib.Path(wordllama.__file__).parent, disable_download=True
+    ).embed("warm")
+print(time.perf_counter() - t)
+"""
+
+
+def vectors_cost(reps: int = 5) -> None:
+    """What the word vectors would cost a learner, beside what the grader costs now: a fresh
+    process imports the offline grader and grades one answer, or imports wordllama and loads
+    its vectors (median of ``reps`` runs each)."""
+    if word_vectors() is None:
+        sys.exit("--vectors-cost: wordllama is not installed")
+    times: dict[str, list[float]] = {"grader": [], "vectors": []}
+    for _ in range(reps):
+        for mode, got in times.items():
+            out = subprocess.run(
+                [sys.executable, "-c", _FIRST_GRADE, mode],
+                capture_output=True, text=True, check=True, cwd=ROOT,
+            ).stdout  # fmt: skip
+            got.append(float(out))
+    med = {mode: sorted(got)[len(got) // 2] for mode, got in times.items()}
+    print(f"fresh process, median of {reps}:")
+    print(f"  offline grader: import + first grade   {med['grader']:.2f} s")
+    print(f"  wordllama: import + load the vectors   {med['vectors']:.2f} s")
+    print(f"  ratio vectors / grader                 {med['vectors'] / med['grader']:.1f}x")
 
 
 CARD = (
@@ -262,11 +434,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--write-params", action="store_true")
     ap.add_argument("--ablation", action="store_true", help="measure candidate features")
     ap.add_argument(
+        "--groups", help="ablation: comma-separated candidate groups to run (default: all)"
+    )
+    ap.add_argument(
         "--protocol",
         choices=(*PROTOCOLS, "both"),
         default="both",
         help="cv: hold out unseen questions, unseen answers, or both (default)",
     )
+    ap.add_argument("--vectors-cost", action="store_true", help="time the vectors' load")
     ap.add_argument("--concurrency", type=int, default=32, help="batch: learners at once")
     ap.add_argument("--learners", type=int, default=200, help="batch: learners, concurrent run")
     ap.add_argument("--sequential", type=int, default=20, help="batch: learners, one at a time")
@@ -274,8 +450,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.write_params:
         write_params()
         return
+    if args.vectors_cost:
+        vectors_cost()
+        return
     if args.ablation:
-        ablation_table()
+        ablation_table(only=args.groups.split(",") if args.groups else None)
         return
     both = not (args.cv or args.batch)
     if args.cv or both:

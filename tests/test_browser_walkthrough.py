@@ -3,9 +3,10 @@
 `Attention Is All You Need` → five notes grown by mouse from the passages the walkthrough names
 (abstract, introduction, §3.2.1 / Figure 2 on p.4, §3.2.3 on p.5, positional encodings on p.6),
 one renamed through Card Detail, own words typed under each quote in the note editor, a practice
-card made with New practice card and written in the editor, linked, graded in the Agent Area by
-a model behind a loopback OpenAI-compatible server, a question asked about a selection, and the
-learning path read back. The test never writes a file of the study folder itself.
+card made with New practice card and written in the editor, linked to 04 and 02 by dragging on
+the canvas, graded in the Agent Area by a model behind a loopback OpenAI-compatible server, a
+question asked about a selection, and the learning path read back. The test never writes a file
+of the study folder itself.
 """
 
 from __future__ import annotations
@@ -123,6 +124,8 @@ def go_to(page, number: int) -> None:
             f"[data-testid=page-image][data-page='{shown + (1 if shown < number else -1)}']",
             timeout=TIMEOUT,
         )
+    # The page asked for is on screen with its own words (not the last page's, still laid out).
+    page.wait_for_selector("[data-testid=reader]:not([data-busy])", timeout=TIMEOUT)
     page.wait_for_selector("[data-testid=text-layer] span", timeout=TIMEOUT)
 
 
@@ -143,6 +146,52 @@ def card_open(page, path: str):
 def open_card(page, path: str):
     page.get_by_label("Open card").select_option(path)
     return card_open(page, path)
+
+
+def card_centre(canvas, path: str) -> tuple[float, float]:
+    """Page coordinates of a card's centre, from the network's own canvas coordinates."""
+    at = canvas.evaluate("(el, id) => el.bhCardCenter(id)", path)
+    assert at is not None, f"{path} is not on the canvas"
+    box = canvas.bounding_box()
+    return box["x"] + at["x"], box["y"] + at["y"]
+
+
+def unlink_on_canvas(page, canvas, source: str, target: str) -> None:
+    """Select the link source → target with a click on it, then press Delete."""
+    page.get_by_test_id("canvas-fit").click()
+    edges = int(canvas.get_attribute("data-edge-count"))
+    edge = json.dumps([source, target], separators=(",", ":"))
+    at = canvas.evaluate("(el, id) => el.bhEdgePoint(id)", edge)
+    assert at is not None, f"no link {source} -> {target} on the canvas"
+    box = canvas.bounding_box()
+    page.mouse.click(box["x"] + at["x"], box["y"] + at["y"])
+    expect(page.get_by_test_id("canvas-unlink")).to_be_enabled(timeout=TIMEOUT)
+    page.keyboard.press("Delete")
+    expect(canvas).to_have_attribute("data-edge-count", str(edges - 1), timeout=TIMEOUT)
+
+
+def link_by_dragging(page, canvas, sources: list[str], target: str) -> None:
+    """Link each source → ``target`` by a mouse drag in the canvas's Link mode."""
+    page.get_by_test_id("canvas-fit").click()  # every card inside the pane, none under another
+    link = page.get_by_test_id("canvas-link")
+    link.click()
+    expect(link).to_have_attribute("aria-pressed", "true")
+    for source in sources:
+        edges = int(canvas.get_attribute("data-edge-count"))
+        # vis-network leaves add-edge mode on each data change; the widget re-enters it.
+        page.wait_for_function(
+            "el => el.bhEditMode() === 'addEdge'", arg=canvas.element_handle(), timeout=TIMEOUT
+        )
+        start, end = card_centre(canvas, source), card_centre(canvas, target)
+        page.mouse.move(*start)
+        page.mouse.down()
+        page.mouse.move(*end, steps=15)
+        page.mouse.up()
+        expect(canvas).to_have_attribute("data-edge-count", str(edges + 1), timeout=TIMEOUT)
+        detail = page.locator(f"[data-testid=card-detail] [data-entry='{source}']")
+        expect(detail).to_be_visible(timeout=TIMEOUT)  # Card Detail (06) lists the new entry
+    link.click()
+    expect(link).to_have_attribute("aria-pressed", "false")
 
 
 def rename(page, old: str, typed: str) -> None:
@@ -280,13 +329,16 @@ def test_the_attention_walkthrough(marimo_app, browser_page, tmp_path, model):
     editor.fill(f"# {PRACTICE_TITLE}\n\n{PRACTICE_BODY}")
     editor.press("Control+s")
     expect(page.locator("[data-testid=note-status]")).to_contain_text("Saved", timeout=TIMEOUT)
-    # Link 04 and 02 to it (Card Detail's Add upstream; the canvas drag does the same call).
-    for up in ("04-three-attention-uses.md", "02-why-not-only-recurrence.md"):
-        page.get_by_label("Add upstream").select_option(up)
-        page.get_by_role("button", name="Connect").click()
-        expect(page.locator(f"[data-testid=card-detail] [data-entry='{up}']")).to_be_visible(
-            timeout=TIMEOUT
-        )
+    # New practice card listed 03 (the card selected then): the learner takes that link off on
+    # the canvas (click it, Delete), then links 03, 04 and 02 to the card by dragging (Link
+    # mode: vis-network's add-edge mode, written by operations.connect).
+    unlink_on_canvas(page, canvas, "03-scaled-dot-product.md", "06-qkv-practice.md")
+    assert not frontmatter.load(folder / "06-qkv-practice.md").get("upstream")
+    link_by_dragging(
+        page, canvas,
+        ["03-scaled-dot-product.md", "04-three-attention-uses.md", "02-why-not-only-recurrence.md"],
+        "06-qkv-practice.md",
+    )  # fmt: skip
     card = frontmatter.load(folder / "06-qkv-practice.md")
     assert card["kind"] == "practice"
     assert card["upstream"] == [

@@ -37,6 +37,27 @@ def test_save_body_keeps_the_frontmatter_bytes(ws, head):
     assert (ws / "n.md").read_bytes() == head + b"# Title\n\nMy own words.\n" == written
 
 
+# Heads the one reader (folder/notes.py) does not treat as frontmatter: the editor must show
+# the same body Card Detail and export show, and a Save must keep every byte before it.
+ODD_HEADS = [
+    b"+++\ntitle = 'toml'\n+++\n",
+    b'{\n  "upstream": []\n}\n',
+    b"---\n" + b"k: v\n" * 14000 + b"---\n",  # closing fence past 64 KiB
+    b"  ---\nnot: frontmatter\n---\n",
+    b"---\nno closing fence at all\n",
+]
+
+
+@pytest.mark.parametrize("head", HEADS + ODD_HEADS)
+def test_the_editor_body_is_the_body_every_reader_sees(ws, head):
+    (ws / "n.md").write_bytes(head + b"# Title\n\nOld words.\n")
+    w = Workspace.open(ws)
+    opened = note_edit.open_note(w, "n.md")
+    assert opened.body == w.body("n.md")
+    written = ops.save_body(w, "n.md", opened.body + "More.\n", opened.data)
+    assert written == head + b"# Title\n\nOld words.\nMore.\n" == (ws / "n.md").read_bytes()
+
+
 def test_save_body_refuses_a_file_changed_since_it_was_opened(ws):
     (ws / "n.md").write_text("---\nupstream: [a.pdf]\n---\nfirst\n", encoding="utf-8")
     w = Workspace.open(ws)

@@ -19,6 +19,7 @@ from rapidfuzz import fuzz
 
 from basehalf_core.documents.document import Document, DocumentError
 from basehalf_core.documents.pages import line_rects
+from basehalf_core.documents.reading_order import FLOW_ROLES
 from basehalf_core.documents.text import Run, fold, join_words, normalise, strip_scripts
 from basehalf_core.errors import BasehalfError
 
@@ -325,7 +326,7 @@ def _text_under_rects(doc: Document, i: int, rects) -> tuple[str, list[int]] | N
     ]
     if not idx:
         return None
-    idx = [k for k in idx if words[k].role == "body"] or idx
+    idx = [k for k in idx if words[k].role in FLOW_ROLES] or idx
     return join_words([words[k] for k in idx], doc.vocabulary), idx
 
 

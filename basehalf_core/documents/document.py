@@ -24,7 +24,8 @@ from pathlib import Path
 import pymupdf
 from rapidfuzz import fuzz
 
-from basehalf_core.documents.pages import TEXT_FLAGS, PageText, Word, line_rects
+from basehalf_core.documents.pages import TEXT_FLAGS, PageText, Word, edge_lines_of, line_rects
+from basehalf_core.documents.reading_order import FLOW_ROLES
 from basehalf_core.documents.text import (
     HYPHENS,
     LIGATURES,
@@ -239,6 +240,7 @@ class Document:
         self._data = data
         self.page_count = count
         self._pages: OrderedDict[int, PageText] = OrderedDict()
+        self._edges: dict[int, list] = {}  # page -> edge_lines, for running heads
         self._toc: list[tuple[int, str, int]] | None = None
         self._vocab: set[str] | None = None
         self._squashed: list[str] = []
@@ -372,7 +374,7 @@ class Document:
                 self._pages.move_to_end(i)
                 return cached
             try:
-                pt = PageText.build(self._doc[i])
+                pt = PageText.build(self._doc[i], self._running_near(i))
             except Exception as exc:
                 raise BrokenDocument(
                     self.path, f"page {i + 1} text cannot be read: {exc}"
@@ -381,6 +383,20 @@ class Document:
             while len(self._pages) > PAGE_CACHE_SIZE:
                 self._pages.popitem(last=False)
             return pt
+
+    def _running_near(self, i: int) -> list | None:
+        """The edge lines of the two pages either side (running heads alternate left and
+        right), each extracted once; None for an EPUB or a document of fewer than 3 pages."""
+        if self.kind != "pdf" or self.page_count < 3:
+            return None
+        out: list = []
+        for j in (i - 2, i - 1, i + 1, i + 2):
+            if 0 <= j < self.page_count:
+                lines = self._edges.get(j)
+                if lines is None:
+                    lines = self._edges[j] = edge_lines_of(self._doc[j])
+                out.extend(lines)
+        return out
 
     def words(self, i: int) -> list[Word]:
         """The page's selection units in reading order (see :class:`Word`)."""
@@ -414,14 +430,19 @@ class Document:
         A footnote, running footer or margin stamp swept up with running text is left out,
         and so is text set in another size or family than the drag's two ends (a caption,
         table, permission block between them); a selection made wholly inside a footnote
-        keeps it.
+        keeps it. A figure's or table's contents, its caption and a boxed sidebar are left out
+        when both ends are running text, kept when the drag starts or ends in them.
         """
         words = self.words(i)
         for k in (start, end):
             if not isinstance(k, int) or not 0 <= k < len(words):
                 raise BadSelection(self.path, f"page {i + 1} has no word {k!r}")
         lo, hi = sorted((start, end))
-        return _keep_running_text(words, _drop_inner_marginalia(words, list(range(lo, hi + 1))))
+        chosen = _drop_inner_marginalia(words, list(range(lo, hi + 1)))
+        if words[start].role == words[end].role == "body":
+            # Both ends in running text: a figure, table or boxed sidebar between is not read.
+            chosen = [k for k in chosen if words[k].role == "body"]
+        return _keep_running_text(words, chosen)
 
     def passage(self, i: int, word_indices) -> Passage:
         """The passage made of these words (any order, duplicates ignored).
@@ -650,7 +671,7 @@ def _drop_inner_marginalia(words: list[Word], chosen: list[int]) -> list[int]:
     A drag (or a rectangle) across a column break, a footnote or a margin stamp is about
     the sentence; a selection made wholly inside a footnote or a stamp keeps it.
     """
-    body = [k for k in chosen if words[k].role == "body"]
+    body = [k for k in chosen if words[k].role in FLOW_ROLES]
     return body or chosen
 
 

@@ -8,6 +8,8 @@ blocks and into selection units.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import pymupdf
@@ -95,8 +97,15 @@ class PageText:
     runs: list[Run] | None = None
 
     @classmethod
-    def build(cls, page: pymupdf.Page) -> PageText:
-        """Extract the words of ``page`` and put them in reading order."""
+    def build(cls, page: pymupdf.Page, running: list | None = None) -> PageText:
+        """Extract the words of ``page`` and put them in reading order.
+
+        Args:
+            page: the page.
+            running: :func:`edge_lines` of nearby pages; a short block near the top or foot
+                of this page that repeats one of them (same text with other digits, same
+                height on the page) is a running head or footer wherever the margins are.
+        """
         tp = page.get_textpage(flags=TEXT_FLAGS)
         raw_words = tp.extractWORDS()
         info = tp.extractDICT()
@@ -111,6 +120,9 @@ class PageText:
             if scripted:
                 _write_scripts(units, tp.extractRAWDICT(), scripted)
         blocks = _group(_segments(units, info), tuple(rot))
+        _mark_regions(blocks, page)
+        if running:
+            _mark_running(blocks, raw_words, page.cropbox.height, running)
         order = order_blocks([b.block for b in blocks], h_disp)
         by_id = {b.block.id: b for b in blocks}
         words: list[Word] = []
@@ -166,6 +178,7 @@ class _Segment:
 class _Group:
     block: Block
     segments: list[_Segment]
+    box: tuple = (0.0, 0.0, 0.0, 0.0)  # unrotated points, as the page's drawings are
 
 
 # A gap wider than this many font sizes between two units of a line separates them: word
@@ -217,12 +230,17 @@ def _segments(units: list[_Unit], info: dict) -> list[_Segment]:
     segs: list[_Segment] = []
     cur: _Segment | None = None
     key = None
+    gutters = _Gutters(units)
     for u in units:
         entry = styles.get((u.block, u.line)) or [((0, 0, 0, 0), "", 0.0, 0), (1.0, 0.0)]
         spans, direction = entry[:-1], (round(entry[-1][0], 3), round(entry[-1][1], 3))
         family, size = _style_of(u, spans)
         size = size or (u.rect[3] - u.rect[1])
-        if cur is not None and _continues(cur, u, family, size, direction, key):
+        if (
+            cur is not None
+            and _continues(cur, u, family, size, direction, key)
+            and not (direction == (1.0, 0.0) and gutters.between(cur.units[-1], u, size))
+        ):
             cur.units.append(u)
             cur.chars += len(u.text)
             continue
@@ -232,6 +250,49 @@ def _segments(units: list[_Unit], info: dict) -> list[_Segment]:
     for seg in segs:
         seg.close()
     return segs
+
+
+# A gap this many font sizes wide may be a narrow gutter (ragged columns set close together).
+GUTTER_GAP = 0.5
+# Words are counted this many font sizes above and below the line to tell a gutter.
+GUTTER_WINDOW = 15
+# A gutter is crossed by at most this share of the words that end just left of it.
+GUTTER_CROSSING = 0.1
+
+
+class _Gutters:
+    """Narrow column gutters: vertical white stripes that words end at but never cross.
+
+    Ragged-right columns set a few points apart come out of MuPDF as one line across the
+    gutter; the gap there is narrower than :data:`SPLIT_GAP` but, unlike a wide word space, the
+    line just left of the next column's edge is crossed by (almost) no word above or below.
+    """
+
+    def __init__(self, units: list[_Unit]):
+        self.units = sorted((u.rect for u in units), key=lambda r: r[1])
+        self.tops = [r[1] for r in self.units]
+        self.memo: dict[tuple[int, int], bool] = {}
+
+    def between(self, last: _Unit, u: _Unit, size: float) -> bool:
+        gap = u.rect[0] - last.rect[2]
+        if gap < GUTTER_GAP * size:
+            return False
+        x = u.rect[0] - min(1.5, gap / 2)
+        y = (u.rect[1] + u.rect[3]) / 2
+        window = GUTTER_WINDOW * size
+        key = (round(x), int(y // window))
+        found = self.memo.get(key)
+        if found is None:
+            y0, y1 = (key[1] - 0.5) * window, (key[1] + 1.5) * window
+            crossing = ending = 0
+            lo, hi = bisect_left(self.tops, y0), bisect_right(self.tops, y1)
+            for r in self.units[lo:hi]:
+                if r[0] < x < r[2]:
+                    crossing += 1
+                elif x - 4 * size <= r[2] <= x:
+                    ending += 1
+            found = self.memo[key] = ending >= 5 and crossing <= GUTTER_CROSSING * ending
+        return found
 
 
 def _continues(cur: _Segment, u: _Unit, family: str, size: float, direction, key) -> bool:
@@ -298,7 +359,8 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
             groups[best] = (members, (min(bx0, x0), min(by0, y0), max(bx1, x1), max(by1, y1)))
     out = []
     a, b, c, d, e, f = rot
-    for n, (members, (x0, y0, x1, y1)) in enumerate(groups):
+    for n, (members, box) in enumerate(groups):
+        x0, y0, x1, y1 = box
         xa, ya = a * x0 + c * y0 + e, b * x0 + d * y0 + f
         xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
         dx, dy = members[0].direction
@@ -319,9 +381,186 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
                     style=f"{members[0].family}@{members[0].size}",
                 ),
                 members,
+                box,
             )
         )
     return out
+
+
+# -- running heads and footers repeated across pages -------------------------------------------
+
+# Running heads and footers are looked for this far (a fraction of the height) from the edges.
+EDGE_BAND = 0.15
+# The same head sits at the same height on every page, give or take this many points.
+EDGE_SLACK = 2.0
+
+
+def edge_lines(raw_words: list, height: float) -> list[tuple[str, float, frozenset]]:
+    """A page's pieces of line near its top or foot: ``(text, top y, word boxes)``.
+
+    Args:
+        raw_words: PyMuPDF ``extractWORDS`` tuples (unrotated points).
+        height: the unrotated page height.
+
+    The text has every run of digits written ``#`` (page numbers, dates and volume numbers
+    differ from page to page); a line is cut at a wide gap like the segments (a page number
+    far right of the running head is a piece of its own).
+    """
+    lines: dict[tuple[int, int], list] = {}
+    for w in raw_words:
+        if w[3] <= EDGE_BAND * height or w[1] >= (1 - EDGE_BAND) * height:
+            lines.setdefault((w[5], w[6]), []).append(w)
+    out = []
+    for ws in lines.values():
+        ws.sort(key=lambda w: w[0])
+        pieces = [[ws[0]]]
+        for w in ws[1:]:
+            if w[0] - pieces[-1][-1][2] > SPLIT_GAP * max(w[3] - w[1], 1.0):
+                pieces.append([w])
+            else:
+                pieces[-1].append(w)
+        for piece in pieces:
+            text = re.sub(r"\d+", "#", " ".join(w[4] for w in piece))
+            out.append((text, piece[0][1], frozenset(tuple(w[:4]) for w in piece)))
+    return out
+
+
+def edge_lines_of(page: pymupdf.Page) -> list[tuple[str, float, frozenset]]:
+    """:func:`edge_lines` of a page, reading only its two edge bands (half the cost of the
+    whole page's words)."""
+    box = page.cropbox
+    w, h = box.width, box.height
+    raw = []
+    for y0, y1 in ((0, EDGE_BAND * h), ((1 - EDGE_BAND) * h, h)):
+        raw += page.get_text("words", flags=TEXT_FLAGS, clip=pymupdf.Rect(0, y0, w, y1))
+    return edge_lines(raw, h)
+
+
+def _mark_running(groups: list[_Group], raw_words: list, height: float, running: list) -> None:
+    """Set ``Block.running`` on short blocks whose every word repeats on a nearby page."""
+    seen: dict[str, list[float]] = {}
+    for text, y, _ in running:
+        seen.setdefault(text, []).append(y)
+    matched: set = set()
+    for text, y, boxes in edge_lines(raw_words, height):
+        if any(abs(y - y2) <= EDGE_SLACK for y2 in seen.get(text, ())):
+            matched |= boxes
+    if not matched:
+        return
+    for g in groups:
+        units = [tuple(u.rect) for seg in g.segments for u in seg.units]
+        if g.block.lines <= 2 and all(r in matched for r in units):
+            g.block.running = True
+
+
+# -- figures, tables and boxes from the page's drawings ----------------------------------------
+
+# A caption opens with its label and number, then punctuation or the end of its line: "Figure 3:",
+# "Fig. 2.", "Table 1 |", "TABLE II". "Table 1 summarises ..." is running text.
+CAPTION_LABEL = re.compile(
+    r"^(fig(ure)?|tab(le)?|chart|plate|exhibit|listing|algorithm|scheme|图|表)\.?\s*"
+    r"[0-9IVXivx]+[a-z]?(\s*[.:|—–]|$)",
+    re.IGNORECASE,
+)
+# Page marks that draw something (text, clips and the like are left out).
+GRAPHIC_KINDS = ("fill-path", "stroke-path", "fill-image", "fill-imgmask", "fill-shade")
+# More drawings than this on a page (a plot of thousands of points) and regions are not sought.
+MAX_GRAPHICS = 4000
+# A figure's region holding a paragraph (this many lines, this many characters a line on
+# average) is a frame or column rules around running text; a table column's cells are short.
+FRAME_LINES = 4
+FRAME_LINE_CHARS = 30
+
+
+def _near(r, q, gap: float) -> bool:
+    return q[0] - gap <= r[2] and r[0] <= q[2] + gap and q[1] - gap <= r[3] and r[1] <= q[3] + gap
+
+
+def _cluster(rects: list, gap: float) -> list[list[float]]:
+    """Rectangles merged while any two lie within ``gap`` of each other."""
+    out: list[list[float]] = []
+    for r in sorted(rects, key=lambda r: r[1]):
+        r = list(r)
+        merged = True
+        while merged:
+            merged = False
+            for k, c in enumerate(out):
+                if _near(r, c, gap):
+                    r = [min(r[0], c[0]), min(r[1], c[1]), max(r[2], c[2]), max(r[3], c[3])]
+                    out.pop(k)
+                    merged = True
+                    break
+        out.append(r)
+    return out
+
+
+def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
+    """Figure regions (images and drawings grouped) and filled boxes, unrotated points.
+
+    Regions smaller than two ems either way are rules and underlines; larger than half the
+    page, a background or a page frame. A box is a filled rectangle of a colour other than
+    white; colours are read only when such a rectangle is drawn.
+    """
+    mb = page.mediabox
+    half = 0.5 * mb.width * mb.height
+    marks = [tuple(r) for kind, r in page.get_bboxlog() if kind in GRAPHIC_KINDS]
+    marks = [r for r in marks if (r[2] - r[0]) * (r[3] - r[1]) < half]
+    if not marks or len(marks) > MAX_GRAPHICS:
+        return [], []
+
+    def sized(r, w: float, h: float) -> bool:
+        return r[2] - r[0] >= w * em and r[3] - r[1] >= h * em
+
+    figures = [r for r in _cluster(marks, 0.5 * em) if sized(r, 2, 2)]
+    boxes = []
+    if any(sized(r, 3, 1.5) for r in marks):
+        # The C-level paths: get_drawings() makes Python objects of every point (40 ms a page).
+        for d in page.get_cdrawings():
+            fill = d.get("fill")
+            r = tuple(d["rect"])
+            small = (r[2] - r[0]) * (r[3] - r[1]) < half
+            if fill and min(fill) < 0.95 and sized(r, 3, 1.5) and small:
+                boxes.append(r)
+    return figures, boxes
+
+
+def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
+    """Set ``Block.region``: ``box`` inside a filled box, ``float`` for figure and table
+    contents (inside a figure region) and for a caption beside one.
+
+    A region holding a paragraph (a frame or column rules around running text) is no figure.
+    """
+    sizes = sorted(g.block.size for g in groups if g.block.chars > 20) or [10.0]
+    em = max(sizes[len(sizes) // 2], 4.0)
+    figures, boxes = _graphics(page, em)
+    if not figures and not boxes:
+        return
+
+    def inside(g: _Group, r) -> bool:
+        cx, cy = (g.box[0] + g.box[2]) / 2, (g.box[1] + g.box[3]) / 2
+        return r[0] - 1 <= cx <= r[2] + 1 and r[1] - 1 <= cy <= r[3] + 1
+
+    def paragraph(g: _Group) -> bool:
+        return g.block.lines >= FRAME_LINES and g.block.chars >= FRAME_LINE_CHARS * g.block.lines
+
+    figures = [r for r in figures if not any(inside(g, r) and paragraph(g) for g in groups)]
+    for g in groups:
+        if any(inside(g, r) for r in boxes):
+            g.block.region = "box"
+        elif any(inside(g, r) for r in figures):
+            g.block.region = "float"
+        elif not paragraph(g) and CAPTION_LABEL.match(_first_line(g)):
+            x0, y0, x1, y1 = g.box
+            if any(
+                min(x1, r[2]) > max(x0, r[0])
+                and (-em <= y0 - r[3] <= 4 * em or -em <= r[1] - y1 <= 4 * em)
+                for r in figures
+            ):
+                g.block.region = "float"
+
+
+def _first_line(g: _Group) -> str:
+    return " ".join(u.text for u in g.segments[0].units)
 
 
 def _word(index, u: _Unit, block, line, role, style, rot, w_disp, h_disp) -> Word:

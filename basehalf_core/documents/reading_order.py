@@ -7,7 +7,10 @@ text directions and font sizes, so it is pure Python and testable without a PDF.
 
 Roles: ``body`` (running text, read column by column), ``header`` / ``footer`` (running heads,
 page numbers, conference lines), ``footnote`` (small print at the foot of a column) and
-``margin`` (text at an angle to the page's text, such as arXiv's vertical stamp).
+``margin`` (text at an angle to the page's text, such as arXiv's vertical stamp), and two roles
+read in the flow of the running text but left out of a drag whose two ends are running text:
+``float`` (a figure's or table's contents and its caption) and ``box`` (a sidebar in a filled
+rectangle). The caller finds those from the page's drawings and puts them in ``Block.region``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ FOOTER_BAND = 0.90
 # A footnote is set smaller than the running text (NeurIPS: 9 pt under 10 pt).
 FOOTNOTE_SIZE_RATIO = 0.92
 FOOTNOTE_MARKERS = "*∗†‡§¶#0123456789⁰¹²³⁴⁵⁶⁷⁸⁹"
+# Roles read in the running text's flow (column by column), as opposed to marginalia.
+FLOW_ROLES = ("body", "float", "box")
 
 
 @dataclass
@@ -36,6 +41,8 @@ class Block:
         lines: how many lines it has.
         first_char: its first non-space character ("" if none), to spot footnote markers.
         style: its font family and size, e.g. ``Times@10.0`` ("" if unknown).
+        region: ``float`` or ``box`` when the page's drawings set it apart ("" if not).
+        running: it repeats at the same height on nearby pages (a running head or footer).
     """
 
     id: object
@@ -46,6 +53,8 @@ class Block:
     lines: int
     first_char: str = ""
     style: str = ""
+    region: str = ""
+    running: bool = False
 
 
 def _dir_key(direction: tuple[float, float]) -> tuple[int, int]:
@@ -75,13 +84,19 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
         if roles[b.id] != "body":
             continue
         _x0, y0, _x1, y1 = b.bbox
-        if (
+        if b.running:
+            roles[b.id] = "header" if y0 < 0.5 * page_height else "footer"
+        elif (
             b.lines <= 2
             and y1 <= HEADER_BAND * page_height
             and _stands_apart(b, blocks, roles, body_size)
         ):
             roles[b.id] = "header"
-        elif b.lines <= 2 and y0 >= FOOTER_BAND * page_height:
+        elif (
+            b.lines <= 2
+            and y0 >= FOOTER_BAND * page_height
+            and _apart_from_above(b, blocks, roles, body_size)
+        ):
             roles[b.id] = "footer"
         elif b.lines == 1 and b.chars <= 6 and b.first_char.isdigit():
             # A bare page number above or below everything else, wherever the margin is.
@@ -117,6 +132,9 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             footnotes.append(b)
     for b in footnotes:
         roles[b.id] = "footnote"
+    for b in blocks:
+        if b.region and roles[b.id] == "body":
+            roles[b.id] = b.region
     return roles
 
 
@@ -132,6 +150,22 @@ def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) 
         if o is not b and roles[o.id] == "body" and o.bbox[1] >= b.bbox[3] - 1
     ]
     return not below or min(below) - b.bbox[3] >= 1.2 * body_size
+
+
+def _apart_from_above(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
+    """A running footer is set off from the text above it in its column; the last lines of a
+    column's paragraph that reach into the foot of the page follow on at a line's spacing."""
+    above = [
+        o.bbox[3]
+        for o in blocks
+        if o is not b
+        and roles[o.id] == "body"
+        and o.bbox[1] < b.bbox[1]
+        and o.bbox[3] <= b.bbox[1] + 0.5 * body_size  # line boxes set tight may overlap
+        and _x_overlap(o, b)
+        and o.size >= FOOTNOTE_SIZE_RATIO * body_size
+    ]
+    return not above or b.bbox[1] - max(above) >= 0.5 * body_size
 
 
 def _x_overlap(a: Block, b: Block) -> bool:
@@ -198,7 +232,9 @@ def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, 
     roles = assign_roles(blocks, page_height)
     if not blocks:
         return []
-    by_role: dict[str, list[Block]] = {r: [] for r in ("header", "body", "footnote", "footer")}
+    by_role: dict[str, list[Block]] = {
+        r: [] for r in ("header", "body", "float", "box", "footnote", "footer")
+    }
     margin = []
     for b in blocks:
         (margin if roles[b.id] == "margin" else by_role[roles[b.id]]).append(b)
@@ -206,9 +242,11 @@ def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, 
     if dominant_lr:
         sizes = sorted(b.size for b in by_role["body"]) or [10.0]
         gap = max(4.0, 0.6 * sizes[len(sizes) // 2])
-        body = xy_cut(by_role["body"], gap)
+        # Floats and boxes keep their place in the flow: a drag may start or end in them.
+        flow = [b for b in blocks if roles[b.id] in FLOW_ROLES]
+        body = xy_cut(flow, gap)
     else:
-        body = by_role["body"]
+        body = [b for b in blocks if roles[b.id] in FLOW_ROLES]
     ordered = list(body)
     for note in sorted(by_role["footnote"], key=lambda b: b.bbox[1]):
         at = len(ordered)

@@ -12,6 +12,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from basehalf_core.documents.reading_order import FLOW_ROLES
+
 LIGATURES = {
     "ﬀ": "ff",
     "ﬁ": "fi",
@@ -199,20 +201,26 @@ def run_key(word) -> str:
 def make_runs(words: list, vocabulary) -> list[Run]:
     """The page's text as runs that search and re-anchoring look in.
 
-    The body words (marginalia between them skipped), the marginalia, and for each style of
-    the body whose words are interrupted by another style (a caption, a table between two
-    columns of running text) the words of that style alone: a drag narrowed to the running
-    text (``Document.select_between``) reads without a gap there.
+    The body words (marginalia, figures, tables and boxed sidebars between them skipped), the
+    marginalia, the flow (body with the figures, tables and boxes) when the page has any, and
+    for each style of the body or the flow whose words are interrupted by another style (a
+    caption, a table between two columns of running text) the words of that style alone: a
+    drag narrowed to the running text (``Document.select_between``) reads without a gap there.
     """
     groups: dict[str, list] = {}
     for w in words:
         groups.setdefault(run_key(w), []).append(w)
-    body = groups.get("body", [])
-    styles = [w.style for w in body]
-    for style in dict.fromkeys(styles):
-        where = [k for k, s in enumerate(styles) if s == style]
-        if where and where[-1] - where[0] + 1 != len(where):
-            groups["style " + style] = [body[k] for k in where]
+    flow = [w for w in words if w.role in FLOW_ROLES]
+    if len(flow) != len(groups.get("body", [])):
+        # A drag that starts or ends in a caption or a boxed sidebar reads them in the flow.
+        groups["flow"] = flow
+    for base in ("body", "flow"):
+        part = groups.get(base, [])
+        styles = [w.style for w in part]
+        for style in dict.fromkeys(styles):
+            where = [k for k, s in enumerate(styles) if s == style]
+            if where and where[-1] - where[0] + 1 != len(where):
+                groups[f"{base} style {style}"] = [part[k] for k in where]
     runs = []
     for key, group in groups.items():
         text, spans = join(group, vocabulary)

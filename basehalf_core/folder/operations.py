@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import fsio
+from basehalf_core.folder import fsio, notes
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import (
     AlreadyExists,
@@ -349,18 +349,18 @@ def save_body(ws: Workspace, path: str, new_body: str, expected: bytes) -> bytes
 def split_body(data: bytes) -> tuple[bytes | None, str]:
     """A note's bytes → (head bytes: BOM + frontmatter with its fences, body text).
 
-    The head is cut exactly where :func:`~basehalf_core.folder.upstream.read_note` finds the
-    frontmatter's end, so the body shown in the editor and the body saved agree. ``None``
-    as the head means the bytes are not UTF-8.
+    The head is cut where :func:`~basehalf_core.folder.notes.locate` — the one frontmatter
+    reader, the same the index and Card Detail use — puts the body's start, so the body shown
+    in the editor and the body saved agree. Frontmatter basehalf cannot use (TOML, JSON,
+    oversized, CR-only) has no head: the whole text is the body, as every reader sees it.
+    ``None`` as the head means the bytes are not UTF-8.
     """
-    store = up.read_note(data, "")
-    if store.unreadable.startswith("not UTF-8"):
+    try:
+        text, bom = notes.decode(data)
+    except UnicodeDecodeError:
         return None, ""
-    bom = b"\xef\xbb\xbf" if store.bom else b""
-    if store.yaml_start < 0:
-        return bom, store.text
-    cut = up._line_end(store.text, store.yaml_end)
-    return bom + store.text[:cut].encode("utf-8"), store.text[cut:]
+    cut = notes.locate(text).body_start
+    return (b"\xef\xbb\xbf" if bom else b"") + text[:cut].encode("utf-8"), text[cut:]
 
 
 def _wikilinks_to(ws: Workspace, rename: Callable[[str], str | None]) -> dict[str, list]:

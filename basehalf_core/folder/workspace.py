@@ -7,13 +7,17 @@ ways: :mod:`basehalf_core.folder.operations` hands it the bytes it just saved (n
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import errno
+import gc
 import heapq
 import os
 import posixpath
 import re
 import stat
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -87,6 +91,30 @@ class _Listing:
     links: set[str] = field(default_factory=set)
     special: dict[str, str] = field(default_factory=dict)  # path -> what it is
     temps: list[str] = field(default_factory=list)  # basehalf temp files (full paths)
+    dirs: dict[str, _Dir] = field(default_factory=dict)  # folders the next listing may reuse
+
+
+@dataclass(slots=True)
+class _Dir:
+    """What one listing of a folder found, for :meth:`Workspace.refresh` to reuse.
+
+    A folder's mtime and ctime change whenever a name in it is added, removed or renamed
+    (ctime also when a tool sets the mtime back), so while ``(inode, mtime, ctime)`` is the
+    same, its names are: only the notes in it need a ``stat`` (an edit changes a file, not its
+    folder). Kept only for folders holding nothing but plain files and folders, and whose stamp
+    was :data:`~basehalf_core.folder.index_cache.RACY_NS` old when listed (a change in the
+    same clock tick as the listing would leave the stamp as it was).
+    """
+
+    stamp: tuple[int, int, int]  # (inode, mtime_ns, ctime_ns) of the folder
+    notes: list[str]  # Markdown files: stat'ed on every listing
+    plain: list[str]  # other files: their stamp lives in their mirror store
+    dirs: list[str]  # sub-folders
+    bh: bool  # the root's .bh/ (mirror stores) is there
+
+
+_PLAIN = (False, (0, 0), False)  # a listing's value for a plain non-Markdown file
+_FOLDER = (True, (0, 0), False)
 
 
 class Workspace:
@@ -104,8 +132,9 @@ class Workspace:
         self._root_str = str(root)
         self._links: set[str] = set()
         self._special: dict[str, str] = {}
-        self._cache: dict[str, Node] = {}  # the persistent index cache, during a cold load
+        self._cache: dict[str, list] = {}  # the persistent index cache, during a cold load
         self._cache_misses = 0
+        self._dirs: dict[str, _Dir] = {}  # the last listing's folders, for refresh() to reuse
         self.journal_problem = ""  # why a killed multi-file operation could not be finished
         # Obsidian wikilinks: file name (NFC) -> node paths; holder -> the last segments its
         # wikilinks name, and the reverse (which holders to re-resolve when a name comes/goes).
@@ -119,8 +148,10 @@ class Workspace:
     def open(cls, root: str | os.PathLike) -> Workspace:
         """Scan ``root`` and return its index. Raises ``FolderError`` for a bad folder."""
         ws = cls(open_folder(root))
-        listing = ws._list()
-        ws._load(listing)
+        with _gc_paused():
+            listing = ws._list()
+            ws._dirs = listing.dirs
+            ws._load(listing)
         ws.load_settings()
         for temp in listing.temps:
             fsio.remove_stale_temp(ws.root, temp)
@@ -143,51 +174,129 @@ class Workspace:
 
     # --- reading the folder -------------------------------------------------------------
 
-    def _list(self) -> _Listing:
+    def _list(self, reuse: dict[str, _Dir] | None = None) -> _Listing:
+        """Walk the folder (never following links) and stat what the index compares.
+
+        ``reuse``: the folder records of the previous listing; a folder whose stamp is
+        unchanged is not read again, only its notes are stat'ed.
+        """
         listing = _Listing()
-        root = str(self.root)
+        root = self._root_str
+        trusted = time.time_ns() - index_cache.RACY_NS
         stack = [""]
         while stack:
             rel_dir = stack.pop()
+            full = os.path.join(root, rel_dir) if rel_dir else root
             try:
-                it = os.scandir(os.path.join(root, rel_dir) if rel_dir else root)
+                st = os.lstat(full) if rel_dir else os.stat(full)
             except OSError:
                 continue
-            with it:
-                for entry in it:
-                    name = entry.name
-                    rel = f"{rel_dir}/{name}" if rel_dir else name
-                    if name.startswith("."):
-                        if rel == ".bh":
-                            self._list_mirrors(listing)
-                        elif fsio.is_our_temp(name):
-                            listing.temps.append(entry.path)
-                        continue
-                    link = entry.is_symlink()
-                    outside = link and not is_within(self.root, entry.path)
-                    is_dir = not outside and entry.is_dir()
-                    if link and is_dir:
-                        is_dir = False  # a linked folder is a node, never walked (no loops)
-                    stamp = (0, 0)
-                    if not is_dir and not outside:
-                        # d_type tells a regular file without a stat call; links need one.
-                        plain = not link and entry.is_file(follow_symlinks=False)
-                        try:
-                            if plain and not is_markdown(name):
-                                pass
-                            else:
-                                st = entry.stat()
-                                stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-                                if not stat.S_ISREG(st.st_mode):
-                                    listing.special[rel] = fsio.describe_mode(st.st_mode)
-                        except OSError:
-                            pass  # a dangling link inside: a node whose file cannot be read
-                    listing.files[rel] = (is_dir, stamp, outside)
-                    if link and not outside:
-                        listing.links.add(rel)
-                    if is_dir:
-                        stack.append(rel)
+            if not stat.S_ISDIR(st.st_mode):
+                continue  # swapped for a link or a file since its parent was read
+            dir_stamp = (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+            old = reuse.get(rel_dir) if reuse else None
+            if old is not None and old.stamp == dir_stamp and self._relist(old, listing):
+                stack += old.dirs
+                listing.dirs[rel_dir] = old
+                continue
+            rec, clean = self._scan_dir(rel_dir, full, listing)
+            stack += rec.dirs
+            if clean and st.st_mtime_ns < trusted and st.st_ctime_ns < trusted:
+                rec.stamp = dir_stamp
+                listing.dirs[rel_dir] = rec
         return listing
+
+    def _relist(self, old: _Dir, listing: _Listing) -> bool:
+        """Fill ``listing`` from a folder's previous record, stat'ing its notes.
+
+        False (nothing filled) when a note is gone or no longer a plain file: the folder
+        changed within a clock tick of its last listing, so it must be read again.
+        """
+        # The one loop a refresh of an unchanged tree runs 10,000 times: kept to a stat each.
+        lstat, prefix, regular = os.lstat, self._root_str + os.sep, stat.S_ISREG
+        stamps = []
+        for rel in old.notes:
+            try:
+                st = lstat(prefix + rel)
+            except OSError:
+                return False
+            if not regular(st.st_mode):
+                return False
+            stamps.append((False, (st.st_mtime_ns, st.st_size, st.st_ino), False))
+        files = listing.files
+        files.update(zip(old.notes, stamps, strict=True))
+        for rel in old.plain:
+            files[rel] = _PLAIN
+        for rel in old.dirs:
+            files[rel] = _FOLDER
+        if old.bh:
+            self._list_mirrors(listing)
+        return True
+
+    def _scan_dir(self, rel_dir: str, full: str, listing: _Listing) -> tuple[_Dir, bool]:
+        """One folder into ``listing``: its record, and whether the next listing may reuse it."""
+        files = listing.files
+        rec = _Dir((0, 0, 0), [], [], [], False)
+        clean = True
+        try:
+            it = os.scandir(full)
+        except OSError:
+            return rec, False
+        with it:
+            for entry in it:
+                name = entry.name
+                rel = f"{rel_dir}/{name}" if rel_dir else name
+                if name.startswith("."):
+                    if rel == ".bh":
+                        self._list_mirrors(listing)
+                        rec.bh = True
+                    elif fsio.is_our_temp(name):
+                        listing.temps.append(entry.path)
+                        clean = False  # removed or finished soon: look again next time
+                    continue
+                # The common cases from d_type alone: a folder, a plain file (only notes are
+                # stat'ed: any other file's stamp lives in its mirror store).
+                if entry.is_file(follow_symlinks=False):
+                    if not is_markdown(name):
+                        files[rel] = _PLAIN
+                        rec.plain.append(rel)
+                        continue
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        st = None  # gone since the folder was read
+                    if st is not None and stat.S_ISREG(st.st_mode):
+                        files[rel] = (False, (st.st_mtime_ns, st.st_size, st.st_ino), False)
+                        rec.notes.append(rel)
+                        continue
+                elif entry.is_dir(follow_symlinks=False):
+                    files[rel] = _FOLDER
+                    rec.dirs.append(rel)
+                    continue
+                clean = False  # a link, a special file, or a file that changed under us
+                if self._list_odd(entry, rel, listing):
+                    rec.dirs.append(rel)
+        return rec, clean
+
+    def _list_odd(self, entry: os.DirEntry, rel: str, listing: _Listing) -> bool:
+        """A symlink or special file (or one that changed while listed); True: walk it."""
+        link = entry.is_symlink()
+        outside = link and not is_within(self.root, entry.path)
+        # A linked folder is a node, never walked (no loops).
+        is_dir = not link and entry.is_dir()
+        stamp = (0, 0)
+        if not is_dir and not outside:
+            try:
+                st = entry.stat()
+                stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+                if not stat.S_ISREG(st.st_mode):
+                    listing.special[rel] = fsio.describe_mode(st.st_mode)
+            except OSError:
+                pass  # a dangling link inside: a node whose file cannot be read
+        listing.files[rel] = (is_dir, stamp, outside)
+        if link and not outside:
+            listing.links.add(rel)
+        return is_dir
 
     def _list_mirrors(self, listing: _Listing) -> None:
         bh = os.path.join(self._root_str, ".bh")
@@ -210,35 +319,51 @@ class Workspace:
                 listing.mirrors[node] = (st.st_mtime_ns, st.st_size, st.st_ino)
 
     def _load(self, listing: _Listing) -> None:
-        # A cold load builds the graph in two bulk calls: per-edge inserts cost more than parsing.
+        # Cold load: one pass per index, and the graph filled in bulk (networkx's per-edge
+        # checks cost more than everything else here for 30,000 edges).
         self._links = listing.links
         self._special = listing.special
         big = len(listing.files) >= index_cache.MIN_NODES
-        self._cache = {
-            rel: Node(rel, kind_for(rel, declared=store.fields.get("kind")), title, store, stamp)
-            for rel, (stamp, title, store) in (index_cache.load(self.root) if big else {}).items()
-        }
+        self._cache = index_cache.load(self.root) if big else {}
+        mirrors = listing.mirrors
+        make = self._make
         nodes = [
-            self._make(rel, is_dir, stamp, outside, listing.mirrors.get(rel))
+            make(rel, is_dir, stamp, outside, mirrors.get(rel))
             for rel, (is_dir, stamp, outside) in listing.files.items()
         ]
         if big and self._cache_misses:
             index_cache.save(self.root, nodes)
         self._cache, self._cache_misses = {}, 0
+        by_path, by_nfc, by_name = self.nodes, self._by_nfc, self._by_name
         for node in nodes:
-            self.nodes[node.path] = node
-            self._by_nfc[nfc(node.path)] = node.path
-            self._by_name.setdefault(nfc(posix_name(node.path)), set()).add(node.path)
+            path = node.path
+            by_path[path] = node
+            key = nfc(path)
+            by_nfc[key] = path
+            # NFC keeps "/" a boundary, so the name of the NFC path is the NFC of the name.
+            name = key.rsplit("/", 1)[-1]
+            holders = by_name.get(name)
+            if holders is None:
+                by_name[name] = {path}
+            else:
+                holders.add(path)
+        wanted = self._wanted
+        pairs = []
         for node in nodes:
-            if self._note_links(node):
-                self.resolve_links(node.store)
-            for target in node.store.paths:
-                self._wanted.setdefault(target, set()).add(node.path)
-        self.graph.add_nodes_from(self.nodes)
-        by_nfc = self._by_nfc
-        self.graph.add_edges_from(
-            (by_nfc[t], node.path) for node in nodes for t in node.store.paths if t in by_nfc
-        )
+            store = node.store
+            if any(e.link for e in store.entries) and self._note_links(node):
+                self.resolve_links(store)
+            path = node.path
+            for target in store.paths:
+                holders = wanted.get(target)
+                if holders is None:
+                    wanted[target] = {path}
+                else:
+                    holders.add(path)
+                real = by_nfc.get(target)
+                if real is not None:
+                    pairs.append((real, path))
+        _fill_graph(self.graph, self.nodes, pairs)
         self.revision += 1
 
     def _put(self, *args) -> None:
@@ -259,11 +384,14 @@ class Workspace:
         elif rel in self._special:
             what = self._special[rel]
             store = up.Store(owner=rel, unreadable=f"{what}, not a regular file; never opened")
-            node = Node(rel, "other", posix_name(rel), store, special=True)
+            node = Node(rel, "other", posix_name(rel), store, stamp, special=True)
         elif is_markdown(rel) and not is_dir:
-            cached = self._cache.get(rel)
-            if cached is not None and cached.stamp == stamp:
-                return cached
+            rec = self._cache.get(rel)
+            hit = index_cache.store(rec, stamp) if rec is not None else None
+            if hit is not None:
+                title, store = hit
+                declared = store.fields.get("kind")
+                return Node(rel, kind_for(rel, declared=declared), title, store, stamp)
             self._cache_misses += 1
             try:
                 head = self._read_head(rel)
@@ -597,7 +725,9 @@ class Workspace:
         Returns:
             The node paths that were added, removed or re-read.
         """
-        listing = self._list()
+        with _gc_paused():
+            listing = self._list(self._dirs)
+        self._dirs = listing.dirs
         self._links = listing.links
         self._special = listing.special
         self.load_settings()  # `basehalf links` may have changed the link form meanwhile
@@ -605,14 +735,20 @@ class Workspace:
         for gone in [p for p in self.nodes if p not in listing.files]:
             self._forget(gone)
             changed.add(gone)
-        for rel, (is_dir, stamp, outside) in listing.files.items():
-            node = self.nodes.get(rel)
+        nodes, mirrors = self.nodes, listing.mirrors
+        for rel, spec in listing.files.items():
+            node = nodes.get(rel)
+            is_dir, stamp, outside = spec
             if node is not None and node.outside_link == outside:
-                note = is_markdown(rel) and not is_dir and not outside
-                seen = stamp if note else (listing.mirrors.get(rel) or (0, 0))
+                if spec is _PLAIN or spec is _FOLDER:  # most files: no is_markdown() call
+                    seen = mirrors.get(rel) or (0, 0)
+                elif is_markdown(rel) and not is_dir and not outside:
+                    seen = stamp
+                else:
+                    seen = mirrors.get(rel) or (0, 0)
                 if node.stamp == seen and (node.kind == "folder") == is_dir:
                     continue
-            self._put(rel, is_dir, stamp, outside, listing.mirrors.get(rel))
+            self._put(rel, is_dir, stamp, outside, mirrors.get(rel))
             changed.add(rel)
         if changed:
             self.revision += 1
@@ -632,6 +768,43 @@ def _title(path: str, store: up.Store) -> str:
             return m.group(1).strip()
     name = posix_name(path)
     return name.rsplit(".", 1)[0] if "." in name else name
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while the index is built.
+
+    A cold open allocates ~100,000 containers (nodes, stores, entries, sets, graph dicts) that
+    all live on; each collection the allocations trigger walks all of them again, which took a
+    third of a cached open of 10,000 notes. Nothing built here is garbage, so nothing is lost
+    by collecting afterwards instead (the collector runs again at its next threshold).
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _fill_graph(graph: nx.DiGraph, nodes, pairs: list[tuple[str, str]]) -> None:
+    """Add ``nodes`` and the edges ``pairs`` to an empty ``graph``, as ``add_edges_from`` would.
+
+    Writes networkx's documented adjacency dicts (``_succ``/``_pred``: one shared, empty
+    attribute dict per edge) directly: ``add_edges_from`` re-checks both ends of every edge
+    and took ~40% of a cached open of 10,000 notes. Any other graph type takes the public path.
+    """
+    graph.add_nodes_from(nodes)
+    if type(graph) is not nx.DiGraph or graph.number_of_edges():
+        graph.add_edges_from(pairs)
+        return
+    succ, pred = graph._succ, graph._pred
+    for u, v in pairs:
+        d = {}
+        succ[u][v] = d
+        pred[v][u] = d
+    nx._clear_cache(graph)
 
 
 def _stamp(full: Path) -> tuple[int, ...]:

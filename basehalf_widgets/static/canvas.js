@@ -477,6 +477,8 @@ function render({ model, el }) {
     if (nodes.get(id)) network.focus(id, { scale, animation: false });
   };
   box.bhScale = () => network.getScale();
+  // vis-network's edit mode ("addEdge" while Link mode waits for a drag), for tests.
+  box.bhEditMode = () => (network.manipulation && network.manipulation.inMode) || "";
   box.bhOpened = () => (model.get("opened") || {}).n || 0;
   // A card's label and its box in CSS pixels of this element (for readability checks).
   box.bhCard = (id) => {
