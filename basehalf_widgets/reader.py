@@ -22,6 +22,10 @@ Traits (all synced):
   ``ahead_size``, so the next page turn paints at once, without a round trip to Python.
   A background thread renders the neighbours of the page on screen into a small cache
   meanwhile, so that answer (and a turn back) costs no render.
+- ``painted``: set by the browser to the key of a quick image (``…~low``) it has just painted
+  while no sharper one had come; Python answers with the sharp image when that quick image is
+  still its last word (the first page goes out quick with the widget itself: see
+  :meth:`Reader._deliver`).
 - ``zoom``: render scale (pixels per point). ``fit``: fit the page to the widget's width. The
   browser shows the page at ``zoom / devicePixelRatio`` CSS pixels per point.
 - ``selection``: set by the browser on a drag: ``{page, start, end, covered, text}`` (word
@@ -44,6 +48,7 @@ Traits (all synced):
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -66,6 +71,9 @@ from basehalf_core.documents.document import (
 from basehalf_core.documents.pages import line_rects
 from basehalf_core.errors import BasehalfError
 
+# Pillow's JPEG encoder is loaded with this module, not on the first page a learner opens.
+documents.warm_jpeg()
+
 _STATIC = Path(__file__).parent / "static"
 MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
 # Rendered pages kept per reader (on screen, sent ahead, the neighbours rendered in the
@@ -77,6 +85,12 @@ IMAGE = "jpeg"
 # its scale (a quarter of the pixels: quick to render, send and decode), then sharp.
 PREVIEW_SCALE = 0.5
 LOW = "~low"  # image_key suffix of that first, low-resolution image
+# After a page image is handed to marimo, the kernel thread sleeps this long before rendering
+# or reading words again: marimo's server threads (which send the message) need the GIL, and
+# PyMuPDF keeps it for a whole render, so without a pause a quick image would leave after the
+# sharp render (9-16 ms later, median, measured with a queue and a second thread; 0.1 ms
+# with the pause).
+HANDOFF = 0.003
 STREAM_EVERY = 0.1  # seconds between two updates of the hits while a search runs
 _IMAGE_KEYS = ("image", "image_type", "image_page", "image_key", "page_size", "page")
 
@@ -137,6 +151,7 @@ class Reader(anywidget.AnyWidget):
     ahead_image = traitlets.Bytes(b"").tag(sync=True)
     ahead_words = traitlets.List([]).tag(sync=True)
     ahead_size = traitlets.List([0.0, 0.0]).tag(sync=True)
+    painted = traitlets.Unicode("").tag(sync=True)
 
     def __init__(
         self,
@@ -165,6 +180,7 @@ class Reader(anywidget.AnyWidget):
         self.observe(self._on_query, names=["query"])
         self.observe(self._on_password, names=["password"])
         self.observe(self._on_ahead, names=["ahead"])
+        self.observe(self._on_painted, names=["painted"])
         self._shown = False
         self._open(password, first_page=page)
         self._shown = True
@@ -300,30 +316,42 @@ class Reader(anywidget.AnyWidget):
             self._states_to_send.difference_update(keys)
 
     def _deliver(self) -> None:
+        """Send the page on screen: its image first (on its own message), then its words.
+
+        While the reader is being made the page goes out with the widget, as a quick
+        low-resolution image unless the sharp one is cached: nothing is on screen yet, and the
+        sooner the widget's cell is done the sooner the browser can paint. The browser asks
+        for the sharp image once it has painted the quick one (``painted``). Later pages not
+        rendered yet go out quick, then sharp, from the same call (:meth:`_preview`).
+        """
         assert self.doc is not None
         i = self.page
-        self._warmer.pause()
-        try:
-            size = self.doc.page_size(i)
-            self._preview(i, size)
-            image = self.page_image(i)
-        except DocumentError as exc:
-            self.message = f"page {i + 1} of {self.file} cannot be shown: {exc.reason}."
-            return
-        with self.hold_sync():
-            self._set_image(i, size, image, _key(i, self.zoom))
-            if self.selection.get("page") not in (None, i):
-                self.selection = {}
-            notice = ""  # turning the page clears the notice about the last action
+        with self._warmer.held():
             try:
-                self.words = self.page_words(i)
+                size = self.doc.page_size(i)
+                if self._shown or self._pages.has(i, self.zoom):
+                    self._preview(i, size)
+                    image, key = self.page_image(i), _key(i, self.zoom)
+                else:
+                    image, key = self._quick(i), _key(i, self.zoom) + LOW
             except DocumentError as exc:
-                self.words = []
-                notice = f"The text of page {i + 1} cannot be read: {exc.reason}."
-            self.words_page = i
-            self._say(notice)
-            self._flush()  # a search goes on after turning to its first hit: send the words now
-        self._warmer.want(i)
+                self.message = f"page {i + 1} of {self.file} cannot be shown: {exc.reason}."
+                return
+            with self.hold_sync():
+                self._set_image(i, size, image, key)
+                if self.selection.get("page") not in (None, i):
+                    self.selection = {}
+                notice = ""  # turning the page clears the notice about the last action
+                try:
+                    self.words = self.page_words(i)
+                except DocumentError as exc:
+                    self.words = []
+                    notice = f"The text of page {i + 1} cannot be read: {exc.reason}."
+                self.words_page = i
+                self._say(notice)
+                self._flush()  # a search goes on after turning to its first hit: send the words
+        if self._shown:
+            self._warmer.want(i)
 
     def _set_image(self, i: int, size, image: bytes, key: str) -> None:
         self.page_size = [round(size[0], 2), round(size[1], 2)]
@@ -332,19 +360,37 @@ class Reader(anywidget.AnyWidget):
         self.image_page = i
         self.image_key = key
         self._flush(_IMAGE_KEYS)
+        if self._shown and self.comm is not None:
+            time.sleep(HANDOFF)  # let marimo send it before the next render or word extraction
+
+    def _quick(self, i: int) -> bytes:
+        """Page ``i`` at :data:`PREVIEW_SCALE` of the reader's zoom (not cached)."""
+        assert self.doc is not None
+        return self.doc.render(i, self.zoom * PREVIEW_SCALE, image=IMAGE).data
 
     def _preview(self, i: int, size) -> None:
-        """A quick low-resolution image first, when the browser waits for an unrendered page.
-
-        Not while the reader is being made: nothing is on screen yet, the first page goes out
-        with the widget itself.
-        """
-        if not self._shown or self._pages.has(i, self.zoom):
+        """A quick low-resolution image first, when the browser waits for an unrendered page."""
+        if self._pages.has(i, self.zoom):
             return
-        assert self.doc is not None
-        low = self.doc.render(i, self.zoom * PREVIEW_SCALE, image=IMAGE).data
+        low = self._quick(i)
         with self.hold_sync():  # one message: the browser sees image, page and key together
             self._set_image(i, size, low, _key(i, self.zoom) + LOW)
+
+    def _on_painted(self, change) -> None:
+        """The browser has painted a quick image: send the sharp one if it is still due."""
+        i = self.page
+        key = _key(i, self.zoom)
+        if self.doc is None or change["new"] != key + LOW or self.image_key != key + LOW:
+            return  # another page or zoom since, or the sharp image is already sent
+        with self._warmer.held():
+            try:
+                image = self.page_image(i)
+                size = self.doc.page_size(i)
+            except DocumentError:
+                return  # the page says what is wrong when it is shown again
+            with self.hold_sync():
+                self._set_image(i, size, image, key)
+        self._warmer.want(i)
 
     def _on_ahead(self, change) -> None:
         """The browser asks for the page it expects next; send it so a turn needs no trip."""
@@ -357,8 +403,9 @@ class Reader(anywidget.AnyWidget):
         if self.ahead_key == key:
             return
         try:
-            image, words = self.page_payload(i)
-            size = self.doc.page_size(i)
+            with self._warmer.held():
+                image, words = self.page_payload(i)
+                size = self.doc.page_size(i)
         except DocumentError:
             return  # the page says what is wrong when it is shown
         with self.hold_sync():
@@ -458,10 +505,15 @@ class Reader(anywidget.AnyWidget):
             return
         self.search = {"query": change["new"], "done": False}
         self._flush(["hits", "search", "message"])
-        found: list[dict] = []
-        sent = 0.0
         # Pages are searched from the one on screen: the first hit is the one to show, at once;
         # the others are sent as they come, at most every STREAM_EVERY seconds.
+        with self._warmer.held():
+            self._search(text, change["new"])
+
+    def _search(self, text: str, query: str) -> None:
+        assert self.doc is not None
+        found: list[dict] = []
+        sent = 0.0
         for hit in anchors.search_pages(self.doc, text, start=self.page):
             found.append({"page": hit.page, "boxes": _rounded(hit.boxes), "count": hit.count})
             if len(found) == 1:
@@ -474,7 +526,7 @@ class Reader(anywidget.AnyWidget):
                 sent = time.monotonic()
         with self.hold_sync():
             self.hits = sorted(found, key=lambda h: h["page"])
-            self.search = {"query": change["new"], "done": True}
+            self.search = {"query": query, "done": True}
             if not found:
                 self._say(f"No match for “{text}” in {self.file}.")
 
@@ -510,25 +562,32 @@ class _PageCache:
 
 
 class _Warmer:
-    """Renders the neighbours of the page on screen (image and words) off the request path.
+    """Renders the neighbours of the page on screen (image and words), then reads the text of
+    every page (the search filter and the selection vocabulary), off the request path.
 
-    One daemon thread per reader, started on first use. It works only between the
-    learner's requests: each delivery pauses it, and it waits :data:`IDLE` seconds of quiet
-    before each page, so a page asked for never queues behind a neighbour for long (PyMuPDF
-    runs one call at a time, under the process-wide lock).
+    One daemon thread per reader, started once the first page is on screen (:meth:`want`).
+    PyMuPDF holds the GIL while it renders or reads a page, so while this thread works every
+    other thread of the process waits (the kernel, marimo's server sending pages and loading
+    widget code): it works only when the reader is idle. A request holds it (:meth:`held`);
+    it waits :data:`IDLE` seconds of quiet before each neighbour and :data:`SCAN_IDLE` before
+    scanning, and scans a page at a time, stopping as soon as a request comes.
     """
 
     IDLE = 0.05
+    SCAN_IDLE = 0.3
 
     def __init__(self, reader: Reader):
         self._reader = reader
         self._wake = threading.Condition()
         self._todo: list[int] = []
         self._generation = 0
+        self._busy = 0
+        self._scanned = False
         self._thread: threading.Thread | None = None
         self._stopped = False
 
     def want(self, page: int) -> None:
+        """Render the neighbours of ``page`` (then scan) once the reader is quiet."""
         with self._wake:
             self._generation += 1
             self._todo = [p for p in (page + 1, page - 1) if p >= 0]
@@ -537,9 +596,19 @@ class _Warmer:
                 self._thread.start()
             self._wake.notify()
 
-    def pause(self) -> None:
+    @contextlib.contextmanager
+    def held(self):
+        """No background work while the block runs (a request being answered); nestable."""
         with self._wake:
+            self._busy += 1
             self._generation += 1
+        try:
+            yield
+        finally:
+            with self._wake:
+                self._busy -= 1
+                self._generation += 1
+                self._wake.notify()
 
     def stop(self) -> None:
         with self._wake:
@@ -547,36 +616,47 @@ class _Warmer:
             self._todo = []
             self._wake.notify()
 
+    def _quiet(self) -> bool:
+        return not self._busy and not self._stopped
+
     def _next(self) -> int | None:
+        """The next page to render, -1 to scan, None once stopped."""
         with self._wake:
             while not self._stopped:
-                if self._todo:
-                    seen = self._generation
-                    # Quiet for a moment (no page asked for meanwhile) before working.
-                    self._wake.wait(self.IDLE)
-                    if seen == self._generation and self._todo:
-                        return self._todo.pop(0)
+                if self._busy or (not self._todo and self._scanned):
+                    self._wake.wait()
                     continue
-                self._wake.wait()
+                seen = self._generation
+                # Quiet for a moment (nothing asked for meanwhile) before working.
+                self._wake.wait(self.IDLE if self._todo else self.SCAN_IDLE)
+                if seen != self._generation or not self._quiet():
+                    continue
+                return self._todo.pop(0) if self._todo else -1
             return None
 
     def _run(self) -> None:
-        scanned = False
         while (i := self._next()) is not None:
             reader = self._reader
             doc = reader.doc
-            if doc is None or not 0 <= i < doc.page_count:
+            if doc is None:
+                self._scanned = True  # nothing to read until a document is open
                 continue
             try:
-                reader._pages.get(doc, i, reader.zoom)
-                doc.words(i)
-                if not scanned and not self._todo:
-                    # Once the neighbours are ready: the text of every page, for the search
-                    # filter and the vocabulary a selection needs (the lock is taken per page).
-                    scanned = True
-                    doc.scan()
+                if i < 0:
+                    self._scan(doc)
+                elif i < doc.page_count:
+                    reader._pages.get(doc, i, reader.zoom)
+                    doc.words(i)
             except DocumentError:
                 continue  # the page says what is wrong when it is shown
+
+    def _scan(self, doc: Document) -> None:
+        """Read pages' text one at a time until done or a request comes."""
+        seen = self._generation
+        while seen == self._generation and self._quiet():
+            if doc.scan(pages=1):
+                self._scanned = True
+                return
 
 
 def _key(page: int, zoom: float) -> str:

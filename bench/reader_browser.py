@@ -17,6 +17,15 @@
 5. RSS of the marimo app process (with any children) while paging 1 → 285 with the → key:
    sampled along the way, plus the kernel's peak (VmHWM). Goal: flat in pages, < 400 MB.
 
+What counts as painted: the first frame after the page's image has loaded into its ``<img>``
+(the reader's ``bh-page-shown`` mark), a quick low-resolution image included; the sharp image's
+frame is ``bh-page-sharp``. Both are printed.
+
+Where the time goes: every message the page receives over marimo's websocket and every request
+it makes to the kernel are stamped in the page (an init script, browser clock), next to the
+reader's marks (``bh-mount``: the widget's view made; ``bh-image-set``: an image handed to the
+``<img>``); the first page and the jumps print a breakdown of medians step by step.
+
 pdf.js (npm ``pdfjs-dist``) is installed with npm into ``$BASEHALF_PDFJS_DIR`` (default
 ``/tmp/basehalf-bench-pdfjs``), never into the repository.
 
@@ -98,6 +107,86 @@ LAST_MARK = """([name, n]) => { const m = performance.getEntriesByName(name);
   return m.length > 0 && m[m.length - 1].detail === n; }"""
 MARK_TIME = """(name) => { const m = performance.getEntriesByName(name);
   return m[m.length - 1].startTime; }"""
+
+
+# Stamps (browser clock) for the breakdown: each websocket message received (labelled with its
+# op, widget method, image key and cell status), each request to the kernel's API and each
+# performance mark (the reader clears its older marks of a name). The
+# listener is added when the socket is made, so it runs before marimo's own handler.
+TAP = """(() => {
+  const log = (window.__bhNet = []);
+  const pick = (re, s) => { const m = re.exec(s); return m ? m[1] : ""; };
+  const label = (s) => {
+    if (typeof s !== "string") return "binary";
+    const head = s.slice(0, 300);
+    const parts = [pick(/"op": ?"([^"]+)"/, head), pick(/"method": ?"([^"]+)"/, head)];
+    if (head.includes('"status":"')) parts.push(pick(/"status":"([^"]+)"/, head));
+    if (head.includes('"output":{')) parts.push("output");
+    if (s.includes("basehalf_widgets.reader")) parts.push("reader");
+    const at = s.indexOf('"image_key"'); // after the image's base64: one fast scan
+    const key = at < 0 ? "" : pick(/"image_key": ?"([^"]+)"/, s.slice(at, at + 80));
+    if (key) parts.push("image=" + key);
+    return parts.filter(Boolean).join(" ");
+  };
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (e) => log.push([performance.now(), "in " + label(e.data)]));
+    }
+  };
+  const nativeFetch = window.fetch;
+  window.fetch = function (input, init) {
+    const url = String((input && input.url) || input);
+    const api = url.split("/api/kernel/")[1];
+    if (api) log.push([performance.now(), "out " + api]);
+    return nativeFetch.apply(this, arguments);
+  };
+  // The reader keeps only its last mark of a name: keep them all here.
+  const nativeMark = performance.mark.bind(performance);
+  performance.mark = (name, opts) => {
+    const m = nativeMark(name, opts);
+    log.push([m.startTime, `mark ${name} ${m.detail}|`]);
+    return m;
+  };
+})();"""
+EVENTS = "(t0) => window.__bhNet.filter((e) => e[0] >= t0).sort((a, b) => a[0] - b[0])"
+
+
+def steps(page, t0: float, wanted: list[tuple[str, str]]) -> dict[str, float]:
+    """ms from ``t0`` to the first event whose label holds every ``&``-separated part of each
+    ``(step, text)``'s text (a part starting with ``!`` must be absent); unseen steps are left
+    out."""
+    found = {}
+    events = page.evaluate(EVENTS, t0)
+    for name, text in wanted:
+        parts = text.split("&")
+        for t, what in events:
+            if all((p[1:] not in what) if p.startswith("!") else (p in what) for p in parts):
+                found[name] = t - t0
+                break
+    return found
+
+
+# The first page: click to paint, step by step (labels from TAP and the reader's marks).
+OPEN_STEPS = [
+    ("click -> request to the kernel", "out set_ui_element_value"),
+    ("-> kernel runs the reader's cell", "in cell-op&running"),
+    ("-> reader widget made (comm open)", "in model-lifecycle&open&reader"),
+    ("-> first image received", "in model-lifecycle&image="),
+    ("-> cell output received", "in cell-op&output"),
+    ("-> widget view mounted (ESM loaded)", "mark bh-mount"),
+    ("-> image handed to <img>", "mark bh-image-set 1|"),
+    ("-> painted", "mark bh-page-shown 1|"),
+]
+JUMP_STEPS = [
+    ("go to page -> request to the kernel", "out set_model_value"),
+    ("-> first image received", "in model-lifecycle&image={page}"),
+    ("-> image handed to <img>", "mark bh-image-set {n}|"),
+    ("-> painted", "mark bh-page-shown {n}|"),
+    ("-> sharp image received", "in model-lifecycle&image={page}@&!~low"),
+    ("-> sharp painted", "mark bh-page-sharp {n}|"),
+]
 
 
 def ensure_pdfjs() -> Path:
@@ -230,11 +319,12 @@ def first_pages(browser, book: Path, work: Path, pdfjs: PdfJs, reps: int) -> dic
 
     Ours: ms from pressing "Open document" to page 1 painted, a fresh app process each time.
     """
-    out: dict[str, list] = {"ours": [], "pdfjs": [], "cold": []}
+    out: dict[str, list] = {"ours": [], "pdfjs": [], "cold": [], "steps": []}
     for rep in range(reps):
         app = ReaderApp(book, work / f"open-{rep}.log", defer=True)
         try:
             context = browser.new_context(viewport=VIEWPORT)
+            context.add_init_script(TAP)
             page = context.new_page()
             page.goto(app.url)
             button = page.locator("button", has_text="Open document")
@@ -242,6 +332,7 @@ def first_pages(browser, book: Path, work: Path, pdfjs: PdfJs, reps: int) -> dic
             page.wait_for_timeout(500)  # let the kernel settle after its first run
             t0 = button.evaluate("b => { const t = performance.now(); b.click(); return t; }")
             out["ours"].append(wait_painted(page, 1) - t0)
+            out["steps"].append(steps(page, t0, OPEN_STEPS))
             context.close()
         finally:
             app.stop()
@@ -254,6 +345,7 @@ def first_pages(browser, book: Path, work: Path, pdfjs: PdfJs, reps: int) -> dic
 
 def _open_reader(browser, app: ReaderApp):
     context = browser.new_context(viewport=VIEWPORT)
+    context.add_init_script(TAP)
     page = context.new_page()
     page.goto(app.url)
     wait_painted(page, 1, "bh-page-sharp")
@@ -272,7 +364,7 @@ def jumps(browser, book: Path, work: Path, pdfjs: PdfJs) -> dict[str, list]:
     """Far jumps, ours (go-to-page → painted, and → sharp) and pdf.js's (at our render zoom)
     taken in turn for each page of :data:`JUMP_PAGES` and the pages 5 before them."""
     app = ReaderApp(book, work / "jumps.log", defer=False)
-    out: dict[str, list] = {"ours": [], "sharp": [], "pdfjs": [], "zoom": []}
+    out: dict[str, list] = {"ours": [], "sharp": [], "pdfjs": [], "zoom": [], "steps": []}
     try:
         page = _open_reader(browser, app)
         zoom = _zoom(page, book)
@@ -289,6 +381,8 @@ def jumps(browser, book: Path, work: Path, pdfjs: PdfJs) -> dict[str, list]:
             )
             out["ours"].append(wait_painted(page, n + 1) - t0)
             out["sharp"].append(wait_painted(page, n + 1, "bh-page-sharp") - t0)
+            wanted = [(k, v.format(page=n, n=n + 1)) for k, v in JUMP_STEPS]
+            out["steps"].append(steps(page, t0, wanted))
             viewer.bring_to_front()
             out["pdfjs"].append(viewer.evaluate(f"() => jump({n + 1}, {zoom})"))
         viewer.context.close()
@@ -391,6 +485,21 @@ def main(argv: list[str] | None = None) -> None:
     report(first, jump, found, walk, pages, args.reps)
 
 
+def _breakdown(runs: list[dict[str, float]], names: list[str]) -> None:
+    """Median ms from the start to each step, and from the step before (runs that saw both)."""
+    print("  breakdown (median ms from the start | from the step before; n = runs seen):")
+    before = None
+    for name in names:
+        at = [r[name] for r in runs if name in r]
+        if not at:
+            print(f"    {name:40s}   not seen")
+            continue
+        gaps = [r[name] - r[before] for r in runs if name in r and before in r] if before else at
+        gap = f"{statistics.median(gaps):+7.1f}" if gaps else "      ?"
+        print(f"    {name:40s} {statistics.median(at):7.1f} | {gap}  (n={len(at)})")
+        before = name
+
+
 def _all(times: list[float]) -> str:
     return ", ".join(f"{t:.0f}" for t in times)
 
@@ -409,6 +518,8 @@ def report(first, jump, found, walk, pages: int, reps: int) -> None:
     print(f"  ratio ours / pdf.js (library ready): {ratio:.2f}  (goal <= 0.50)")
     print(f"  ratio ours / pdf.js (from navigation): {med(first['ours']) / med(first['cold']):.2f}")
     print(f"  ours all: {_all(first['ours'])}; pdf.js all: {_all(first['pdfjs'])}")
+    print("  painted = first frame after a page image loaded (a quick low-resolution one counts)")
+    _breakdown(first["steps"], [name for name, _ in OPEN_STEPS])
     n = len(jump["ours"])
     print(f"jump to a far page ({n} pages), median, render zoom {jump['zoom'][0]:.2f}:")
     print(f"  basehalf reader (go to page -> painted):       {med(jump['ours']):7.1f} ms")
@@ -419,6 +530,7 @@ def report(first, jump, found, walk, pages: int, reps: int) -> None:
     print(f"  ours all: {_all(jump['ours'])}")
     print(f"  ours sharp all: {_all(jump['sharp'])}")
     print(f"  pdf.js all: {_all(jump['pdfjs'])}")
+    _breakdown(jump["steps"], [name for name, _ in JUMP_STEPS])
     print(f"search {QUERY!r} (and upper case) from the search box, median of {reps}:")
     print(f"  basehalf reader, Enter -> first hit marked: {med(found['first']):7.1f} ms")
     print(f"  basehalf reader, Enter -> search over:      {med(found['done']):7.1f} ms")

@@ -138,3 +138,33 @@ def test_search_finds_the_same_pages_once_the_text_is_scanned(acl):
     assert acl.may_hold(0, "zebra quartz") is False
     for q in queries:
         assert [(h.page, h.count) for h in anchors.search_pages(acl, q)] == cold[q], q
+
+
+def test_a_scan_in_steps_reads_the_same_text_as_one_scan(acl, tmp_path):
+    """A reader scans a page at a time in the background; the result is the whole scan's."""
+    steps = 0
+    while not acl.scan(pages=1):
+        steps += 1
+        assert acl.may_hold(steps, "the") is None  # not read yet
+    assert steps == acl.page_count - 1
+    whole = D.Document(acl.path)
+    assert whole.scan() is True
+    assert acl.vocabulary() == whole.vocabulary()
+    assert [acl.may_hold(i, "Kendall") for i in range(acl.page_count)] == [
+        whole.may_hold(i, "Kendall") for i in range(acl.page_count)
+    ]
+
+
+@pytest.mark.parametrize("name", ["pymupdf_mupdf_explored.pdf", "gutenberg_pg1342.epub"])
+def test_the_outline_read_on_first_use_is_pymupdfs_own(tmp_path, name):
+    """Opening skips PyMuPDF's eager outline read (most of a long book's open time); the
+    table of contents read later is the one PyMuPDF gives."""
+    path = tmp_path / name
+    shutil.copy(corpus(name), path)
+    doc = D.Document(path)
+    with pymupdf.open(path) as plain:
+        expected = [(a, b.strip(), c) for a, b, c in plain.get_toc(simple=True)]
+    assert len(expected) > 10
+    assert doc.toc() == expected
+    page = expected[len(expected) // 2][2]
+    assert doc.chapter_of(page - 1) is not None

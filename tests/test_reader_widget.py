@@ -17,7 +17,7 @@ from basehalf_core.documents import document as documents
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import branch
 from basehalf_core.study.branch import highlight_items as highlights_for
-from basehalf_widgets.reader import PAGE_CACHE, Reader, ReaderError
+from basehalf_widgets.reader import LOW, PAGE_CACHE, PREVIEW_SCALE, Reader, ReaderError, _Warmer
 
 ACL = "papermage_2023.eacl-main.121.pdf"
 # The sentence that runs from the foot of the left column of p.1 to the top of the right one,
@@ -51,12 +51,25 @@ def acl(tmp_path):
     return path
 
 
+def sharpen(reader: Reader) -> Reader:
+    """What the browser does once it has painted the quick first page: ask for the sharp one."""
+    reader.painted = reader.image_key
+    return reader
+
+
 def test_first_page_delivered_with_words_in_reading_order(acl):
     reader = Reader(acl)
     doc = documents.open_document(acl)
     assert (reader.page, reader.page_count, reader.image_page) == (0, 20, 0)
-    w, h = png_size(reader.image)
+    # Made with the widget: a quick image at a fraction of the zoom, then the sharp one once
+    # the browser says it has painted the quick one.
+    assert reader.image_key == f"0@{reader.zoom}{LOW}"
     pw, ph = reader.page_size
+    w, _h = png_size(reader.image)
+    assert abs(w - pw * reader.zoom * PREVIEW_SCALE) <= 1
+    sharpen(reader)
+    assert reader.image_key == f"0@{reader.zoom}"
+    w, h = png_size(reader.image)
     assert abs(w / h - pw / ph) < 0.01  # the whole page box, not a crop
     assert abs(w - pw * reader.zoom) <= 1
     assert [x[4] for x in reader.words] == [x.text for x in doc.words(0)]
@@ -315,7 +328,7 @@ def ink_inside(png: bytes, box) -> bool:
 
 def test_rotated_page_word_boxes_land_on_the_rendered_words(tmp_path):
     path = _copy("plumber_nics-background-checks-2015-11-rotated.pdf")(tmp_path)
-    reader = Reader(path)
+    reader = sharpen(Reader(path))
     w, h = png_size(reader.image)
     pw, ph = reader.page_size
     assert abs(w / h - pw / ph) < 0.01
@@ -412,14 +425,44 @@ def test_a_scan_keeps_saying_it_has_no_text_layer_beside_a_notice(tmp_path):
     assert "has no text layer" in reader.message and "No match" not in reader.message
 
 
-def test_the_neighbours_are_rendered_in_the_background(acl):
+def test_the_neighbours_are_rendered_in_the_background_once_the_page_is_shown(acl):
     reader = Reader(acl, page=5)
+    # Nothing in the background while the widget is being made and sent.
+    time.sleep(3 * _Warmer.IDLE)
+    assert not reader._pages.has(4, reader.zoom) and not reader._pages.has(6, reader.zoom)
+    sharpen(reader)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not (
         reader._pages.has(4, reader.zoom) and reader._pages.has(6, reader.zoom)
     ):
         time.sleep(0.05)
     assert reader._pages.has(4, reader.zoom) and reader._pages.has(6, reader.zoom)
+    reader.close()
+
+
+@pytest.mark.parametrize(
+    "stale",
+    [
+        "",  # nothing painted
+        "3@1.5~low",  # another page's quick image
+        "0@3.0~low",  # the same page at another zoom
+        "0@1.5",  # a sharp key: nothing to sharpen
+    ],
+)
+def test_a_painted_key_that_is_not_the_last_quick_image_changes_nothing(acl, stale):
+    reader = Reader(acl)
+    before = (reader.image_key, reader.image)
+    reader.painted = stale
+    assert (reader.image_key, reader.image) == before
+    reader.close()
+
+
+def test_a_page_asked_for_later_comes_quick_then_sharp_in_one_call(acl):
+    reader = sharpen(Reader(acl))
+    keys = []
+    reader.observe(lambda change: keys.append(change["new"]), names=["image_key"])
+    reader.page = 9
+    assert keys == [f"9@{reader.zoom}{LOW}", f"9@{reader.zoom}"]
     reader.close()
 
 

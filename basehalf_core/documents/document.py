@@ -214,7 +214,7 @@ class Document:
         self.fingerprint = _fingerprint(data)
         with PYMUPDF_LOCK:
             try:
-                doc = pymupdf.open(stream=data, filetype=self.kind)
+                doc = _LazyOutline(stream=data, filetype=self.kind)
             except Exception as exc:  # FileDataError, RuntimeError code=7, zip errors...
                 what = "PDF" if self.kind == "pdf" else "EPUB"
                 raise BrokenDocument(
@@ -535,15 +535,16 @@ class Document:
         self._scan()
         return self._vocab
 
-    def _scan(self) -> None:
+    def _scan(self, pages: int | None = None) -> None:
         # One cheap pass over the plain text of every page: the vocabulary, and squashed
         # page texts that rule pages out before the (costlier) word-level search. The lock is
         # taken page by page, so a reader's background scan never holds up a page asked for;
         # one scan at a time, and a second caller waits for it rather than scanning again.
+        # ``pages`` stops after that many more pages (a background scan in small steps).
         if self._vocab is not None:
             return
         with self._scan_lock:
-            while self._vocab is None:
+            while self._vocab is None and (pages is None or pages > 0):
                 i = len(self._squashed)
                 if i == self.page_count:
                     self._vocab = self._scan_vocab
@@ -552,10 +553,23 @@ class Document:
                     text = self._doc[i].get_text("text", flags=TEXT_FLAGS)
                 self._scan_vocab |= line_vocabulary(text.splitlines())
                 self._squashed.append(squash(text))
+                pages = None if pages is None else pages - 1
+            if len(self._squashed) == self.page_count:
+                self._vocab = self._scan_vocab
 
-    def scan(self) -> None:
-        """Read every page's plain text once (vocabulary, search filter); see :meth:`_scan`."""
-        self._scan()
+    def scan(self, pages: int | None = None) -> bool:
+        """Read every page's plain text once (vocabulary, search filter); see :meth:`_scan`.
+
+        Args:
+            pages: read at most this many more pages (None: to the end). PyMuPDF holds the
+                GIL while it reads a page, so a background scan goes a page at a time and
+                lets a page asked for in between go first.
+
+        Returns:
+            True once every page has been read.
+        """
+        self._scan(pages)
+        return self._vocab is not None
 
     def may_hold(self, i: int, text: str) -> bool | None:
         """As :meth:`may_contain` once the scan has reached page ``i``, else None (it never
@@ -607,6 +621,37 @@ def _capped_zoom(w: float, h: float, zoom: float) -> float:
     while math.ceil(w * used) * math.ceil(h * used) > MAX_RENDER_PIXELS:
         used *= 0.999  # pixel sizes round up
     return used
+
+
+_UNREAD = object()  # an outline not read yet
+
+
+class _LazyOutline(pymupdf.Document):
+    """PyMuPDF's document with its outline read on first use, not when the file is opened.
+
+    PyMuPDF reads the whole outline (every entry's destination page) as it opens a file: 17 ms
+    of the 19 it takes to open the 285-page book of the corpus, before its first page can be
+    shown. Only :meth:`Document.toc` needs it.
+    """
+
+    def _loadOutline(self):  # PyMuPDF's name: it calls this as it opens the file
+        return _UNREAD
+
+    @property
+    def outline(self):
+        if self._outline is _UNREAD:
+            self._outline = pymupdf.Document._loadOutline(self)
+        return self._outline
+
+
+def warm_jpeg() -> None:
+    """Load Pillow and its JPEG encoder now, not on the first page rendered.
+
+    Their first use costs tens of milliseconds (imports, encoder set-up); a module that will
+    render pages (the reader widget) calls this when it is imported, so a learner's first page
+    does not wait for it.
+    """
+    _jpeg(bytes(3 * 16 * 16), 16, 16)
 
 
 def _jpeg(samples: bytes, width: int, height: int) -> bytes:

@@ -44,6 +44,8 @@ function textWidth(text, px) {
 }
 
 function render({ model, el }) {
+  // Marks for bench/reader_browser.py's first-page breakdown: mounted, image handed to <img>.
+  performance.mark("bh-mount");
   const root = make("div", "bh-reader", { tabindex: "0", testid: "reader" });
   const bar = make("div", "bh-reader-bar");
   const prev = make("button", "", { type: "button", testid: "prev-page", title: "Previous page (←)", text: "‹" });
@@ -84,6 +86,12 @@ function render({ model, el }) {
     const shown = Number(img.dataset.page);
     const sharp = !shownKey.endsWith(LOW);
     imageLoaded = true;
+    // A quick image and nothing sharper in yet (the first page comes quick with the widget):
+    // say so, and Python sends the sharp one.
+    if (!sharp && model.get("image_key") === shownKey && model.get("painted") !== shownKey) {
+      model.set("painted", shownKey);
+      model.save_changes();
+    }
     requestAnimationFrame(() => {
       performance.clearMarks("bh-page-shown");
       performance.mark("bh-page-shown", { detail: shown });
@@ -417,6 +425,8 @@ function render({ model, el }) {
     imageLoaded = false;
     zoomPending = false; // Python answers a zoom with a new image (layout may ask again below)
     img.src = fresh;
+    performance.clearMarks("bh-image-set");
+    performance.mark("bh-image-set", { detail: imagePage + 1 });
     img.dataset.page = String(imagePage + 1);
     if (url) URL.revokeObjectURL(url);
     url = fresh;
