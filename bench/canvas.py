@@ -179,36 +179,17 @@ _WATCH = """(canvas) => {
 }"""
 
 
-# The floor: a notebook with one line of HTML, what marimo alone takes to show a fresh page.
-_FLOOR_APP = """import marimo
-
-app = marimo.App(width="full")
-
-
-@app.cell
-def _():
-    import marimo as mo
-
-    mo.Html('<div data-testid="floor-ready">ready</div>')
-    return
-
-
-if __name__ == "__main__":
-    app.run()
-"""
-
-
 def floor_seconds(work: Path, runs: int = 3) -> float:
     """Fastest fresh page of the one-line notebook: marimo's own share of any page.
 
     One tab, three loads: the fastest is a warm one (marimo's bundle from the HTTP cache), as
     for the canvas page it is compared with.
     """
-    from harness import launch_chromium
+    from harness import FLOOR_APP, launch_chromium
     from playwright.sync_api import sync_playwright
 
     notebook = work / "floor_app.py"
-    notebook.write_text(_FLOOR_APP, encoding="utf-8")
+    notebook.write_text(FLOOR_APP, encoding="utf-8")
     app = App(work, work / "floor.log", notebook)
     try:
         with sync_playwright() as pw:

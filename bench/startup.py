@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
-from harness import launch_chromium  # noqa: E402  (one launcher with the tests)
+from harness import FLOOR_APP, FLOOR_READY, launch_chromium  # noqa: E402  (shared with the tests)
 
 PDF = "attention-is-all-you-need.pdf"
 CORPUS_PDF = ROOT.parent / "shared" / "corpus" / "attention-1706.03762.pdf"
@@ -85,21 +85,6 @@ def _cell_times(frames: list[str]) -> dict[str, float]:
                 spent[names.get(cid, cid)] += data["timestamp"] - started.pop(cid)
     return dict(spent)
 
-
-# The one-line notebook: what marimo alone takes to show a fresh page (the floor).
-FLOOR_APP = """import marimo
-
-app = marimo.App(width="full")
-
-
-@app.cell
-def _():
-    import marimo as mo
-
-    mo.Html('<div data-testid="floor-ready">ready</div>')
-    return
-"""
-FLOOR_READY = "() => !!document.querySelector('[data-testid=floor-ready]')"
 
 # In ms since navigation, from the page's own timeline: the HTML received, the marimo bundle
 # parsed and run (DOMContentLoaded), and each widget script (marimo serves an anywidget's ESM

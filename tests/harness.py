@@ -83,3 +83,24 @@ class MarimoServer:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
         return 0.0
+
+
+# The floor of the start-up benches: a notebook of one line of HTML, what marimo alone takes to
+# show a fresh page (bench/startup.py and bench/canvas.py print their figures beside it).
+FLOOR_APP = """import marimo
+
+app = marimo.App(width="full")
+
+
+@app.cell
+def _():
+    import marimo as mo
+
+    mo.Html('<div data-testid="floor-ready">ready</div>')
+    return
+
+
+if __name__ == "__main__":
+    app.run()
+"""
+FLOOR_READY = "() => !!document.querySelector('[data-testid=floor-ready]')"
