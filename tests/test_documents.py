@@ -10,7 +10,7 @@ import threading
 import pymupdf
 import pytest
 
-from basehalf_core.documents import anchors
+from basehalf_core.documents import anchors, pages
 from basehalf_core.documents import document as D
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.reading_order import Block, order_blocks
@@ -411,6 +411,27 @@ def test_sessions_on_threads_get_the_same_pages_as_one_thread(corpus_file):
         t.join()
     assert errors == []
     assert all(results[(n, i)] == expected[i] for n in range(4) for i in range(4))
+
+
+def test_a_page_being_laid_out_does_not_hold_up_a_render_elsewhere(corpus_file, monkeypatch):
+    # One PyMuPDF lock serves every reader of the process (every learner of a class): it
+    # must be held for PyMuPDF's calls only, not for the reading order worked out in Python.
+    doc = D.Document(corpus_file("attention-1706.03762.pdf"))
+    other = D.Document(corpus_file("grobid_dehypenisation1.pdf"))
+    real = pages.order_blocks
+    seen: list[bool] = []
+
+    def ordering_while_another_renders(*args, **kwargs):
+        t = threading.Thread(target=other.render_png, args=(0, 0.3))
+        t.start()
+        t.join(timeout=5)
+        seen.append(not t.is_alive())  # the render finished while this page was laid out
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pages, "order_blocks", ordering_while_another_renders)
+    words = doc.words(0)
+    assert seen == [True]
+    assert "Attention" in " ".join(w.text for w in words)
 
 
 # -- reading order on synthetic boxes --------------------------------------------------------------

@@ -24,7 +24,14 @@ from pathlib import Path
 import pymupdf
 from rapidfuzz import fuzz
 
-from basehalf_core.documents.pages import TEXT_FLAGS, PageText, Word, edge_lines_of, line_rects
+from basehalf_core.documents.pages import (
+    PYMUPDF_LOCK,
+    TEXT_FLAGS,
+    PageText,
+    Word,
+    edge_lines_of,
+    line_rects,
+)
 from basehalf_core.documents.reading_order import FLOW_ROLES
 from basehalf_core.documents.text import (
     HYPHENS,
@@ -78,7 +85,6 @@ __all__ = [
     "squash",
 ]
 
-PYMUPDF_LOCK = threading.RLock()
 
 # MuPDF's own search (Document.find_text): the same text page, line-end hyphens joined.
 SEARCH_FLAGS = TEXT_FLAGS | pymupdf.TEXT_DEHYPHENATE
@@ -374,11 +380,22 @@ class Document:
                 self._pages.move_to_end(i)
                 return cached
             try:
-                pt = PageText.build(self._doc[i], self._running_near(i))
+                page, running = self._doc[i], self._running_near(i)
             except Exception as exc:
-                raise BrokenDocument(
-                    self.path, f"page {i + 1} text cannot be read: {exc}"
-                ) from None
+                raise BrokenDocument(self.path, f"page {i + 1} cannot be read: {exc}") from None
+        # Built without holding the lock: PageText takes it only around PyMuPDF's own calls,
+        # so the layout in Python (most of a page's cost) never holds up a render elsewhere.
+        # Two threads may build the same page at once; both get the same words.
+        try:
+            pt = PageText.build(page, running)
+        except Exception as exc:
+            if self._closed:  # closed by another session meanwhile: the page is orphaned
+                raise DocumentClosed(self.path, "the document was closed") from None
+            raise BrokenDocument(self.path, f"page {i + 1} text cannot be read: {exc}") from None
+        finally:
+            with PYMUPDF_LOCK:
+                del page  # dropping the page is a MuPDF call too
+        with self._locked():
             self._pages[i] = pt
             while len(self._pages) > PAGE_CACHE_SIZE:
                 self._pages.popitem(last=False)

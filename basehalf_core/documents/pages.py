@@ -1,14 +1,17 @@
 """Text extraction of one page through PyMuPDF: words in reading order, character boxes.
 
-Callers hold :data:`basehalf_core.documents.document.PYMUPDF_LOCK` around :meth:`PageText.build`
-(PyMuPDF is not thread-safe). The reading order itself is decided from block boxes, sizes and
-directions by :mod:`.reading_order`; this module turns PyMuPDF's dictionaries into those
-blocks and into selection units.
+PyMuPDF is not thread-safe: every call into it here runs under :data:`PYMUPDF_LOCK`, one lock for
+the process, and only the calls do. The reading order worked out in Python afterwards (the
+larger part of a page's cost) runs outside it, so a page being laid out for one reader (or one
+learner of a class) never holds up another's render. The reading order itself is decided from
+block boxes, sizes and directions by :mod:`.reading_order`; this module turns PyMuPDF's
+dictionaries into those blocks and into selection units.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
@@ -25,6 +28,9 @@ TEXT_FLAGS = (
     | pymupdf.TEXT_MEDIABOX_CLIP
     | pymupdf.TEXT_CID_FOR_UNKNOWN_UNICODE
 )
+
+# Every PyMuPDF call in the process runs under this lock (re-entrant: callers may hold it).
+PYMUPDF_LOCK = threading.RLock()
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
@@ -106,23 +112,31 @@ class PageText:
                 of this page that repeats one of them (same text with other digits, same
                 height on the page) is a running head or footer wherever the margins are.
         """
-        tp = page.get_textpage(flags=TEXT_FLAGS)
-        raw_words = tp.extractWORDS()
-        info = tp.extractDICT()
-        rot = page.rotation_matrix
-        disp = page.rect
+        with PYMUPDF_LOCK:
+            tp = page.get_textpage(flags=TEXT_FLAGS)
+            raw_words = tp.extractWORDS()
+            info = tp.extractDICT()
+            rot = page.rotation_matrix
+            disp = page.rect
+            height = page.cropbox.height
         w_disp, h_disp = max(disp.width, 1e-6), max(disp.height, 1e-6)
         if any(has_cjk(t[4]) for t in raw_words):
-            units = _units_from_rawdict(tp.extractRAWDICT())
+            with PYMUPDF_LOCK:
+                rawdict = tp.extractRAWDICT()
+            units = _units_from_rawdict(rawdict)
         else:
             units = [_Unit(tuple(t[:4]), t[4], t[5], t[6], False) for t in raw_words]
             scripted = _lines_with_scripts(info)
             if scripted:
-                _write_scripts(units, tp.extractRAWDICT(), scripted)
+                with PYMUPDF_LOCK:
+                    rawdict = tp.extractRAWDICT()
+                _write_scripts(units, rawdict, scripted)
+        with PYMUPDF_LOCK:
+            del tp  # freeing MuPDF's text page is a MuPDF call too
         blocks = _group(_segments(units, info), tuple(rot))
         _mark_regions(blocks, page)
         if running:
-            _mark_running(blocks, raw_words, page.cropbox.height, running)
+            _mark_running(blocks, raw_words, height, running)
         order = order_blocks([b.block for b in blocks], h_disp)
         by_id = {b.block.id: b for b in blocks}
         words: list[Word] = []
@@ -428,11 +442,12 @@ def edge_lines(raw_words: list, height: float) -> list[tuple[str, float, frozens
 def edge_lines_of(page: pymupdf.Page) -> list[tuple[str, float, frozenset]]:
     """:func:`edge_lines` of a page, reading only its two edge bands (half the cost of the
     whole page's words)."""
-    box = page.cropbox
-    w, h = box.width, box.height
     raw = []
-    for y0, y1 in ((0, EDGE_BAND * h), ((1 - EDGE_BAND) * h, h)):
-        raw += page.get_text("words", flags=TEXT_FLAGS, clip=pymupdf.Rect(0, y0, w, y1))
+    with PYMUPDF_LOCK:
+        box = page.cropbox
+        w, h = box.width, box.height
+        for y0, y1 in ((0, EDGE_BAND * h), ((1 - EDGE_BAND) * h, h)):
+            raw += page.get_text("words", flags=TEXT_FLAGS, clip=pymupdf.Rect(0, y0, w, y1))
     return edge_lines(raw, h)
 
 
@@ -501,9 +516,11 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
     page, a background or a page frame. A box is a filled rectangle of a colour other than
     white; colours are read only when such a rectangle is drawn.
     """
-    mb = page.mediabox
+    with PYMUPDF_LOCK:
+        mb = page.mediabox
+        log = page.get_bboxlog()
     half = 0.5 * mb.width * mb.height
-    marks = [tuple(r) for kind, r in page.get_bboxlog() if kind in GRAPHIC_KINDS]
+    marks = [tuple(r) for kind, r in log if kind in GRAPHIC_KINDS]
     marks = [r for r in marks if (r[2] - r[0]) * (r[3] - r[1]) < half]
     if not marks or len(marks) > MAX_GRAPHICS:
         return [], []
@@ -515,7 +532,9 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
     boxes = []
     if any(sized(r, 3, 1.5) for r in marks):
         # The C-level paths: get_drawings() makes Python objects of every point (40 ms a page).
-        for d in page.get_cdrawings():
+        with PYMUPDF_LOCK:
+            drawings = page.get_cdrawings()
+        for d in drawings:
             fill = d.get("fill")
             r = tuple(d["rect"])
             small = (r[2] - r[0]) * (r[3] - r[1]) < half
