@@ -49,7 +49,6 @@ class Budget:
         self.root: Path = open_folder(course_folder)
         self.per_day = per_day
         self.clock = clock
-        self._lock = threading.Lock()
 
     @staticmethod
     def _parse(raw: bytes | None) -> dict:
@@ -59,15 +58,11 @@ class Budget:
             data = {}  # a damaged counter file starts the day again rather than locking all out
         return data if isinstance(data, dict) else {}
 
-    def _load(self) -> tuple[dict, bytes | None]:
-        raw = read_bytes(self.root / FILE)
-        return self._parse(raw), raw
-
     def used(self, learner: str) -> int:
         """Calls ``learner`` made today."""
         day = self.clock().date().isoformat()
-        with self._lock:
-            counts = self._load()[0].get(day, {})
+        # The file is only ever replaced whole (atomic rename): a read needs no lock.
+        counts = self._parse(read_bytes(self.root / FILE)).get(day, {})
         return int(counts.get(learner, 0)) if isinstance(counts, dict) else 0
 
     def left(self, learner: str) -> int:
@@ -97,8 +92,7 @@ class Budget:
             # Only today is kept: yesterday's counts are of no use to anyone.
             return json.dumps({day: today}, sort_keys=True).encode("utf-8")
 
-        # The file's lock (a thread lock and an flock): several server processes on one
-        # course count into the same file, one at a time, so none can overspend.
-        with self._lock:
-            update(self.root, FILE, plan)
+        # Under the file's lock (fsio.update: a thread lock and an flock), so several server
+        # processes on one course and the threads of each count one at a time: none overspends.
+        update(self.root, FILE, plan)
         return left[0]
