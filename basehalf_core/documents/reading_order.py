@@ -368,8 +368,9 @@ def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, 
         # Floats and boxes keep their place in the flow: a drag may start or end in them.
         flow = [b for b in blocks if roles[b.id] in FLOW_ROLES]
         body_style = _body_style(by_role["body"])
-        body = xy_cut(flow, gap, body_style)
+        # Headings first: one at a column's top is part of the text, not a title band.
         _headings_read_as_text(by_role["body"], body_style)
+        body = xy_cut(flow, gap, body_style)
     else:
         body = [b for b in blocks if roles[b.id] in FLOW_ROLES]
     ordered = list(body)
