@@ -92,6 +92,18 @@ FETCHED = {
         "docling_parse-2.0.0/tests/pdf_docs/tests/2305.14962v1.pdf",
         "3ab10d2a427bd0c099c4dee3a4c3bc28350896b065a2abf493c1ad80fefe79a5",
     ),
+    # Second fresh batch (rule frozen at 38591f4): a Japanese appliance manual's page and IBM's
+    # Granite 3.0 report, from the same docling-parse sdist.
+    "ja-manual-p11.pdf": (
+        "docling-parse==4.0.0",
+        "docling_parse-4.0.0/tests/data/regression/cropbox_versus_mediabox_01.pdf",
+        "4b5c27b8db8cd095bf8ef42aa9a03b040769f8872742facff82add367e0be91b",
+    ),
+    "granite-report.pdf": (
+        "docling-parse==4.0.0",
+        "docling_parse-4.0.0/tests/data/regression/table_of_contents_01.pdf",
+        "fe5210fde86518c8137797dac13c7bcb9ff694fefac7f8cd77bfbd88f75efdfb",
+    ),
 }
 PDFJS_VERSION = "4.10.38"
 
