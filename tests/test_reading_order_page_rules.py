@@ -10,6 +10,7 @@ last line reaching into the foot band, and a line that goes on in inline math.
 from __future__ import annotations
 
 import pymupdf
+import pytest
 
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.reading_order import Block, order_blocks
@@ -115,9 +116,14 @@ def test_a_title_and_author_rows_are_read_before_the_columns():
     assert [i for i, _ in order_blocks(blocks, 792)] == ["title", "author1", "author2", "L", "R"]
 
 
-def test_a_section_heading_between_two_paragraphs_is_read_with_them(tmp_path):
+@pytest.mark.parametrize(
+    ("size", "font"),
+    [(11, "hebo"), (9.5, "tiro")],
+    ids=["bold, larger", "small capitals, a little smaller"],
+)
+def test_a_section_heading_between_two_paragraphs_is_read_with_them(tmp_path, size, font):
     def right(page):
-        page.insert_text((320, 80), "2 Related Work", fontsize=11, fontname="hebo")
+        page.insert_text((320, 80), "2 Related Work", fontsize=size, fontname=font)
         page.insert_text((320, 100), "the top of the right column.", fontsize=10)
         for k in range(20):
             page.insert_text((320, 112 + 12 * k), f"Right column line {k} here.", fontsize=10)

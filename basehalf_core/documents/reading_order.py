@@ -32,7 +32,7 @@ FOOT_BLOCK_HEIGHT = 0.25
 FOOT_BLOCK_GAP = 1.0
 # Text under this share of the page's text size is a figure's contents.
 TINY_RATIO = 0.5
-# A heading is set at least at the body's size and at most this many times it.
+# A heading is set at most this many times the body's size (at least a footnote's ratio).
 HEADING_MAX_RATIO = 1.6
 # Roles read in the running text's flow (column by column), as opposed to marginalia.
 FLOW_ROLES = ("body", "float", "box")
@@ -176,7 +176,7 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
 
     A drag keeps only text set like its two ends (a caption, table or permission block
     between them is set otherwise), but a heading between two paragraphs is read. A heading
-    is one or two short lines at the body's size or a little larger, inside a column of
+    is one or two short lines at about the body's size or larger, inside a column of
     running text (no wider than it) and within three body sizes of it above or below. A
     headline across columns or a pull quote set much larger keeps its own style.
     """
@@ -189,8 +189,8 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
     for b in body:
         if b.style == body_style or b.lines > 2 or b.chars > 120 or b.region:
             continue
-        if not size - 0.25 <= b.size <= HEADING_MAX_RATIO * size:
-            continue
+        if not FOOTNOTE_SIZE_RATIO * size <= b.size <= HEADING_MAX_RATIO * size:
+            continue  # small capitals come out a little under the body's size
         for t in text:
             inside = t.bbox[0] - 1 <= b.bbox[0] and b.bbox[2] <= t.bbox[2] + 1
             near = max(t.bbox[1] - b.bbox[3], b.bbox[1] - t.bbox[3]) <= 3 * size
