@@ -586,7 +586,7 @@ def _title(path: str, store: up.Store) -> str:
     if store.text:
         start = 0
         if store.yaml_start >= 0:
-            start = up._line_end(store.text, store.yaml_end)
+            start = notes.line_end(store.text, store.yaml_end)
         m = _HEADING.search(store.text, start)
         if m:
             return m.group(1).strip()
