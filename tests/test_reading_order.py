@@ -24,7 +24,15 @@ def test_the_set_is_broad_enough():
     pages = {(c["file"], c["page"]) for c in CASES}
     assert len(pages) >= 40
     assert len({c["source"] for c in CASES}) >= 15
-    assert {c["split"] for c in CASES} == {"dev", "heldout", "unseen", "late", "fresh", "fresh2"}
+    assert {c["split"] for c in CASES} == {
+        "dev",
+        "heldout",
+        "unseen",
+        "late",
+        "fresh",
+        "fresh2",
+        "fresh3",
+    }
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

@@ -104,6 +104,18 @@ FETCHED = {
         "docling_parse-4.0.0/tests/data/regression/table_of_contents_01.pdf",
         "fe5210fde86518c8137797dac13c7bcb9ff694fefac7f8cd77bfbd88f75efdfb",
     ),
+    # Third fresh batch (rule frozen at cfa99a1): pages of an IKEA catalogue and of the AAPG
+    # Bulletin article's next page, from the same sdist.
+    "ikea-catalog-2008.pdf": (
+        "docling-parse==4.0.0",
+        "docling_parse-4.0.0/tests/data/regression/cropbox_versus_mediabox_02.pdf",
+        "bc40c7c94cb3b1d730fa09155975367d02b5749a2a556690865bc8ddbd280ffe",
+    ),
+    "aapg-bulletin-p68-69.pdf": (
+        "docling-parse==4.0.0",
+        "docling_parse-4.0.0/tests/data/cases/case_03.pdf",
+        "92288387ff9a25d97a8bc83a42f03d7a86f7b92e6e39567591466f4a6fb3e4d8",
+    ),
 }
 PDFJS_VERSION = "4.10.38"
 
