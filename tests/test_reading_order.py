@@ -35,6 +35,13 @@ def test_the_set_is_broad_enough():
     }
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def _param(case: dict):
+    """A case as a test; a known miss (its reason in the case) must still miss."""
+    reason = case.get("known_miss")
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    return pytest.param(case, id=case["id"], marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_a_drag_reads_what_a_person_reads(case):
     assert evalset.ours(case) == case["expected"]
