@@ -189,10 +189,13 @@ class Reader(anywidget.AnyWidget):
         self.observe(self._on_password, names=["password"])
         self.observe(self._on_ahead, names=["ahead"])
         self.observe(self._on_painted, names=["painted"])
+        # The view is being made: the first page goes quick (see _deliver); set while opening.
         self._shown = False
+        self._first = True
         if path is not None:
             self._open(password, first_page=page)
         self._shown = True
+        self._first = False
 
     @classmethod
     def for_document(
@@ -219,12 +222,14 @@ class Reader(anywidget.AnyWidget):
     ) -> None:
         """Show another document in this widget.
 
-        A view already on screen gets it as trait messages, its first page quick then sharp:
-        no cell re-runs and no widget is mounted, so an app that keeps one reader on screen
-        opens a document for the price of a render and a paint. Everything about the last
-        document (its page sent ahead, selection, search, highlights) is dropped first, and
-        every image key names the document it belongs to (:meth:`_key`), so a late reply
-        about the last document changes nothing.
+        A view already on screen gets it as trait messages: no cell re-runs and no widget is
+        mounted, so an app that keeps one reader on screen opens a document for the price of
+        a quick render and a paint. As when the widget is made, the first page goes quick and
+        the sharp one follows once the browser has painted it (``painted``).
+
+        Everything about the last document (its page sent ahead, selection, search,
+        highlights) is dropped first, and every image key names the document it belongs to
+        (:meth:`_key`), so a late reply about the last document changes nothing.
 
         Args: as for the class (``file`` defaults to the file name).
         """
@@ -241,7 +246,11 @@ class Reader(anywidget.AnyWidget):
             for name in (*_DOCUMENT_TRAITS, *_IMAGE_KEYS):
                 self.set_trait(name, self.trait_defaults(name))
             self._flush()  # the view drops the last document before the first image comes
-        self._open(password, first_page=page)
+        self._first = True
+        try:
+            self._open(password, first_page=page)
+        finally:
+            self._first = False
 
     def _open(self, password: str | None, first_page: int = 0) -> None:
         try:
@@ -372,7 +381,8 @@ class Reader(anywidget.AnyWidget):
     def _deliver(self) -> None:
         """Send the page on screen: its image first (on its own message), then its words.
 
-        While the reader is being made the page goes out with the widget, as a quick
+        While the reader is being made (or opens a document, :meth:`open_document`) the page
+        goes out with the widget, as a quick
         low-resolution image unless the sharp one is cached: nothing is on screen yet, and the
         sooner the widget's cell is done the sooner the browser can paint. The browser asks
         for the sharp image once it has painted the quick one (``painted``). Later pages not
@@ -383,7 +393,7 @@ class Reader(anywidget.AnyWidget):
         with self._warmer.held():
             try:
                 size = self.doc.page_size(i)
-                if self._shown or self.cached(i):
+                if not self._first or self.cached(i):
                     self._preview(i, size)
                     image, key = self.page_image(i), self._key(i)
                 else:
@@ -404,7 +414,7 @@ class Reader(anywidget.AnyWidget):
                 self.words_page = i
                 self._say(notice)
                 self._flush()  # a search goes on after turning to its first hit: send the words
-        if self._shown:
+        if not self._first:
             self._warmer.want(i)
 
     def _set_image(self, i: int, size, image: bytes, key: str) -> None:
