@@ -539,7 +539,7 @@ def report(first, jump, found, walk, pages: int, reps: int) -> None:
     print(f"  ratio ours / pdf.js (from navigation): {med(first['ours']) / med(first['cold']):.2f}")
     print(f"  ours all: {_all(first['ours'])}; pdf.js all: {_all(first['pdfjs'])}")
     print(f"  ours on screen all: {_all(first['live'])}")
-    print("  painted = first frame after a page image loaded (a quick low-resolution one counts)")
+    print("  painted = first frame after a page image is drawn (a quick low-resolution one counts)")
     _breakdown(first["steps"], [name for name, _ in OPEN_STEPS])
     print("  the reader on screen from the start (Reader.open_document):")
     _breakdown(first["live_steps"], [name for name, _ in LIVE_STEPS])
