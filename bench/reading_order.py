@@ -8,7 +8,9 @@ the accuracy of each over all cases, the generated and the real pages, the dev c
 held-out ones, the cases written after the rule was frozen at commit b157b0e ("after-freeze":
 ``unseen`` + ``late``) and the "unseen" ones among them (real pages from sources never used to
 tune: the honest figure for pages nobody tuned it for; ``late`` cases come from a paper that
-is in ../shared/corpus, so it is not counted as unseen), in the same run.
+is in ../shared/corpus, so it is not counted as unseen) and the "fresh" batch (five more sources,
+written with the rule frozen at commit eacca29; "fresh2", written after the rules it led to,
+frozen at 38591f4; "fresh3", frozen at cfa99a1), in the same run.
 
 Run: ``PYTHONPATH=. python bench/reading_order.py [--no-pdfjs] [--show-dev-failures]``
 (the held-out and unseen cases' texts are never printed: they stay out of sight while designing).
@@ -62,11 +64,14 @@ def main() -> int:
     columns = {
         "all": lambda c: True,
         "generated": lambda c: c["file"].startswith("generated/"),
-        "real": lambda c: c["file"].startswith("fetched/"),
+        "real": lambda c: not c["file"].startswith("generated/"),
         "dev": lambda c: c["split"] == "dev",
         "held-out": lambda c: c["split"] == "heldout",
         "after-freeze": lambda c: c["split"] in ("unseen", "late"),
         "unseen": lambda c: c["split"] == "unseen",
+        "fresh": lambda c: c["split"] == "fresh",
+        "fresh2": lambda c: c["split"] == "fresh2",
+        "fresh3": lambda c: c["split"] == "fresh3",
     }
     print(f"{'reader':<18}" + "".join(f"{k:>15}" for k in columns))
     for name in readers:
@@ -78,7 +83,14 @@ def main() -> int:
     # basehalf on the after-freeze cases as first measured, with the rule frozen at the case's
     # "frozen_at" commit and before anyone looked at them (recorded in unseen.json; the
     # baselines do not change, so their figures above are already first measurements).
-    for label, keep in (("after-freeze", ("unseen", "late")), ("unseen", ("unseen",))):
+    batches = (
+        ("after-freeze", ("unseen", "late")),
+        ("unseen", ("unseen",)),
+        ("fresh (frozen at eacca29)", ("fresh",)),
+        ("fresh2 (frozen at 38591f4)", ("fresh2",)),
+        ("fresh3 (frozen at cfa99a1)", ("fresh3",)),
+    )
+    for label, keep in batches:
         first = [c["first_measured"] == "ok" for c in cases if c["split"] in keep]
         print(
             f"basehalf on {label} cases when first measured (rule frozen, unseen by its "

@@ -1,8 +1,9 @@
 """A drag across a column break in a real browser, on a page from outside ../shared/corpus.
 
-The page is the generated ACM first page of tests/reading_order (see SOURCES.md there): the
-foot of its left column holds the ACM permission block, which a drag from the last sentence of
-that column to the top of the right one used to sweep in.
+Two first pages with the ACM permission block at the foot of the left column, which a drag from
+the last sentence of that column to the top of the right one used to sweep in: the generated
+ACM page of tests/reading_order and a real one (KDD '22, from the fresh batch; see SOURCES.md
+there).
 """
 
 from __future__ import annotations
@@ -23,8 +24,14 @@ import evalset
 pytestmark = pytest.mark.browser
 
 
-def test_drag_across_columns_leaves_out_the_permission_block(reader_app, browser_page, tmp_path):  # noqa: F811
-    case = next(c for c in evalset.cases() if c["id"] == "acm-p1-1")
+@pytest.mark.parametrize("case_id", ["acm-p1-1", "kdd22-p1-1"])
+def test_drag_across_columns_leaves_out_the_permission_block(
+    reader_app,  # noqa: F811
+    browser_page,
+    tmp_path,
+    case_id,
+):
+    case = next(c for c in evalset.cases() if c["id"] == case_id)
     path = tmp_path / "chi-paper.pdf"
     shutil.copy(evalset.path_of(case), path)
     words = open_document(path).words(case["page"] - 1)

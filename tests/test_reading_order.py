@@ -24,9 +24,24 @@ def test_the_set_is_broad_enough():
     pages = {(c["file"], c["page"]) for c in CASES}
     assert len(pages) >= 40
     assert len({c["source"] for c in CASES}) >= 15
-    assert {c["split"] for c in CASES} == {"dev", "heldout", "unseen", "late"}
+    assert {c["split"] for c in CASES} == {
+        "dev",
+        "heldout",
+        "unseen",
+        "late",
+        "fresh",
+        "fresh2",
+        "fresh3",
+    }
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def _param(case: dict):
+    """A case as a test; a known miss (its reason in the case) must still miss."""
+    reason = case.get("known_miss")
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    return pytest.param(case, id=case["id"], marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_a_drag_reads_what_a_person_reads(case):
     assert evalset.ours(case) == case["expected"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
-from basehalf_core.documents.reading_order import Block, order_blocks
+from basehalf_core.documents.reading_order import TINY_RATIO, Block, order_blocks, text_size
 from basehalf_core.documents.text import Run, has_cjk, is_cjk, script_text
 
 # One text page per page, built with these flags and reused for words and search. Ligatures
@@ -335,7 +335,9 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
     """Segments into blocks: same style and direction, overlapping across, one line apart."""
     groups: list[tuple[list[_Segment], tuple]] = []  # (segments, box so far)
     active: list[int] = []  # groups a later segment may still join
-    for seg in sorted(segs, key=lambda s: (s.box[1], s.box[0])):
+    ordered = sorted(segs, key=lambda s: (s.box[1], s.box[0]))
+    followed = _followed_on_line(ordered)
+    for seg in ordered:
         x0, y0, x1, y1 = seg.box
         best = None
         # Segments come top down: a horizontal block whose last line ended more than a line
@@ -354,6 +356,10 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
             if seg.direction != (1.0, 0.0):
                 if members[-1].units[0].block != seg.units[0].block:
                     continue
+            elif id(members[-1]) in followed:
+                # Its line goes on in another style (inline math, a bold term): the next line
+                # follows that line's end, not this piece of its start.
+                continue
             else:
                 # Against the block's width, not its last line: a paragraph's short last
                 # line and the indented first line of the next need not overlap.
@@ -398,6 +404,28 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
                 box,
             )
         )
+    return out
+
+
+def _followed_on_line(ordered: list[_Segment]) -> set[int]:
+    """ids of horizontal segments that another segment, not smaller, continues on the same
+    line within a word space (a gutter is wider; segments sorted by top)."""
+    out: set[int] = set()
+    tops = [s.box[1] for s in ordered]
+    for seg in ordered:
+        if seg.direction != (1.0, 0.0):
+            continue
+        _x0, y0, x1, y1 = seg.box
+        em = max(seg.size, 1.0)
+        lo = bisect_left(tops, y0 - em)
+        for other in ordered[lo : bisect_right(tops, y1)]:
+            ox0, oy0, _ox1, oy1 = other.box
+            if other is seg or other.direction != (1.0, 0.0) or other.size < 0.9 * seg.size:
+                continue  # a raised footnote marker does not take the line's end
+            level = min(y1, oy1) - max(y0, oy0) > 0.5 * min(y1 - y0, oy1 - oy0)
+            if level and x1 - 0.5 <= ox0 <= x1 + STYLE_GAP * em:
+                out.add(id(seg))
+                break
     return out
 
 
@@ -528,19 +556,39 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
     def sized(r, w: float, h: float) -> bool:
         return r[2] - r[0] >= w * em and r[3] - r[1] >= h * em
 
-    figures = [r for r in _cluster(marks, 0.5 * em) if sized(r, 2, 2)]
     boxes = []
     if any(sized(r, 3, 1.5) for r in marks):
         # The C-level paths: get_drawings() makes Python objects of every point (40 ms a page).
         with PYMUPDF_LOCK:
             drawings = page.get_cdrawings()
+        unseen = []
         for d in drawings:
             fill = d.get("fill")
             r = tuple(d["rect"])
+            if _invisible(d):
+                # Drawn with no ink (opacity 0: a clip-like frame of a plotting tool): it
+                # neither groups a figure nor boxes text, however large.
+                unseen.append(r)
+                continue
             small = (r[2] - r[0]) * (r[3] - r[1]) < half
             if fill and min(fill) < 0.95 and sized(r, 3, 1.5) and small:
                 boxes.append(r)
+        if unseen:
+            marks = [r for r in marks if not any(_same_rect(r, q) for q in unseen)]
+    figures = [r for r in _cluster(marks, 0.5 * em) if sized(r, 2, 2)]
     return figures, boxes
+
+
+def _invisible(d: dict) -> bool:
+    """A path painted with no ink: every paint it has (fill, stroke) at opacity 0."""
+    kind = d.get("type", "")
+    fill_gone = "f" not in kind or d.get("fill_opacity", 1.0) == 0
+    stroke_gone = "s" not in kind or d.get("stroke_opacity", 1.0) == 0
+    return fill_gone and stroke_gone
+
+
+def _same_rect(r, q, slack: float = 1.0) -> bool:
+    return all(abs(a - b) <= slack for a, b in zip(r, q, strict=True))
 
 
 def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
@@ -549,8 +597,7 @@ def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
 
     A region holding a paragraph (a frame or column rules around running text) is no figure.
     """
-    sizes = sorted(g.block.size for g in groups if g.block.chars > 20) or [10.0]
-    em = max(sizes[len(sizes) // 2], 4.0)
+    em = max(text_size(g.block for g in groups) or 10.0, 4.0)
     figures, boxes = _graphics(page, em)
     if not figures and not boxes:
         return
@@ -560,7 +607,12 @@ def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
         return r[0] - 1 <= cx <= r[2] + 1 and r[1] - 1 <= cy <= r[3] + 1
 
     def paragraph(g: _Group) -> bool:
-        return g.block.lines >= FRAME_LINES and g.block.chars >= FRAME_LINE_CHARS * g.block.lines
+        # In the text's size: a document's page shown small inside a figure holds paragraphs.
+        return (
+            g.block.lines >= FRAME_LINES
+            and g.block.chars >= FRAME_LINE_CHARS * g.block.lines
+            and g.block.size >= TINY_RATIO * em
+        )
 
     figures = [r for r in figures if not any(inside(g, r) and paragraph(g) for g in groups)]
     for g in groups:

