@@ -258,7 +258,8 @@ def agent(approve_key, draft_key, get_card, get_rev, grade_button, mo, panes, se
 @app.cell
 def ask(api_base_box, cells, current, mo, model_box, ws):
     mo.stop(ws is None)
-    ask_view = cells.ask_box(ws, current, model_box, api_base_box)
+    # Lazy: the chat's ~0.5 MiB of marimo scripts load once the canvas and reader are up.
+    ask_view = mo.lazy(cells.ask_box(ws, current, model_box, api_base_box))
     ask_view
     return
 

@@ -148,10 +148,13 @@ def _loads(browser, servers: dict[str, tuple[str, str]], reps: int) -> dict[str,
     """Per server, ``reps`` cold loads (a fresh browser profile each: empty HTTP cache, as on a
     first visit) each followed by a warm one (a new tab in the same profile: marimo's bundle
     from the HTTP cache, as for a returning learner). The servers take turns within each
-    repetition, so a change in the machine's load falls on all of them alike."""
+    repetition, in a rotating order, so a change in the machine's load falls on all of them
+    alike."""
     out = {name: {"cold": [], "warm": [], "cells": []} for name in servers}
-    for _ in range(reps):
-        for name, (url, ready) in servers.items():
+    order = list(servers)
+    for rep in range(reps):
+        for name in order[rep % len(order) :] + order[: rep % len(order)]:  # each goes first
+            url, ready = servers[name]
             context = browser.new_context(viewport={"width": 1440, "height": 900})
             for kind in ("cold", "warm"):
                 got, frames = _load(context, url, ready)
@@ -293,6 +296,26 @@ def _report(got: dict[str, dict], reps: int, variant: dict | None) -> None:
             print(f"  {name:<16} {statistics.median(values):6.3f}")
 
 
+def parse_cost(notebook: Path, reps: int = 15) -> float:
+    """ms marimo spends per page turning ``notebook`` into code, in this process (fastest of
+    ``reps``): the page request and the session each load the file (``AppFileManager``), and
+    the kernel compiles every cell twice while it starts (marimo 0.25)."""
+    from marimo._ast.compiler import compile_cell
+    from marimo._session.notebook.file_manager import AppFileManager
+
+    best = float("inf")
+    for _ in range(reps):
+        start = time.perf_counter()
+        for _load in range(2):
+            manager = AppFileManager(str(notebook))
+        codes = [cell.code for cell in manager.app.cell_manager.cell_data()]
+        for _compile in range(2):
+            for code in codes:
+                compile_cell(code, cell_id="bench")
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
 def save_note(reps: int) -> None:
     from basehalf_core.folder.fsio import atomic_write
     from basehalf_core.folder.workspace import Workspace
@@ -375,6 +398,14 @@ def main() -> None:
         )
         variant = {"label": label, "env": env, "notebook": args.variant_notebook}
     save_note(args.reps)
+    with tempfile.TemporaryDirectory() as tmp:
+        floor = Path(tmp) / "floor.py"
+        floor.write_text(FLOOR_APP, encoding="utf-8")
+        ours, base = parse_cost(ROOT / "workbench.py"), parse_cost(floor)
+        line = f"marimo's parse and compile of the notebook per page: workbench {ours:.0f} ms"
+        if args.variant_notebook:
+            line += f", variant {parse_cost(Path(args.variant_notebook)):.0f} ms"
+        print(f"{line}, the one-line floor {base:.0f} ms (fastest of 15, in-process)")
     if not args.no_browser:
         page_load(args.reps, variant)
 
