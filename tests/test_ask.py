@@ -25,6 +25,11 @@ SELECTION = {
 }
 
 
+def local_model(server) -> dict:
+    """The keyword arguments that point an ask at the loopback OpenAI-compatible server."""
+    return {"model": "openai/local-model", "api_base": server.base_url}
+
+
 def make_folder(tmp_path: Path) -> Path:
     folder = tmp_path / "study"
     folder.mkdir()
@@ -62,8 +67,7 @@ def test_selection_is_labelled_used_once_and_never_becomes_a_note(tmp_path, open
         "What is this attention called?",
         card_path="02-card.md",
         selection=SELECTION,
-        model="openai/local-model",
-        api_base=openai_server.base_url,
+        **local_model(openai_server),
     )
     assert a.label == "using your selection from p. 4"
     assert a.text.startswith("(using your selection from p. 4)")
@@ -84,8 +88,7 @@ def test_selection_is_labelled_used_once_and_never_becomes_a_note(tmp_path, open
         ws,
         "And now?",
         card_path="02-card.md",
-        model="openai/local-model",
-        api_base=openai_server.base_url,
+        **local_model(openai_server),
     )
     assert "SELECTION" not in openai_server.requests[1].body["messages"][1]["content"]
 
@@ -100,8 +103,7 @@ def test_each_ask_is_logged_without_the_key(tmp_path, openai_server, monkeypatch
         "Why scale?",
         card_path="02-card.md",
         selection=SELECTION,
-        model="openai/local-model",
-        api_base=openai_server.base_url,
+        **local_model(openai_server),
     )
     ask.ask(ws, "Offline now?", card_path="02-card.md", model="offline")
     log = (folder / ".bh" / "asks.jsonl").read_text(encoding="utf-8").splitlines()
@@ -130,8 +132,7 @@ def test_stream_yields_deltas_and_logs_the_whole_answer(tmp_path, openai_server)
             "Why scale?",
             card_path="02-card.md",
             selection=SELECTION,
-            model="openai/local-model",
-            api_base=openai_server.base_url,
+            **local_model(openai_server),
         )
     )
     assert deltas[0] == "(using your selection from p. 4) "
@@ -176,7 +177,7 @@ def test_model_failure_is_not_logged(tmp_path, openai_server):
     ws = Workspace.open(folder)
     openai_server.default = {"status": 401, "error": "bad key"}
     with pytest.raises(llm.ModelAuthError, match="OPENAI_API_KEY"):
-        ask.ask(ws, "Why?", model="openai/local-model", api_base=openai_server.base_url)
+        ask.ask(ws, "Why?", **local_model(openai_server))
     assert not (folder / ".bh" / "asks.jsonl").exists()
 
 
@@ -192,8 +193,7 @@ def test_chat_model_streams_the_last_user_message_with_current_state(tmp_path, o
         ws,
         card_path="02-card.md",
         selection=lambda: state["selection"],
-        model="openai/local-model",
-        api_base=openai_server.base_url,
+        **local_model(openai_server),
     )
     msgs = [
         chat_message(role="user", content="Earlier?"),

@@ -5,6 +5,7 @@ the one write path (operations). Nothing here knows about documents, study or vi
 __all__ = [
     "fsio",
     "index_cache",
+    "listing",
     "notes",
     "operations",
     "paths",

@@ -122,6 +122,23 @@ def decode(data: bytes) -> tuple[str, bool]:
     return (text[1:] if bom else text), bom
 
 
+def split_body(data: bytes) -> tuple[bytes | None, str]:
+    """A note's bytes → (head bytes: BOM + frontmatter with its fences, body text).
+
+    The head is cut where :func:`locate` puts the body's start — the same reader the index
+    and Card Detail use — so the body shown in the editor and the body saved agree.
+    Frontmatter basehalf cannot use (TOML, JSON, oversized, CR-only) has no head: the whole
+    text is the body, as every reader sees it. ``None`` as the head means the bytes are not
+    UTF-8.
+    """
+    try:
+        text, bom = decode(data)
+    except UnicodeDecodeError:
+        return None, ""
+    cut = locate(text).body_start
+    return (b"\xef\xbb\xbf" if bom else b"") + text[:cut].encode("utf-8"), text[cut:]
+
+
 def cut_utf8(data: bytes) -> bytes:
     """``data`` without a multi-byte character cut in half at its end (a read window's edge)."""
     end = len(data)

@@ -202,29 +202,6 @@ def put(ws: Workspace, rel: str, data: bytes, *, replace: bool = False) -> None:
     ws.added(rel)
 
 
-def render_fields(fields: dict, indent: str = "", nl: str = "\n") -> str:
-    """YAML lines for frontmatter fields, in the given order, strings quoted only when needed."""
-    out = []
-    for key, value in fields.items():
-        if isinstance(value, dict):
-            out.append(f"{indent}{key}:{nl}{render_fields(value, indent + '  ', nl)}")
-        else:
-            out.append(f"{indent}{key}: {_flow(value)}{nl}")
-    return "".join(out)
-
-
-def _flow(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_flow(v) for v in value) + "]"
-    return up.format_scalar(str(value))
-
-
 def grow(
     ws: Workspace,
     title: str,
@@ -261,7 +238,7 @@ def grow(
     lines = ["---", "upstream:"] + [f"  - {up.format_scalar(e)}" for e in entries]
     if not entries:
         lines = ["---"]
-    head = "\n".join(lines) + "\n" + render_fields(fields or {}) + "---\n"
+    head = "\n".join(lines) + "\n" + up.render_fields(fields or {}) + "---\n"
     text = f"{head}# {title}\n\n{body.rstrip()}\n" if body.strip() else f"{head}# {title}\n"
     return _create_unique(ws, folder, base, text.encode("utf-8"))
 
@@ -328,7 +305,7 @@ def save_body(ws: Workspace, path: str, new_body: str, expected: bytes) -> bytes
     node = _existing(ws, path)
     if not is_markdown(node) or ws.nodes[node].kind == "folder":
         raise OperationRefused(node, "only Markdown notes have a body to edit")
-    head, _ = split_body(expected)
+    head, _ = notes.split_body(expected)
     if head is None:
         raise OperationRefused(node, "not UTF-8 text; opened read-only")
     data = head + new_body.encode("utf-8")
@@ -344,23 +321,6 @@ def save_body(ws: Workspace, path: str, new_body: str, expected: bytes) -> bytes
         atomic_write(full, data, expected=expected)
     ws.saved(node, data)
     return data
-
-
-def split_body(data: bytes) -> tuple[bytes | None, str]:
-    """A note's bytes → (head bytes: BOM + frontmatter with its fences, body text).
-
-    The head is cut where :func:`~basehalf_core.folder.notes.locate` — the one frontmatter
-    reader, the same the index and Card Detail use — puts the body's start, so the body shown
-    in the editor and the body saved agree. Frontmatter basehalf cannot use (TOML, JSON,
-    oversized, CR-only) has no head: the whole text is the body, as every reader sees it.
-    ``None`` as the head means the bytes are not UTF-8.
-    """
-    try:
-        text, bom = notes.decode(data)
-    except UnicodeDecodeError:
-        return None, ""
-    cut = notes.locate(text).body_start
-    return (b"\xef\xbb\xbf" if bom else b"") + text[:cut].encode("utf-8"), text[cut:]
 
 
 def _wikilinks_to(ws: Workspace, rename: Callable[[str], str | None]) -> dict[str, list]:

@@ -3,7 +3,9 @@
 A store is either a Markdown note's YAML frontmatter or a ``.bh/mirror/.../upstream.yaml``
 file. Reading goes through YAML *events* (not values), so ``- 01`` stays the text ``01`` and
 every entry keeps its exact span in the file; edits then replace only those spans, and every
-other byte (comments, quoting, key order, BOM, CRLF, the body) stays as it was.
+other byte (comments, quoting, key order, BOM, CRLF, the body) stays as it was. New text is
+written the same way: :func:`format_scalar` for one value, :func:`render_fields` for the
+frontmatter lines of a new note.
 """
 
 from __future__ import annotations
@@ -354,6 +356,29 @@ def _plain_ok(value: str) -> bool:
         return yaml.load(value, Loader=_Loader) == value
     except yaml.YAMLError:
         return False
+
+
+def render_fields(fields: dict, indent: str = "", nl: str = "\n") -> str:
+    """YAML lines for frontmatter fields, in the given order, strings quoted only when needed."""
+    out = []
+    for key, value in fields.items():
+        if isinstance(value, dict):
+            out.append(f"{indent}{key}:{nl}{render_fields(value, indent + '  ', nl)}")
+        else:
+            out.append(f"{indent}{key}: {_flow(value)}{nl}")
+    return "".join(out)
+
+
+def _flow(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return format_scalar(str(value))
 
 
 def _line_start(text: str, i: int) -> int:

@@ -1,7 +1,8 @@
 """The in-memory index of a study folder: nodes, their upstream stores, issues, the graph.
 
-The folder is the truth. :class:`Workspace` reads it once, then keeps itself current two
-ways: :mod:`basehalf_core.folder.operations` hands it the bytes it just saved (no rescan), and
+The folder is the truth. :class:`Workspace` reads it once (the walk is
+:func:`basehalf_core.folder.listing.list_folder`), then keeps itself current two ways:
+:mod:`basehalf_core.folder.operations` hands it the bytes it just saved (no rescan), and
 :meth:`Workspace.refresh` re-reads only files whose size or mtime changed on disk.
 """
 
@@ -16,9 +17,8 @@ import os
 import posixpath
 import re
 import stat
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import networkx as nx
@@ -26,7 +26,8 @@ import networkx as nx
 from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import fsio, index_cache, notes, settings
 from basehalf_core.folder import upstream as up
-from basehalf_core.folder.fsio import inside, is_within, open_folder
+from basehalf_core.folder.fsio import inside, open_folder
+from basehalf_core.folder.listing import FOLDER, PLAIN, Dir, Listing, list_folder
 from basehalf_core.folder.paths import (
     JOURNAL,
     MIRROR_FILE,
@@ -84,39 +85,6 @@ class Issue:
         }
 
 
-@dataclass
-class _Listing:
-    files: dict[str, tuple[bool, tuple[int, ...], bool]] = field(default_factory=dict)
-    mirrors: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    links: set[str] = field(default_factory=set)
-    special: dict[str, str] = field(default_factory=dict)  # path -> what it is
-    temps: list[str] = field(default_factory=list)  # basehalf temp files (full paths)
-    dirs: dict[str, _Dir] = field(default_factory=dict)  # folders the next listing may reuse
-
-
-@dataclass(slots=True)
-class _Dir:
-    """What one listing of a folder found, for :meth:`Workspace.refresh` to reuse.
-
-    A folder's mtime and ctime change whenever a name in it is added, removed or renamed
-    (ctime also when a tool sets the mtime back), so while ``(inode, mtime, ctime)`` is the
-    same, its names are: only the notes in it need a ``stat`` (an edit changes a file, not its
-    folder). Kept only for folders holding nothing but plain files and folders, and whose stamp
-    was :data:`~basehalf_core.folder.index_cache.RACY_NS` old when listed (a change in the
-    same clock tick as the listing would leave the stamp as it was).
-    """
-
-    stamp: tuple[int, int, int]  # (inode, mtime_ns, ctime_ns) of the folder
-    notes: list[str]  # Markdown files: stat'ed on every listing
-    plain: list[str]  # other files: their stamp lives in their mirror store
-    dirs: list[str]  # sub-folders
-    bh: bool  # the root's .bh/ (mirror stores) is there
-
-
-_PLAIN = (False, (0, 0), False)  # a listing's value for a plain non-Markdown file
-_FOLDER = (True, (0, 0), False)
-
-
 class Workspace:
     """Index of one study folder. Build it with :meth:`open`."""
 
@@ -134,7 +102,7 @@ class Workspace:
         self._special: dict[str, str] = {}
         self._cache: dict[str, list] = {}  # the persistent index cache, during a cold load
         self._cache_misses = 0
-        self._dirs: dict[str, _Dir] = {}  # the last listing's folders, for refresh() to reuse
+        self._dirs: dict[str, Dir] = {}  # the last listing's folders, for refresh() to reuse
         self.journal_problem = ""  # why a killed multi-file operation could not be finished
         # Obsidian wikilinks: file name (NFC) -> node paths; holder -> the last segments its
         # wikilinks name, and the reverse (which holders to re-resolve when a name comes/goes).
@@ -149,7 +117,7 @@ class Workspace:
         """Scan ``root`` and return its index. Raises ``FolderError`` for a bad folder."""
         ws = cls(open_folder(root))
         with _gc_paused():
-            listing = ws._list()
+            listing = list_folder(ws.root)
             ws._dirs = listing.dirs
             ws._load(listing)
         ws.load_settings()
@@ -174,151 +142,7 @@ class Workspace:
 
     # --- reading the folder -------------------------------------------------------------
 
-    def _list(self, reuse: dict[str, _Dir] | None = None) -> _Listing:
-        """Walk the folder (never following links) and stat what the index compares.
-
-        ``reuse``: the folder records of the previous listing; a folder whose stamp is
-        unchanged is not read again, only its notes are stat'ed.
-        """
-        listing = _Listing()
-        root = self._root_str
-        trusted = time.time_ns() - index_cache.RACY_NS
-        stack = [""]
-        while stack:
-            rel_dir = stack.pop()
-            full = os.path.join(root, rel_dir) if rel_dir else root
-            try:
-                st = os.lstat(full) if rel_dir else os.stat(full)
-            except OSError:
-                continue
-            if not stat.S_ISDIR(st.st_mode):
-                continue  # swapped for a link or a file since its parent was read
-            dir_stamp = (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
-            old = reuse.get(rel_dir) if reuse else None
-            if old is not None and old.stamp == dir_stamp and self._relist(old, listing):
-                stack += old.dirs
-                listing.dirs[rel_dir] = old
-                continue
-            rec, clean = self._scan_dir(rel_dir, full, listing)
-            stack += rec.dirs
-            if clean and st.st_mtime_ns < trusted and st.st_ctime_ns < trusted:
-                rec.stamp = dir_stamp
-                listing.dirs[rel_dir] = rec
-        return listing
-
-    def _relist(self, old: _Dir, listing: _Listing) -> bool:
-        """Fill ``listing`` from a folder's previous record, stat'ing its notes.
-
-        False (nothing filled) when a note is gone or no longer a plain file: the folder
-        changed within a clock tick of its last listing, so it must be read again.
-        """
-        # The one loop a refresh of an unchanged tree runs 10,000 times: kept to a stat each.
-        lstat, prefix, regular = os.lstat, self._root_str + os.sep, stat.S_ISREG
-        stamps = []
-        for rel in old.notes:
-            try:
-                st = lstat(prefix + rel)
-            except OSError:
-                return False
-            if not regular(st.st_mode):
-                return False
-            stamps.append((False, (st.st_mtime_ns, st.st_size, st.st_ino), False))
-        files = listing.files
-        files.update(zip(old.notes, stamps, strict=True))
-        for rel in old.plain:
-            files[rel] = _PLAIN
-        for rel in old.dirs:
-            files[rel] = _FOLDER
-        if old.bh:
-            self._list_mirrors(listing)
-        return True
-
-    def _scan_dir(self, rel_dir: str, full: str, listing: _Listing) -> tuple[_Dir, bool]:
-        """One folder into ``listing``: its record, and whether the next listing may reuse it."""
-        files = listing.files
-        rec = _Dir((0, 0, 0), [], [], [], False)
-        clean = True
-        try:
-            it = os.scandir(full)
-        except OSError:
-            return rec, False
-        with it:
-            for entry in it:
-                name = entry.name
-                rel = f"{rel_dir}/{name}" if rel_dir else name
-                if name.startswith("."):
-                    if rel == ".bh":
-                        self._list_mirrors(listing)
-                        rec.bh = True
-                    elif fsio.is_our_temp(name):
-                        listing.temps.append(entry.path)
-                        clean = False  # removed or finished soon: look again next time
-                    continue
-                # The common cases from d_type alone: a folder, a plain file (only notes are
-                # stat'ed: any other file's stamp lives in its mirror store).
-                if entry.is_file(follow_symlinks=False):
-                    if not is_markdown(name):
-                        files[rel] = _PLAIN
-                        rec.plain.append(rel)
-                        continue
-                    try:
-                        st = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        st = None  # gone since the folder was read
-                    if st is not None and stat.S_ISREG(st.st_mode):
-                        files[rel] = (False, (st.st_mtime_ns, st.st_size, st.st_ino), False)
-                        rec.notes.append(rel)
-                        continue
-                elif entry.is_dir(follow_symlinks=False):
-                    files[rel] = _FOLDER
-                    rec.dirs.append(rel)
-                    continue
-                clean = False  # a link, a special file, or a file that changed under us
-                if self._list_odd(entry, rel, listing):
-                    rec.dirs.append(rel)
-        return rec, clean
-
-    def _list_odd(self, entry: os.DirEntry, rel: str, listing: _Listing) -> bool:
-        """A symlink or special file (or one that changed while listed); True: walk it."""
-        link = entry.is_symlink()
-        outside = link and not is_within(self.root, entry.path)
-        # A linked folder is a node, never walked (no loops).
-        is_dir = not link and entry.is_dir()
-        stamp = (0, 0)
-        if not is_dir and not outside:
-            try:
-                st = entry.stat()
-                stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-                if not stat.S_ISREG(st.st_mode):
-                    listing.special[rel] = fsio.describe_mode(st.st_mode)
-            except OSError:
-                pass  # a dangling link inside: a node whose file cannot be read
-        listing.files[rel] = (is_dir, stamp, outside)
-        if link and not outside:
-            listing.links.add(rel)
-        return is_dir
-
-    def _list_mirrors(self, listing: _Listing) -> None:
-        bh = os.path.join(self._root_str, ".bh")
-        if os.path.islink(bh) or not os.path.isdir(bh):
-            return
-        base = os.path.join(bh, *MIRROR_ROOT.split("/")[1:])
-        for dirpath, dirnames, filenames in os.walk(bh):
-            dirnames[:] = [
-                d
-                for d in dirnames
-                if d not in ("locks",) and not os.path.islink(os.path.join(dirpath, d))
-            ]
-            listing.temps += [os.path.join(dirpath, n) for n in filenames if fsio.is_our_temp(n)]
-            if MIRROR_FILE in filenames and dirpath.startswith(base + os.sep):
-                full = os.path.join(dirpath, MIRROR_FILE)
-                node = os.path.relpath(dirpath, base).replace(os.sep, "/")
-                if os.path.islink(full):
-                    continue
-                st = os.stat(full)
-                listing.mirrors[node] = (st.st_mtime_ns, st.st_size, st.st_ino)
-
-    def _load(self, listing: _Listing) -> None:
+    def _load(self, listing: Listing) -> None:
         # Cold load: one pass per index, and the graph filled in bulk (networkx's per-edge
         # checks cost more than everything else here for 30,000 edges).
         self._links = listing.links
@@ -726,7 +550,7 @@ class Workspace:
             The node paths that were added, removed or re-read.
         """
         with _gc_paused():
-            listing = self._list(self._dirs)
+            listing = list_folder(self.root, self._dirs)
         self._dirs = listing.dirs
         self._links = listing.links
         self._special = listing.special
@@ -740,7 +564,7 @@ class Workspace:
             node = nodes.get(rel)
             is_dir, stamp, outside = spec
             if node is not None and node.outside_link == outside:
-                if spec is _PLAIN or spec is _FOLDER:  # most files: no is_markdown() call
+                if spec is PLAIN or spec is FOLDER:  # most files: no is_markdown() call
                     seen = mirrors.get(rel) or (0, 0)
                 elif is_markdown(rel) and not is_dir and not outside:
                     seen = stamp
@@ -762,7 +586,7 @@ def _title(path: str, store: up.Store) -> str:
     if store.text:
         start = 0
         if store.yaml_start >= 0:
-            start = up._line_end(store.text, store.yaml_end)
+            start = notes.line_end(store.text, store.yaml_end)
         m = _HEADING.search(store.text, start)
         if m:
             return m.group(1).strip()

@@ -172,13 +172,50 @@ def offline_answer(ctx: ctxmod.Context, question: str, label: str) -> AskAnswer:
     return AskAnswer("\n".join(lines), cites, OFFLINE, label, ctx.trimmed)
 
 
-def _prepare(ws, question, card_path, selection, model, api_base, budget):
-    if not question or not question.strip():
-        raise EmptyQuestion("the question is empty")
-    anchor = check_selection(ws, selection)
-    ctx = build_context(ws, card_path, anchor, budget)
-    cfg = llm.resolve(model, api_base)
-    return anchor, ctx, cfg
+@dataclass
+class _Ask:
+    """One checked ask with its context built: the job :func:`ask` and :func:`ask_stream` share.
+
+    Only how the model's text arrives (whole or in deltas) differs between the two.
+    """
+
+    ws: Workspace
+    question: str
+    card_path: str | None
+    anchor: dict | None
+    ctx: ctxmod.Context
+    cfg: llm.ModelConfig | None  # None: no model configured, answered offline
+    label: str
+
+    @classmethod
+    def prepare(cls, ws, question, card_path, selection, model, api_base, budget) -> _Ask:
+        """Check the question and selection, build the context, resolve the model."""
+        if not question or not question.strip():
+            raise EmptyQuestion("the question is empty")
+        anchor = check_selection(ws, selection)
+        ctx = build_context(ws, card_path, anchor, budget)
+        cfg = llm.resolve(model, api_base)
+        return cls(ws, question, card_path, anchor, ctx, cfg, selection_label(anchor))
+
+    @property
+    def prefix(self) -> str:
+        """What the answer starts with when a selection was used: ``(using your selection…) ``."""
+        return f"({self.label}) " if self.label else ""
+
+    def messages(self) -> list[dict]:
+        return _messages(self.ctx, self.question)
+
+    def offline(self) -> AskAnswer:
+        return offline_answer(self.ctx, self.question, self.label)
+
+    def answered(self, text: str, cited: str) -> AskAnswer:
+        """The model's answer ``text``; ``cited``: the text whose named paths are its citations."""
+        return AskAnswer(
+            text, _citations(self.ctx, cited), self.cfg.model, self.label, self.ctx.trimmed
+        )
+
+    def log(self, answer: AskAnswer) -> None:
+        log_ask(self.ws, self.question, self.card_path, self.anchor, answer)
 
 
 def ask(
@@ -196,15 +233,13 @@ def ask(
     Raises:
         EmptyQuestion, BadSelection, llm.ModelError subclasses (nothing is logged then).
     """
-    anchor, ctx, cfg = _prepare(ws, question, card_path, selection, model, api_base, budget)
-    label = selection_label(anchor)
-    if cfg is None:
-        answer = offline_answer(ctx, question, label)
+    job = _Ask.prepare(ws, question, card_path, selection, model, api_base, budget)
+    if job.cfg is None:
+        answer = job.offline()
     else:
-        text = llm.complete(cfg, _messages(ctx, question), temperature=0.2)
-        body = f"({label}) {text}" if label else text
-        answer = AskAnswer(body, _citations(ctx, text), cfg.model, label, ctx.trimmed)
-    log_ask(ws, question, card_path, anchor, answer)
+        text = llm.complete(job.cfg, job.messages(), temperature=0.2)
+        answer = job.answered(job.prefix + text, cited=text)
+    job.log(answer)
     return answer
 
 
@@ -219,22 +254,19 @@ def ask_stream(
     budget: int = ctxmod.DEFAULT_BUDGET,
 ) -> Iterator[str]:
     """Like :func:`ask`, yielding text deltas; the whole answer is logged once it is complete."""
-    anchor, ctx, cfg = _prepare(ws, question, card_path, selection, model, api_base, budget)
-    label = selection_label(anchor)
-    if cfg is None:
-        answer = offline_answer(ctx, question, label)
+    job = _Ask.prepare(ws, question, card_path, selection, model, api_base, budget)
+    if job.cfg is None:
+        answer = job.offline()
         yield answer.text
     else:
-        parts: list[str] = []
-        if label:
-            parts.append(f"({label}) ")
-            yield parts[0]
-        for delta in llm.stream(cfg, _messages(ctx, question), temperature=0.2):
+        parts = [job.prefix] if job.prefix else []
+        yield from parts
+        for delta in llm.stream(job.cfg, job.messages(), temperature=0.2):
             parts.append(delta)
             yield delta
         text = "".join(parts)
-        answer = AskAnswer(text, _citations(ctx, text), cfg.model, label, ctx.trimmed)
-    log_ask(ws, question, card_path, anchor, answer)
+        answer = job.answered(text, cited=text)
+    job.log(answer)
 
 
 def log_ask(

@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 
 from basehalf_core.folder.fsio import ChangedOnDisk, WriteRefused, inside, read_bytes
-from basehalf_core.folder.operations import OperationRefused, create_note, save_body, split_body
+from basehalf_core.folder.notes import split_body
+from basehalf_core.folder.operations import OperationRefused, create_note, save_body
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views.markdown import render as render_markdown
 
