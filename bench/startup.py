@@ -201,10 +201,26 @@ def page_load(reps: int, variant: dict | None = None) -> None:
                 got = _loads(browser, servers, reps)
                 got["import"] = _script_import(browser, servers["workbench"][0], max(reps, 5))
                 browser.close()
+            got["html"] = _html_times({name: url for name, (url, _) in servers.items()})
         finally:
             for srv in started.values():
                 srv.stop()
     _report(got, reps, variant)
+
+
+def _html_times(urls: dict[str, str], reps: int = 20) -> dict[str, list[float]]:
+    """ms to get the page's HTML alone (no browser), the servers taking turns: marimo reads and
+    parses the notebook for each page request."""
+    import urllib.request
+
+    out: dict[str, list[float]] = {name: [] for name in urls}
+    for _ in range(reps):
+        for name, url in urls.items():
+            start = time.perf_counter()
+            with urllib.request.urlopen(url + "/") as page:
+                page.read()
+            out[name].append((time.perf_counter() - start) * 1000)
+    return out
 
 
 IMPORT = """async (url) => {
@@ -277,6 +293,8 @@ def _report(got: dict[str, dict], reps: int, variant: dict | None) -> None:
             f"({esm:.0f} KiB): {_median(warm, 'esmCached'):.0f} of "
             f"{_median(warm, 'esmFiles'):.0f} from the HTTP cache"
         )
+    html = ", ".join(f"{n} {statistics.median(v):.0f}" for n, v in got["html"].items())
+    print(f"  the HTML page alone (the server's part, no browser), median of 20, ms: {html}")
     imp = got["import"]
     st, nw = statistics.median(imp["stable"]), statistics.median(imp["new"])
     print(
