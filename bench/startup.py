@@ -52,7 +52,7 @@ PAINTED = """() => {
   };
   const c = find('[data-testid=canvas]');
   const img = find('[data-testid=page-image]');
-  return !!(c && Number(c.dataset.nodeCount) > 0 && img && img.complete && img.naturalWidth > 0);
+  return !!(c && Number(c.dataset.nodeCount) > 0 && img && Number(img.dataset.width) > 0);
 }"""
 
 

@@ -47,7 +47,7 @@ def reader_app(marimo_notebook):
 
 def open_reader(page, url: str) -> None:
     page.goto(url)
-    page.wait_for_selector("[data-testid=page-image][src]", timeout=TIMEOUT)
+    page.wait_for_selector("[data-testid=page-image][data-key]", timeout=TIMEOUT)
     settle(page)
     page.wait_for_selector("[data-testid=text-layer] span", timeout=TIMEOUT)
 
@@ -265,7 +265,7 @@ def test_password_prompt(reader_app, browser_page, tmp_path):
     expect(message).to_have_text("Wrong password for locked.pdf: try again.", timeout=TIMEOUT)
     page.fill("[data-testid=reader-password]", "openpassword")
     page.click("[data-testid=reader-unlock]")
-    page.wait_for_selector("[data-testid=page-image][src]", timeout=TIMEOUT)
+    page.wait_for_selector("[data-testid=page-image][data-key]", timeout=TIMEOUT)
     settle(page)  # the words follow the image
     assert page.locator("[data-testid=reader-password]").is_hidden()
     assert page.locator("[data-testid=text-layer] span").count() > 50
@@ -276,7 +276,7 @@ def test_a_scan_shows_and_says_it_has_no_text_layer(reader_app, browser_page, tm
     shutil.copy(corpus("ocr_c02-22.pdf"), path)
     page = browser_page
     page.goto(reader_app(path))
-    page.wait_for_selector("[data-testid=page-image][src]", timeout=TIMEOUT)
+    page.wait_for_selector("[data-testid=page-image][data-key]", timeout=TIMEOUT)
     assert page.locator("[data-testid=text-layer] span").count() == 0
     assert "no text layer" in page.locator("[data-testid=reader-message]").inner_text()
 
@@ -370,7 +370,7 @@ def test_zoom_in_after_fit_width_on_a_hidpi_screen_is_one_step(reader_app, _brow
         image = page.locator("[data-testid=page-image]")
         fit_width = image.bounding_box()["width"]
         # Rendered for the screen: twice as many pixels as CSS pixels, so the page is sharp.
-        assert image.evaluate("i => i.naturalWidth") >= 1.7 * fit_width
+        assert image.evaluate("i => Number(i.dataset.width)") >= 1.7 * fit_width
         page.click("[data-testid=zoom-in]")
         settle(page)
         page.wait_for_function(
@@ -433,3 +433,51 @@ def test_a_notice_clears_on_the_next_action(reader_app, browser_page, acl):
     page.click("[data-testid=next-page]")
     wait_page(page, 2)
     expect(message).to_be_hidden(timeout=TIMEOUT)
+
+
+# -- one reader on screen, documents opened in it -----------------------------------------------
+
+
+def test_one_reader_on_screen_opens_a_document_then_another(marimo_notebook, browser_page, acl):
+    """The reader is on screen before any document (``--defer live``); "Open document" and
+    "Open the other document" open them in it, as Python calls ``Reader.open_document``."""
+    other = acl.parent / "attention.pdf"
+    shutil.copy(corpus("attention-1706.03762.pdf"), other)
+    page = browser_page
+    url = marimo_notebook(
+        "tests/apps/reader_app.py", "--file", acl, "--defer", "live", "--also", other
+    )
+    page.goto(url)
+    page.wait_for_selector("[data-testid=reader]", timeout=TIMEOUT)
+    assert label(page) == "–" and page.locator("[data-testid=page-image][data-key]").count() == 0
+
+    page.get_by_role("button", name="Open document").click()
+    wait_page(page, 1)
+    settle(page)
+    assert label(page) == "1 / 20"
+    assert "Human" in span_texts(page)
+    # Paging on: the pages kept decoded in the browser stay few however far one reads.
+    for number in range(2, 8):
+        page.click("[data-testid=next-page]")
+        wait_page(page, number)
+        settle(page)
+    kept = int(page.locator("[data-testid=reader]").get_attribute("data-kept"))
+    assert 1 <= kept <= 4
+    page.click("[data-testid=prev-page]")  # a page just left: drawn from what the browser kept
+    wait_page(page, 6)
+    settle(page)
+    assert span_texts(page) == [w.text for w in documents.open_document(acl).words(5)]
+
+    page.get_by_role("button", name="Open the other document").click()
+    doc = documents.open_document(other)
+    expect(page.locator("[data-testid=page-number]")).to_have_text(
+        f"1 / {doc.page_count}", timeout=TIMEOUT
+    )
+    wait_page(page, 1)
+    settle(page)
+    assert span_texts(page) == [w.text for w in doc.words(0)]
+    page.click("[data-testid=next-page]")
+    wait_page(page, 2)
+    settle(page)
+    assert span_texts(page) == [w.text for w in doc.words(1)]
+    assert not page.dialogs and not page.failed_requests

@@ -63,12 +63,12 @@ def test_first_page_delivered_with_words_in_reading_order(acl):
     assert (reader.page, reader.page_count, reader.image_page) == (0, 20, 0)
     # Made with the widget: a quick image at a fraction of the zoom, then the sharp one once
     # the browser says it has painted the quick one.
-    assert reader.image_key == f"0@{reader.zoom}{LOW}"
+    assert reader.image_key == reader._key(0) + LOW
     pw, ph = reader.page_size
     w, _h = png_size(reader.image)
     assert abs(w - pw * reader.zoom * PREVIEW_SCALE) <= 1
     sharpen(reader)
-    assert reader.image_key == f"0@{reader.zoom}"
+    assert reader.image_key == reader._key(0)
     w, h = png_size(reader.image)
     assert abs(w / h - pw / ph) < 0.01  # the whole page box, not a crop
     assert abs(w - pw * reader.zoom) <= 1
@@ -94,7 +94,7 @@ def test_turning_pages_renders_only_that_page(acl):
 def test_the_page_asked_for_ahead_is_sent_ahead_and_then_served_from_it(acl):
     reader = Reader(acl, page=2)
     reader.ahead = 3  # the browser, after painting page 3 (1-based)
-    assert (reader.ahead_page, reader.ahead_key) == (3, f"3@{reader.zoom}")
+    assert (reader.ahead_page, reader.ahead_key) == (3, reader._key(3))
     assert png_size(reader.ahead_image)[0] > 0
     assert [x[4] for x in reader.ahead_words] == [
         x.text for x in documents.open_document(acl).words(3)
@@ -110,7 +110,10 @@ def test_a_zoom_change_redoes_the_page_sent_ahead(acl):
     reader.ahead = 1
     small = png_size(reader.ahead_image)[0]
     reader.zoom = 3.0
-    assert reader.ahead_key == "1@3.0" and png_size(reader.ahead_image)[0] > 1.9 * small
+    assert (
+        reader.ahead_key == reader._key(1, 3.0) == "1@3.0#0"
+        and png_size(reader.ahead_image)[0] > 1.9 * small
+    )
 
 
 @pytest.mark.parametrize("bad", [-1, 20, 999])
@@ -429,14 +432,12 @@ def test_the_neighbours_are_rendered_in_the_background_once_the_page_is_shown(ac
     reader = Reader(acl, page=5)
     # Nothing in the background while the widget is being made and sent.
     time.sleep(3 * _Warmer.IDLE)
-    assert not reader._pages.has(4, reader.zoom) and not reader._pages.has(6, reader.zoom)
+    assert not reader.cached(4) and not reader.cached(6)
     sharpen(reader)
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not (
-        reader._pages.has(4, reader.zoom) and reader._pages.has(6, reader.zoom)
-    ):
+    while time.monotonic() < deadline and not (reader.cached(4) and reader.cached(6)):
         time.sleep(0.05)
-    assert reader._pages.has(4, reader.zoom) and reader._pages.has(6, reader.zoom)
+    assert reader.cached(4) and reader.cached(6)
     reader.close()
 
 
@@ -462,7 +463,7 @@ def test_a_page_asked_for_later_comes_quick_then_sharp_in_one_call(acl):
     keys = []
     reader.observe(lambda change: keys.append(change["new"]), names=["image_key"])
     reader.page = 9
-    assert keys == [f"9@{reader.zoom}{LOW}", f"9@{reader.zoom}"]
+    assert keys == [reader._key(9) + LOW, reader._key(9)]
     reader.close()
 
 
@@ -472,4 +473,92 @@ def test_paging_through_a_book_keeps_the_page_cache_bounded(acl):
         reader.page = i
         assert reader.image_page == i and reader.words_page == i
     assert len(reader._pages) <= PAGE_CACHE
+    reader.close()
+
+
+# -- one reader kept on screen, documents opened in it ------------------------------------------
+
+
+@pytest.fixture
+def attention(tmp_path):
+    path = tmp_path / "attention.pdf"
+    shutil.copy(corpus("attention-1706.03762.pdf"), path)
+    return path
+
+
+def test_an_empty_reader_shows_nothing_until_a_document_is_opened(acl):
+    reader = Reader()
+    assert (reader.doc, reader.file, reader.page_count, reader.image) == (None, "", 0, b"")
+    with pytest.raises(ReaderError, match="no page to show"):
+        reader.show(0)
+    reader.page = 3  # the browser cannot make it render anything
+    assert reader.image == b"" and reader.words == []
+    reader.open_document(acl, file="papers/longeval.pdf", page=2)
+    assert (reader.file, reader.page, reader.page_count) == ("papers/longeval.pdf", 2, 20)
+    # Quick first, as with a new widget; sharp once the browser says it painted it.
+    assert reader.image_key == reader._key(2) + LOW and reader.image_page == reader.words_page == 2
+    assert sharpen(reader).image_key == reader._key(2)
+    assert [w[4] for w in reader.words] == [w.text for w in documents.open_document(acl).words(2)]
+    reader.close()
+
+
+def test_a_second_document_replaces_everything_about_the_first(acl, attention):
+    reader = sharpen(Reader(acl))
+    reader.ahead = 1
+    reader.query = "Kendall"
+    start = find_run(reader.words, ["Human", "judgments"])
+    reader.selection = {"page": reader.page, "start": start, "end": start + 1}
+    assert reader.passage() is not None and reader.hits and reader.ahead_key
+    first_key = reader.image_key
+    reader.open_document(attention)
+    doc = documents.open_document(attention)
+    assert (reader.file, reader.page, reader.page_count) == ("attention.pdf", 0, doc.page_count)
+    assert reader.image_key == reader._key(0) + LOW != first_key + LOW
+    assert [w[4] for w in reader.words] == [w.text for w in doc.words(0)]
+    assert reader.passage() is None and reader.selection == {} and reader.marked == []
+    assert (reader.query, reader.hits, reader.search) == ("", [], {})
+    assert (reader.ahead, reader.ahead_page, reader.ahead_key, reader.ahead_image) == (
+        -1,
+        -1,
+        "",
+        b"",
+    )
+    reader.close()
+
+
+def test_a_late_ask_for_the_page_ahead_gets_the_page_of_the_document_open_now(acl, attention):
+    reader = Reader()
+    reader.open_document(acl)
+    reader.open_document(attention)
+    reader.ahead = 1  # asked by the view while it still showed the first document
+    assert reader.ahead_key == reader._key(1) != "1@1.5#1"
+    assert (
+        reader.ahead_image == documents.open_document(attention).render(1, reader.zoom, "jpeg").data
+    )
+    reader.close()
+
+
+def test_a_page_of_the_last_document_never_stands_for_the_same_page_of_the_next(acl, attention):
+    reader = Reader()
+    reader.open_document(acl)
+    old = reader.doc
+    reader.open_document(attention)
+    # As if the background thread finished the last document's page after the switch.
+    reader._pages.get(old, 1, reader.zoom)
+    assert not reader.cached(1)
+    assert (
+        reader.page_image(1)
+        == documents.open_document(attention).render(1, reader.zoom, "jpeg").data
+    )
+    assert len(reader._pages) <= PAGE_CACHE
+    reader.close()
+
+
+def test_highlights_follow_the_document_opened(acl, attention):
+    reader = Reader()
+    stale = {"id": "n.md", "label": "n", "quote": "Human judgments", "page": 1}
+    reader.open_document(acl, highlights=[stale])
+    assert [h["id"] for h in reader.highlights] == ["n.md"]
+    reader.open_document(attention)
+    assert reader.highlights == []
     reader.close()

@@ -11,6 +11,10 @@ const DRAG_THRESHOLD = 3; // px of movement before a press becomes a drag
 // would hold up the page asked for next); one who reads has it before turning the page.
 const AHEAD_DELAY_MS = 150;
 const LOW = "~low"; // image key suffix of a quick low-resolution paint
+// Sharp pages kept decoded in the browser (the page on screen, the one sent ahead, the ones
+// just left), with their words: turning to one of them paints from memory. Bounded, so the
+// browser's memory stays flat however many pages are read (Python keeps its own bounded cache).
+const PAGE_MEMORY = 4;
 
 function bytesOf(value) {
   if (!value) return null;
@@ -43,8 +47,14 @@ function textWidth(text, px) {
   return measureCtx.measureText(text).width;
 }
 
+// "page@zoom#document" without a quick image's suffix: what a page's sharp image is keyed by.
+const sharpKey = (key) => (key.endsWith(LOW) ? key.slice(0, -LOW.length) : key);
+// The key of page `page` at the zoom and document of `key`.
+const keyFor = (key, page) => (key.includes("@") ? `${page}${sharpKey(key).slice(key.indexOf("@"))}` : "");
+
 function render({ model, el }) {
-  // Marks for bench/reader_browser.py's first-page breakdown: mounted, image handed to <img>.
+  // Marks for bench/reader_browser.py's first-page breakdown: mounted, image handed to the
+  // decoder.
   performance.mark("bh-mount");
   const root = make("div", "bh-reader", { tabindex: "0", testid: "reader" });
   const bar = make("div", "bh-reader-bar");
@@ -70,7 +80,10 @@ function render({ model, el }) {
   const message = make("div", "bh-reader-message", { testid: "reader-message", role: "status" });
   const viewport = make("div", "bh-viewport");
   const pageBox = make("div", "bh-page", { testid: "page" });
-  const img = make("img", "bh-page-image", { testid: "page-image", alt: "", draggable: "false" });
+  // The page is drawn on a canvas from an ImageBitmap decoded off the main thread: no image
+  // load event to wait for, and a page decoded ahead is drawn at once. Its hooks: data-page
+  // (1-based), data-key (the image drawn), data-width / data-height (its pixels).
+  const img = make("canvas", "bh-page-image", { testid: "page-image", role: "img", "aria-label": "Page" });
   const marks = make("div", "bh-marks");
   const layer = make("div", "bh-text", { testid: "text-layer" });
   pageBox.append(img, marks, layer);
@@ -82,7 +95,7 @@ function render({ model, el }) {
   // After each paint, ask Python for the page the learner will most likely want next.
   // A page may first come as a quick low-resolution image (key ending in "~low") that the
   // sharp one replaces. Marks: "bh-page-shown" at every paint, "bh-page-sharp" at the sharp one.
-  img.addEventListener("load", () => {
+  function onDrawn() {
     const shown = Number(img.dataset.page);
     const sharp = !shownKey.endsWith(LOW);
     imageLoaded = true;
@@ -105,7 +118,36 @@ function render({ model, el }) {
         buildPendingWords();
       }, 0);
     });
-  });
+  }
+
+  // Decoded sharp pages: key -> {key, page, size, words, bitmap (a Promise)}, oldest first.
+  const memory = new Map();
+  let drawing = ""; // the key being decoded for the canvas: never closed under it
+  function remember(key, page, size, bytes) {
+    let entry = memory.get(key);
+    if (entry) memory.delete(key);
+    else {
+      const type = model.get("image_type") || "image/jpeg";
+      entry = { key, page, size, words: null, bitmap: createImageBitmap(new Blob([bytes], { type })) };
+      entry.bitmap.catch(() => memory.delete(key));
+    }
+    memory.set(key, entry); // most recent last
+    for (const [old, gone] of memory) {
+      if (memory.size <= PAGE_MEMORY) break;
+      if (old === key || old === drawing) continue;
+      memory.delete(old);
+      gone.bitmap.then((b) => b.close()).catch(() => {});
+    }
+    root.dataset.kept = String(memory.size); // pages held decoded (tests check the bound)
+    return entry;
+  }
+  function forget() {
+    for (const entry of memory.values()) {
+      if (entry.key !== drawing) entry.bitmap.then((b) => b.close()).catch(() => {});
+    }
+    memory.clear();
+    root.dataset.kept = "0";
+  }
 
   // After the page asked for is on screen, sharp and with its words, ask Python for the next.
   function planAhead() {
@@ -121,7 +163,6 @@ function render({ model, el }) {
     }, AHEAD_DELAY_MS);
   }
 
-  let url = null;
   let spans = [];
   let shownPage = -1;
   let shownKey = "";
@@ -130,18 +171,13 @@ function render({ model, el }) {
   let zoomPending = false; // a new zoom was asked for and no image has come since
   let imageLoaded = false;
   let deferredSharp = null; // see paintFrom
-  // The page sent ahead, decoded as soon as it arrives, so turning to it only swaps images.
-  let ahead = null;
+  let painting = 0; // counts paints: a decode that finishes after a newer paint is dropped
+  // The page sent ahead, decoded as soon as it arrives, so turning to it only draws it.
   function decodeAhead() {
     const key = model.get("ahead_key");
     const bytes = bytesOf(model.get("ahead_image"));
-    if (!key || !bytes || (ahead && ahead.key === key)) return;
-    if (ahead) URL.revokeObjectURL(ahead.url);
-    const type = model.get("image_type") || "image/jpeg";
-    const early = new Image();
-    ahead = { key, url: URL.createObjectURL(new Blob([bytes], { type })), image: early };
-    early.src = ahead.url;
-    early.decode().catch(() => {}); // a failed decode is retried by the <img> itself
+    if (!key || !bytes || memory.has(key)) return;
+    remember(key, model.get("ahead_page"), model.get("ahead_size"), bytes).words = model.get("ahead_words");
   }
   let aheadTimer = null;
   let hitCursor = -1;
@@ -158,18 +194,11 @@ function render({ model, el }) {
     aheadTimer = null;
     model.set("page", target);
     root.dataset.busy = "page";
-    // The page Python sent ahead is painted at once; Python's answer then changes nothing.
-    if (target === model.get("ahead_page") && model.get("ahead_key") && !drag) {
-      const early = ahead && ahead.key === model.get("ahead_key") ? ahead.url : null;
-      if (early) ahead = null; // its URL now belongs to the image on screen
-      paintFrom({
-        bytes: bytesOf(model.get("ahead_image")),
-        url: early,
-        page: target,
-        key: model.get("ahead_key"),
-        words: model.get("ahead_words"),
-        size: model.get("ahead_size"),
-      });
+    // A page the browser holds (sent ahead, or just left) is painted at once; Python's
+    // answer then changes nothing.
+    const known = memory.get(keyFor(shownKey, target));
+    if (known && known.words && !drag) {
+      paintFrom({ page: target, key: known.key, words: known.words, size: known.size, entry: known });
     }
     model.save_changes();
     paintBar();
@@ -396,6 +425,11 @@ function render({ model, el }) {
 
   function paintFrom(next) {
     const { bytes, page: imagePage, key, words, size } = next;
+    // A quick image never replaces the sharp one of the same page (painted from memory).
+    if (key && key.endsWith(LOW) && imagePage === shownPage && sharpKey(key) === shownKey) {
+      if (words && wordsShown !== imagePage) paintWords(words);
+      return;
+    }
     // The sharp image of the page whose quick one is still decoding waits for it: else the
     // quick one would be dropped unseen and the learner would wait for the sharp one.
     deferredSharp = null;
@@ -409,9 +443,10 @@ function render({ model, el }) {
       settleBusy();
       return;
     }
-    if (!bytes || imagePage < 0) {
+    if ((!bytes && !next.entry) || imagePage < 0) {
       shownKey = "";
-      img.removeAttribute("src");
+      painting++;
+      for (const name of ["key", "page", "width", "height"]) delete img.dataset[name];
       layer.replaceChildren();
       spans = [];
       shownPage = wordsShown = -1;
@@ -420,16 +455,12 @@ function render({ model, el }) {
       return;
     }
     pageBox.hidden = false;
-    const type = model.get("image_type") || "image/jpeg";
-    const fresh = next.url || URL.createObjectURL(new Blob([bytes], { type }));
     imageLoaded = false;
     zoomPending = false; // Python answers a zoom with a new image (layout may ask again below)
-    img.src = fresh;
+    draw(next, key || "");
     performance.clearMarks("bh-image-set");
     performance.mark("bh-image-set", { detail: imagePage + 1 });
     img.dataset.page = String(imagePage + 1);
-    if (url) URL.revokeObjectURL(url);
-    url = fresh;
     const samePage = imagePage === shownPage;
     shownPage = imagePage;
     shownKey = key || "";
@@ -448,7 +479,41 @@ function render({ model, el }) {
     settleBusy();
   }
 
+  // Decode (off the main thread) and draw on the canvas; a newer paint wins.
+  function draw(next, key) {
+    const mine = ++painting;
+    const type = model.get("image_type") || "image/jpeg";
+    const entry =
+      next.entry ||
+      (key && !key.endsWith(LOW)
+        ? remember(key, next.page, next.size, next.bytes)
+        : { bitmap: createImageBitmap(new Blob([next.bytes], { type })) });
+    drawing = key;
+    entry.bitmap
+      .then((bitmap) => {
+        if (mine !== painting) {
+          if (!entry.key) bitmap.close();
+          return;
+        }
+        img.width = bitmap.width;
+        img.height = bitmap.height;
+        img.getContext("2d").drawImage(bitmap, 0, 0);
+        if (!entry.key) bitmap.close(); // a quick image is not kept
+        Object.assign(img.dataset, { key, width: String(bitmap.width), height: String(bitmap.height) });
+        drawing = "";
+        onDrawn();
+      })
+      .catch(() => {
+        if (mine !== painting) return;
+        drawing = "";
+        message.textContent = "This page image could not be decoded.";
+        message.hidden = false;
+      });
+  }
+
   function paintWords(words) {
+    const entry = memory.get(shownKey);
+    if (entry) entry.words = words;
     current.words = words;
     wordsShown = shownPage;
     wordsWaiting = true;
@@ -635,6 +700,14 @@ function render({ model, el }) {
 
   // -- wiring -------------------------------------------------------------------------------
   model.on("change:ahead_key", () => queueMicrotask(decodeAhead));
+  // Another document (Reader.open_document): its pages are not the last one's.
+  model.on("change:page_count", () => {
+    forget();
+    hitCursor = -1;
+  });
+  model.on("change:query", () => {
+    if (!model.get("query")) search.value = "";
+  });
   // The words of a page come in their own message, after its image: the same paint.
   for (const name of ["image", "image_page", "words", "words_page"]) model.on(`change:${name}`, schedule);
 
@@ -660,8 +733,9 @@ function render({ model, el }) {
     resize.disconnect();
     window.removeEventListener("mousemove", onMove);
     window.removeEventListener("mouseup", onUp);
-    if (url) URL.revokeObjectURL(url);
-    if (ahead) URL.revokeObjectURL(ahead.url);
+    painting++;
+    drawing = "";
+    forget();
   };
 }
 

@@ -1,8 +1,12 @@
 """A tiny marimo app that shows the Reader for ``-- --file PATH`` (browser tests, bench).
 
 ``-- --page N`` starts on page N (0-based); ``-- --folder DIR`` reads ``--file`` relative to
-that study folder and draws the highlights of the notes grown from it; ``-- --defer 1`` opens
-the document only when "Open document" is pressed (bench/reader_browser.py times that).
+that study folder and draws the highlights of the notes grown from it. bench/reader_browser.py
+times "Open document" two ways: ``-- --defer 1`` makes the reader when the button is pressed
+(its cell runs and the widget is mounted then, as the workbench's Card Detail does today);
+``-- --defer live`` shows one empty reader from the start and the button calls
+:meth:`Reader.open_document` on it (trait messages to a view already on screen); with
+``-- --also PATH`` a second button opens that other document in the same reader.
 The passage the core makes of the learner's selection is shown under the reader in
 ``data-testid="reader-passage"`` (as the workbench shows it above its Grow button), and the
 id of the last highlight clicked in ``data-testid="reader-clicked"``.
@@ -29,22 +33,24 @@ def _():
 @app.cell
 def _(mo):
     args = mo.cli_args()
-    defer = bool(args.get("defer"))
+    defer = str(args.get("defer") or "")
     opener = mo.ui.run_button(label="Open document")
-    opener if defer else None  # noqa: B018 - a marimo cell shows its last expression
+    opener if defer == "1" else None  # noqa: B018 - a marimo cell shows its last expression
     return args, defer, opener
 
 
 @app.cell
 def _(Reader, Workspace, args, defer, highlights_for, mo, opener):
-    mo.stop(defer and not opener.value)
+    mo.stop(defer == "1" and not opener.value)
     file = str(args.get("file"))
     highlights = []
     if args.get("folder"):
         ws = Workspace.open(args.get("folder"))
         highlights = highlights_for(ws, file)
         file = str(ws.root / file)
-    reader = Reader(file, page=int(args.get("page") or 0), highlights=highlights)
+    first = int(args.get("page") or 0)
+    # "--defer live": empty until the button below opens the document in it.
+    reader = Reader() if defer == "live" else Reader(file, page=first, highlights=highlights)
     get_passage, set_passage = mo.state(None)
     get_clicked, set_clicked = mo.state("")
     reader.observe(lambda _change: set_passage(reader.passage()), names=["selection"])
@@ -53,7 +59,24 @@ def _(Reader, Workspace, args, defer, highlights_for, mo, opener):
     # Shown by the cell that defines it: a cell that only referenced ``view`` would re-run
     # (and re-render the widget) on every trait the browser changes.
     view  # noqa: B018 - a marimo cell shows its last expression
-    return get_clicked, get_passage
+    return file, first, get_clicked, get_passage, highlights, reader
+
+
+@app.cell
+def _(args, defer, file, first, highlights, mo, reader):
+    # No cell reads this button's value: a click only runs its handler, as the workbench's
+    # handlers do when they open a card.
+    live = mo.ui.button(
+        label="Open document",
+        on_click=lambda _: reader.open_document(file, page=first, highlights=highlights),
+    )
+    other = mo.ui.button(
+        label="Open the other document",
+        on_click=lambda _: reader.open_document(str(args.get("also"))),
+    )
+    buttons = mo.hstack([live, other] if args.get("also") else [live], justify="start")
+    buttons if defer == "live" else None  # noqa: B018 - a marimo cell shows its last expression
+    return
 
 
 @app.cell

@@ -8,6 +8,8 @@ Floors inside the package (lower to higher): :mod:`.lexicon` (word lists) < :mod
 (tokens, stems, sentences) < :mod:`.features` (one answer against its references) <
 :mod:`.model` (P(correct), the verdict policy, :func:`grade`) < :mod:`.evaluate` (grouped,
 nested cross-validation against a word-overlap baseline; used by ``bench/grading.py``).
+:mod:`.meaning` (beside :mod:`.features`) holds sentence-meaning features from
+all-MiniLM-L6-v2 run in numpy; they are measured by the bench, not used by :func:`grade` yet.
 """
 
 from basehalf_core.study.offline_grader.features import FEATURES, Match, focus, match
