@@ -266,9 +266,11 @@ def ask(api_base_box, cells, current, mo, model_box, ws):
 
 @app.cell
 def more(cells, get_rev, mo, ws):
+    from basehalf_cli.served import status_html  # under `basehalf serve`: who, calls left
+
     get_rev()
     mo.stop(ws is None)
-    more_view = cells.more_tabs(ws, mo.app_meta().request)
+    more_view = cells.more_tabs(ws, status_html(mo.app_meta().request))
     more_view
     return
 

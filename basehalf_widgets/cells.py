@@ -197,8 +197,9 @@ def ask_box(ws: Workspace, current: dict, model_box, api_base_box):
     return panes.keep(html, chat)
 
 
-def more_tabs(ws: Workspace, request) -> object:
-    """Learning path, review today, issues and (in a course) progress, as tabs."""
+def more_tabs(ws: Workspace, status: str) -> object:
+    """Learning path, review today, issues and (in a course) progress, as tabs; ``status`` is
+    the served class's line (who is signed in, calls left), "" otherwise."""
     try:
         # The open workspace, not its folder: re-opening (a full scan) on every change was
         # a large share of a served class's CPU.
@@ -213,12 +214,10 @@ def more_tabs(ws: Workspace, request) -> object:
     enclosing = course.enclosing(ws.root)
     if enclosing is not None:
         tabs["Course"] = mo.Html(panels.course_table(course.progress(enclosing)))
-    from basehalf_cli.served import status_html  # under `basehalf serve`: who, calls left
-
     return mo.vstack(
         [
             mo.ui.tabs(tabs),
-            mo.Html(status_html(request)),
+            mo.Html(status),
             mo.Html('<div data-testid="workbench-ready"></div>'),
         ]
     )
