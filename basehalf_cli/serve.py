@@ -290,6 +290,44 @@ def cache_marimo_plugins() -> None:
     registry.get_entry_points = functools.lru_cache(maxsize=None)(lookup)
 
 
+def cache_notebook_parse(size: int = 8) -> None:
+    """Parse a notebook's text once per server process, not on every page and every session.
+
+    marimo 0.25 reads and parses the notebook (``PythonNotebookSerializer.deserialize``: the
+    Python AST, then each cell compiled to check it) for every page request and again for
+    every new session, ~30–60 ms each for the workbench on this machine (bench/startup.py
+    prints the parse cost), all of it on the server's event loop. The parse is kept per exact
+    text (and path), so an edited notebook is parsed afresh on its next page: the file is still
+    read every time, only identical text is not parsed twice. marimo only reads the result
+    (``NotebookSerializationV1`` is frozen). Skipped quietly if a later marimo moves it.
+    """
+    try:
+        from marimo._session.notebook.serializer import PythonNotebookSerializer
+    except ImportError:
+        return
+    original = PythonNotebookSerializer.deserialize
+    if getattr(original, "_basehalf_cached", False):
+        return
+    kept: dict[tuple[str, str | None], object] = {}
+    lock = threading.Lock()
+
+    @functools.wraps(original)
+    def deserialize(self, content: str, filepath: str | None = None):
+        key = (content, filepath)
+        with lock:
+            notebook = kept.get(key)
+        if notebook is None:
+            notebook = original(self, content, filepath)
+            with lock:
+                while len(kept) >= size:  # the oldest text goes first
+                    kept.pop(next(iter(kept)))
+                kept[key] = notebook
+        return notebook
+
+    deserialize._basehalf_cached = True  # type: ignore[attr-defined]
+    PythonNotebookSerializer.deserialize = deserialize
+
+
 def build_app(course_folder: str | os.PathLike, *, throttle: auth.Throttle | None = None):
     """The whole served class as one ASGI app (marimo's two notebooks behind :class:`Gate`).
 
@@ -310,6 +348,7 @@ def build_app(course_folder: str | os.PathLike, *, throttle: auth.Throttle | Non
     llm.set_transport(traffic.transport(router, budget.Budget(root, plan.calls_per_day)))
     serialise_compile()  # many kernels in one process: see there
     cache_marimo_plugins()
+    cache_notebook_parse()
 
     import marimo
 

@@ -56,6 +56,7 @@ from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views import network
 from basehalf_core.views.canvas_state import CanvasStore
 from basehalf_core.views.layout import Point, extend
+from basehalf_widgets.esm import CachedScript
 
 _STATIC = Path(__file__).parent / "static"
 _VIS = Path(pyvis.__file__).parent / "lib" / "vis-9.1.2"
@@ -85,7 +86,7 @@ def _css() -> str:
     return vis + "\n" + (_STATIC / "canvas.css").read_text(encoding="utf-8")
 
 
-class Canvas(anywidget.AnyWidget):
+class Canvas(CachedScript, anywidget.AnyWidget):
     """The study folder's cards. Build it with :meth:`for_workspace`, refresh with :meth:`sync`."""
 
     _esm = _esm()

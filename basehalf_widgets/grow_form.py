@@ -8,10 +8,12 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from basehalf_widgets.esm import CachedScript
+
 _STATIC = Path(__file__).parent / "static"
 
 
-class GrowForm(anywidget.AnyWidget):
+class GrowForm(CachedScript, anywidget.AnyWidget):
     """Shows ``passage`` and lets the learner edit ``title``; each click bumps ``requests``.
 
     Python observes ``requests`` and performs the grow; ``status`` reports the outcome.

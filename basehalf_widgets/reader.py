@@ -70,6 +70,7 @@ from basehalf_core.documents.document import (
 )
 from basehalf_core.documents.pages import line_rects
 from basehalf_core.errors import BasehalfError
+from basehalf_widgets.esm import CachedScript
 
 # Pillow's JPEG encoder is loaded with this module, not on the first page a learner opens.
 documents.warm_jpeg()
@@ -114,7 +115,7 @@ def _rounded(boxes) -> list[list[float]]:
     return [[round(v, 5) for v in b] for b in boxes]
 
 
-class Reader(anywidget.AnyWidget):
+class Reader(CachedScript, anywidget.AnyWidget):
     """A page-at-a-time PDF/EPUB reader with an exact text layer (see the module docstring).
 
     Args:

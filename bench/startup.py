@@ -100,6 +100,8 @@ TIMELINE = """() => {
     esmStart: files.length ? Math.min(...files.map((e) => e.startTime)) : NaN,
     esmEnd: files.length ? Math.max(...files.map((e) => e.responseEnd)) : NaN,
     esmBytes: files.reduce((n, e) => n + e.decodedBodySize, 0),
+    esmCached: files.filter((e) => e.transferSize === 0 && e.decodedBodySize > 0).length,
+    esmFiles: files.length,
   };
 }"""
 PHASES = (
@@ -142,18 +144,23 @@ def _load(context, url: str, ready: str) -> tuple[dict, list[str]]:
     return got, [m for _, m in frames]
 
 
-def _loads(browser, url: str, ready: str, reps: int) -> dict[str, list]:
-    """``reps`` cold loads (a fresh browser profile each: empty HTTP cache, as on a first visit)
-    each followed by a warm one (a new tab in the same profile: marimo's bundle from the HTTP
-    cache, as for a returning learner)."""
-    out: dict[str, list] = {"cold": [], "warm": [], "cells": []}
-    for _ in range(reps):
-        context = browser.new_context(viewport={"width": 1440, "height": 900})
-        for kind in ("cold", "warm"):
-            got, frames = _load(context, url, ready)
-            out[kind].append(got)
-            out["cells"].append(_cell_times(frames))
-        context.close()
+def _loads(browser, servers: dict[str, tuple[str, str]], reps: int) -> dict[str, dict]:
+    """Per server, ``reps`` cold loads (a fresh browser profile each: empty HTTP cache, as on a
+    first visit) each followed by a warm one (a new tab in the same profile: marimo's bundle
+    from the HTTP cache, as for a returning learner). The servers take turns within each
+    repetition, in a rotating order, so a change in the machine's load falls on all of them
+    alike."""
+    out = {name: {"cold": [], "warm": [], "cells": []} for name in servers}
+    order = list(servers)
+    for rep in range(reps):
+        for name in order[rep % len(order) :] + order[: rep % len(order)]:  # each goes first
+            url, ready = servers[name]
+            context = browser.new_context(viewport={"width": 1440, "height": 900})
+            for kind in ("cold", "warm"):
+                got, frames = _load(context, url, ready)
+                out[name][kind].append(got)
+                out[name]["cells"].append(_cell_times(frames))
+            context.close()
     return out
 
 
@@ -162,7 +169,9 @@ def _median(rows: list[dict], key: str) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def page_load(reps: int) -> None:
+def page_load(reps: int, variant: dict | None = None) -> None:
+    """The page-load figures; ``variant`` (``label``, ``env`` and/or ``notebook``) adds a second
+    workbench server measured in the same run, taking turns with the others."""
     from harness import MarimoServer
     from playwright.sync_api import sync_playwright
 
@@ -170,44 +179,128 @@ def page_load(reps: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         folder = _folder(tmp)
+        args = ["--folder", str(folder), "--open", PDF]
         (tmp / "floor.py").write_text(FLOOR_APP, encoding="utf-8")
-        app = MarimoServer(ROOT / "workbench.py", ["--folder", str(folder), "--open", PDF], env,
-                           tmp / "marimo.log")  # fmt: skip
-        floor = MarimoServer(tmp / "floor.py", [], env, tmp / "floor.log")
+        started = {"workbench": MarimoServer(ROOT / "workbench.py", args, env, tmp / "wb.log")}
+        if variant:
+            notebook = Path(variant.get("notebook") or ROOT / "workbench.py")
+            started["variant"] = MarimoServer(notebook, args, {**env, **variant.get("env", {})},
+                                              tmp / "variant.log")  # fmt: skip
+        started["floor"] = MarimoServer(tmp / "floor.py", [], env, tmp / "floor.log")
+        servers = {
+            name: (srv.url, FLOOR_READY if name == "floor" else PAINTED)
+            for name, srv in started.items()
+        }
         try:
             with sync_playwright() as pw:
                 browser = launch_chromium(pw)
-                for url, ready in ((app.url, PAINTED), (floor.url, FLOOR_READY)):
+                for url, ready in servers.values():
                     warm_up = browser.new_context()  # the server's first session imports
                     _load(warm_up, url, ready)
                     warm_up.close()
-                ours = _loads(browser, app.url, PAINTED, reps)
-                base = _loads(browser, floor.url, FLOOR_READY, reps)
+                got = _loads(browser, servers, reps)
+                got["import"] = _script_import(browser, servers["workbench"][0], max(reps, 5))
                 browser.close()
+            got["html"] = _html_times({name: url for name, (url, _) in servers.items()})
         finally:
-            app.stop()
-            floor.stop()
+            for srv in started.values():
+                srv.stop()
+    _report(got, reps, variant)
+
+
+def _html_times(urls: dict[str, str], reps: int = 20) -> dict[str, list[float]]:
+    """ms to get the page's HTML alone (no browser), the servers taking turns: marimo reads and
+    parses the notebook for each page request."""
+    import urllib.request
+
+    out: dict[str, list[float]] = {name: [] for name in urls}
+    for _ in range(reps):
+        for name, url in urls.items():
+            start = time.perf_counter()
+            with urllib.request.urlopen(url + "/") as page:
+                page.read()
+            out[name].append((time.perf_counter() - start) * 1000)
+    return out
+
+
+IMPORT = """async (url) => {
+  const t = performance.now();
+  await import(url);
+  return performance.now() - t;
+}"""
+
+
+def _script_import(browser, server: str, reps: int) -> dict[str, list[float]]:
+    """The canvas's script imported on a fresh page (fetched, compiled, run), ms: from its
+    stable URL (the HTTP cache, and V8's code cache once Chromium has seen it twice) against a
+    new URL each time (as marimo's random names: fetched and compiled again)."""
+    from basehalf_widgets.canvas import Canvas
+    from basehalf_widgets.esm import url_of
+
+    stable = server + url_of(Canvas)[1:]
+    context = browser.new_context()
+    out: dict[str, list[float]] = {"stable": [], "new": []}
+    for i in range(reps + 2):  # the first two make Chromium keep the compiled code
+        for kind in ("stable", "new"):
+            page = context.new_page()
+            page.goto(server + "/health")
+            took = page.evaluate(IMPORT, stable if kind == "stable" else f"{stable}?n={i}")
+            page.close()
+            if i >= 2:
+                out[kind].append(took)
+    context.close()
+    return out
+
+
+def _report(got: dict[str, dict], reps: int, variant: dict | None) -> None:
+    ours, base = got["workbench"], got["floor"]
     print(f"page load → canvas + first reader page painted, median of {reps} (Chromium 1440×900):")
     for kind, what in (("warm", "returning learner, warm HTTP cache"), ("cold", "first visit")):
         t, f = _median(ours[kind], "total") / 1000, _median(base[kind], "total") / 1000
         print(
             f"  {kind} ({what}): {t:.2f} s; goal ≤ 2 s: {t / 2.0:.2f}× the goal; marimo's floor "
-            f"(a one-line notebook, same run) {f:.2f} s; ours over the floor {t - f:.2f} s"
+            f"(a one-line notebook, same run) {f:.2f} s; ours over the floor {t - f:.2f} s "
+            f"({t / f:.2f}× the floor)"
         )
         each = ", ".join(f"{r['total'] / 1000:.2f}" for r in ours[kind])
         print(f"    all: {each}")
+        if variant:
+            v = _median(got["variant"][kind], "total") / 1000
+            pairs = [
+                (a["total"] - b["total"]) / 1000
+                for a, b in zip(ours[kind], got["variant"][kind], strict=True)
+            ]
+            print(
+                f"    variant ({variant['label']}): {v:.2f} s, over the floor {v - f:.2f} s "
+                f"({v / f:.2f}× the floor); workbench − variant, load by load: "
+                + ", ".join(f"{d:+.2f}" for d in pairs)
+                + f" (median {statistics.median(pairs):+.2f} s)"
+            )
     print("  the goal is measured on the warm page (what 'start' is for a returning learner)")
-    print("timeline, ms since navigation (median):   workbench warm / cold   floor warm / cold")
-    for label, key in PHASES:
-        cells = [_median(rows, key) for rows in (ours["warm"], ours["cold"])]
-        cells += [_median(rows, key) for rows in (base["warm"], base["cold"])]
-        print(f"  {label:<40} " + "  ".join(f"{c:7.0f}" for c in cells))
-    esm = _median(ours["warm"], "esmBytes") / 1024
-    cached = _median(ours["warm"], "fromCache"), _median(ours["warm"], "assets")
+    names = [n for n in ("workbench", "variant", "floor") if n in got]
     print(
-        f"  warm page: {cached[0]:.0f} of {cached[1]:.0f} marimo assets from the HTTP cache; "
-        f"the widget scripts ({esm:.0f} KiB) are fetched again on every page (marimo names "
-        "each virtual file at random)"
+        "timeline, ms since navigation (median):   " + "   ".join(f"{n} warm / cold" for n in names)
+    )
+    for label, key in PHASES:
+        cells = [_median(got[n][kind], key) for n in names for kind in ("warm", "cold")]
+        print(f"  {label:<40} " + "  ".join(f"{c:7.0f}" for c in cells))
+    for name in names[:-1]:
+        warm = got[name]["warm"]
+        esm = _median(warm, "esmBytes") / 1024
+        print(
+            f"  {name}, warm page: {_median(warm, 'fromCache'):.0f} of "
+            f"{_median(warm, 'assets'):.0f} marimo assets from the HTTP cache; widget scripts "
+            f"({esm:.0f} KiB): {_median(warm, 'esmCached'):.0f} of "
+            f"{_median(warm, 'esmFiles'):.0f} from the HTTP cache"
+        )
+    html = ", ".join(f"{n} {statistics.median(v):.0f}" for n, v in got["html"].items())
+    print(f"  the HTML page alone (the server's part, no browser), median of 20, ms: {html}")
+    imp = got["import"]
+    st, nw = statistics.median(imp["stable"]), statistics.median(imp["new"])
+    print(
+        f"  the canvas's script (vis-network inside) imported on a fresh page, median of "
+        f"{len(imp['stable'])}: stable URL {st:.0f} ms, a new URL each time (marimo's own "
+        f"naming) {nw:.0f} ms; saved per page {nw - st:.0f} ms ({nw / st:.1f}×)"
     )
     print("where the kernel's time goes (median per cell over all loads, s):")
     per_cell = defaultdict(list)
@@ -219,6 +312,26 @@ def page_load(reps: int) -> None:
     for name, values in sorted(per_cell.items(), key=lambda kv: -statistics.median(kv[1])):
         if statistics.median(values) >= 0.005:
             print(f"  {name:<16} {statistics.median(values):6.3f}")
+
+
+def parse_cost(notebook: Path, reps: int = 15) -> float:
+    """ms marimo spends per page turning ``notebook`` into code, in this process (fastest of
+    ``reps``): the page request and the session each load the file (``AppFileManager``), and
+    the kernel compiles every cell twice while it starts (marimo 0.25)."""
+    from marimo._ast.compiler import compile_cell
+    from marimo._session.notebook.file_manager import AppFileManager
+
+    best = float("inf")
+    for _ in range(reps):
+        start = time.perf_counter()
+        for _load in range(2):
+            manager = AppFileManager(str(notebook))
+        codes = [cell.code for cell in manager.app.cell_manager.cell_data()]
+        for _compile in range(2):
+            for code in codes:
+                compile_cell(code, cell_id="bench")
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
 
 
 def save_note(reps: int) -> None:
@@ -283,10 +396,36 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--no-browser", action="store_true", help="only the Save figure")
+    parser.add_argument(
+        "--variant-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="also measure a workbench server with this environment (e.g. "
+        "BASEHALF_WIDGET_SCRIPT_CACHE=off: marimo's random widget-script names), in the same run",
+    )
+    parser.add_argument(
+        "--variant-notebook", help="also measure this notebook (e.g. an older workbench.py)"
+    )
     args = parser.parse_args()
+    variant = None
+    if args.variant_env or args.variant_notebook:
+        env = dict(item.split("=", 1) for item in args.variant_env)
+        label = " ".join(
+            args.variant_env + ([args.variant_notebook] if args.variant_notebook else [])
+        )
+        variant = {"label": label, "env": env, "notebook": args.variant_notebook}
     save_note(args.reps)
+    with tempfile.TemporaryDirectory() as tmp:
+        floor = Path(tmp) / "floor.py"
+        floor.write_text(FLOOR_APP, encoding="utf-8")
+        ours, base = parse_cost(ROOT / "workbench.py"), parse_cost(floor)
+        line = f"marimo's parse and compile of the notebook per page: workbench {ours:.0f} ms"
+        if args.variant_notebook:
+            line += f", variant {parse_cost(Path(args.variant_notebook)):.0f} ms"
+        print(f"{line}, the one-line floor {base:.0f} ms (fastest of 15, in-process)")
     if not args.no_browser:
-        page_load(args.reps)
+        page_load(args.reps, variant)
 
 
 if __name__ == "__main__":

@@ -459,3 +459,30 @@ def test_tooltip_leaves_with_the_pointer_and_the_wheel_scrolls_the_page(
     page.mouse.wheel(0, -300)
     wait_for(lambda: canvas.evaluate("(el) => el.bhScale()") > scale * 1.05, "a zoom")
     assert abs(canvas.bounding_box()["y"] - top) < 1
+
+
+def test_a_returning_learner_gets_the_canvas_script_from_the_browser_cache(
+    canvas_app, browser_page, tmp_path
+):
+    # marimo names a widget's script at random on every page; the canvas's (vis-network, ~480
+    # KiB) has a stable, content-named URL instead, so a second page takes it from the cache.
+    import urllib.request
+
+    from basehalf_widgets.canvas import Canvas
+
+    url = canvas_app(make_study(tmp_path / "study"))
+    scripts = """() => performance.getEntriesByType('resource')
+        .filter((e) => e.name.includes('/@file/') && e.name.includes('bh-canvas-'))
+        .map((e) => ({ url: e.name, transfer: e.transferSize, size: e.decodedBodySize }))"""
+    seen = []
+    for _ in range(2):  # a first visit, then a new tab in the same browser profile
+        page = browser_page.context.new_page()
+        page.add_init_script("performance.setResourceTimingBufferSize(5000)")  # marimo's ~320
+        open_canvas(page, url)
+        seen.append(page.evaluate(scripts))
+        page.close()
+    assert len(seen[0]) == 1 and len(seen[1]) == 1, seen
+    assert seen[0][0]["url"] == seen[1][0]["url"]  # the same name on every page
+    assert seen[0][0]["transfer"] > 0 and seen[1][0]["transfer"] == 0  # then from the cache
+    with urllib.request.urlopen(seen[0][0]["url"]) as got:  # exactly our own script
+        assert got.read() == Canvas._esm.encode("utf-8")

@@ -226,3 +226,14 @@ def test_a_small_folder_is_laid_out_for_the_pane_it_is_shown_in(ws):
         return (max(xs) - min(xs)) / max(max(ys) - min(ys), 1)
 
     assert shape(wide) > 2 * shape(tall)
+
+
+def test_outside_a_marimo_server_the_widget_keeps_its_script_inline(monkeypatch):
+    # No kernel here (a plain Python session), or the switch set to "off": marimo's own way,
+    # the source itself, never a URL that nothing serves.
+    from basehalf_widgets.esm import SWITCH, url_of
+
+    assert Canvas()._esm == Canvas._esm
+    monkeypatch.setenv(SWITCH, "off")
+    assert Canvas()._esm == Canvas._esm
+    assert url_of(Canvas).startswith(f"./@file/{len(Canvas._esm.encode())}-bh-canvas-")

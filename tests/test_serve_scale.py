@@ -144,3 +144,33 @@ def test_two_server_processes_share_one_budget_exactly(tmp_path):
         refused.append(int(out))
     assert sum(refused) == 10
     assert budget.Budget(root, 30).used("alice") == 30
+
+
+def test_the_notebook_is_parsed_once_and_an_edit_is_seen_on_the_next_page(monkeypatch, tmp_path):
+    # marimo parses the notebook for every page and every session; the server keeps the parse
+    # of the exact text, so identical text is parsed once and an edited notebook afresh.
+    from marimo._ast import parse
+    from marimo._session.notebook.file_manager import AppFileManager
+    from marimo._session.notebook.serializer import PythonNotebookSerializer
+
+    monkeypatch.setattr(
+        PythonNotebookSerializer, "deserialize", PythonNotebookSerializer.deserialize
+    )
+    parses = []
+    real = parse.parse_notebook
+    monkeypatch.setattr(parse, "parse_notebook", lambda *a, **k: parses.append(1) or real(*a, **k))
+    serve.cache_notebook_parse()
+    serve.cache_notebook_parse()  # twice is once
+    notebook = tmp_path / "notebook.py"
+    notebook.write_text((ROOT / "workbench.py").read_text(encoding="utf-8"), encoding="utf-8")
+
+    def cells(path):
+        return [c.name for c in AppFileManager(str(path)).app.cell_manager.cell_data()]
+
+    first = cells(notebook)
+    assert "canvas_pane" in first and cells(notebook) == first and cells(notebook) == first
+    assert len(parses) == 1
+    edited = notebook.read_text(encoding="utf-8").replace("def canvas_pane(", "def canvas_box(")
+    notebook.write_text(edited, encoding="utf-8")
+    assert "canvas_box" in cells(notebook) and "canvas_pane" not in cells(notebook)
+    assert len(parses) == 2
