@@ -33,7 +33,7 @@ step by step.
 pdf.js (npm ``pdfjs-dist``) is installed with npm into ``$BASEHALF_PDFJS_DIR`` (default
 ``/tmp/basehalf-bench-pdfjs``), never into the repository.
 
-Run: ``.venv/bin/python bench/reader_browser.py [--reps 5] [--no-rss]``
+Run: ``.venv/bin/python bench/reader_browser.py [--reps 5] [--no-rss] [--only jump ...]``
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ WALK_FIRST, WALK_PAGES = 1, 60  # next page against pdf.js: pages 2..61
 QUERY = "reference counting"
 TIMEOUT = 120_000
 READING_PAUSE_MS = 300  # between page turns in the walk: a learner glances at each page
+PARTS = ("first", "jump", "search", "rss")  # what --only can pick
 
 PDFJS_PAGE = """<!doctype html>
 <meta charset="utf-8">
@@ -478,7 +479,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reps", type=int, default=5, help="repetitions of open and search")
     parser.add_argument("--no-rss", action="store_true", help="skip the 285-page walk")
+    parser.add_argument(
+        "--only", choices=PARTS, action="append", help="run only these parts (repeatable)"
+    )
     args = parser.parse_args(argv)
+    parts = set(args.only or PARTS) - ({"rss"} if args.no_rss else set())
 
     from playwright.sync_api import sync_playwright
 
@@ -492,10 +497,10 @@ def main(argv: list[str] | None = None) -> None:
         browser = launch_chromium(pw)
         pdfjs = PdfJs(book, work)
         try:
-            first = first_pages(browser, book, work, pdfjs, args.reps)
-            jump = jumps(browser, book, work, pdfjs)
-            found = searches(browser, book, work, args.reps)
-            walk = None if args.no_rss else paging(browser, book, work, pdfjs, pages)
+            first = first_pages(browser, book, work, pdfjs, args.reps) if "first" in parts else None
+            jump = jumps(browser, book, work, pdfjs) if "jump" in parts else None
+            found = searches(browser, book, work, args.reps) if "search" in parts else None
+            walk = paging(browser, book, work, pdfjs, pages) if "rss" in parts else None
         finally:
             pdfjs.stop()
             browser.close()
@@ -522,7 +527,19 @@ def _all(times: list[float]) -> str:
 
 
 def report(first, jump, found, walk, pages: int, reps: int) -> None:
-    """Print every figure and its ratio to the baseline measured in the same run."""
+    """Print every figure measured (``None``: a part not run) and its ratio to the baseline
+    measured in the same run."""
+    if first is not None:
+        _report_first(first, pages, reps)
+    if jump is not None:
+        _report_jump(jump)
+    if found is not None:
+        _report_search(found, reps)
+    if walk is not None:
+        _report_walk(walk, pages)
+
+
+def _report_first(first, pages: int, reps: int) -> None:
     med = statistics.median
     print(f"first page visible, {BOOK} ({pages} pp), zoom {ZOOM}, median of {reps}:")
     print(f"  basehalf reader (press Open -> page painted):        {med(first['ours']):7.1f} ms")
@@ -543,6 +560,10 @@ def report(first, jump, found, walk, pages: int, reps: int) -> None:
     _breakdown(first["steps"], [name for name, _ in OPEN_STEPS])
     print("  the reader on screen from the start (Reader.open_document):")
     _breakdown(first["live_steps"], [name for name, _ in LIVE_STEPS])
+
+
+def _report_jump(jump) -> None:
+    med = statistics.median
     n = len(jump["ours"])
     print(f"jump to a far page ({n} pages), median, render zoom {jump['zoom'][0]:.2f}:")
     print(f"  basehalf reader (go to page -> painted):       {med(jump['ours']):7.1f} ms")
@@ -554,6 +575,10 @@ def report(first, jump, found, walk, pages: int, reps: int) -> None:
     print(f"  ours sharp all: {_all(jump['sharp'])}")
     print(f"  pdf.js all: {_all(jump['pdfjs'])}")
     _breakdown(jump["steps"], [name for name, _ in JUMP_STEPS])
+
+
+def _report_search(found, reps: int) -> None:
+    med = statistics.median
     print(f"search {QUERY!r} (and upper case) from the search box, median of {reps}:")
     print(f"  basehalf reader, Enter -> first hit marked: {med(found['first']):7.1f} ms")
     print(f"  basehalf reader, Enter -> search over:      {med(found['done']):7.1f} ms")
@@ -565,8 +590,10 @@ def report(first, jump, found, walk, pages: int, reps: int) -> None:
         f" {med(found['first']) / med(found['search_for']):.2f}"
     )
     print(f"  ours over all: {_all(found['done'])}; search_for all: {_all(found['search_for'])}")
-    if walk is None:
-        return
+
+
+def _report_walk(walk, pages: int) -> None:
+    med = statistics.median
     turns, samples = walk["turns"], walk["samples"]
     print(f"RSS of the marimo app while paging 1 -> {pages} with the right-arrow key:")
     for page, now, _peak in samples:
