@@ -31,15 +31,20 @@ def _two_columns(tmp_path, draw_right) -> pymupdf.Document:
     """Left column ending "...goes on at"; ``draw_right(page)`` writes the right column."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
-    y = 420
-    for k in range(20):
-        page.insert_text((60, y), f"Left column line {k} of the running text.", fontsize=10)
-        y += 12
-    page.insert_text((60, y), "and the sentence goes on at", fontsize=10)
+    left = [f"Left column line {k} of the running text." for k in range(20)]
+    for k, line in enumerate([*left, "and the sentence goes on at"]):
+        page.insert_text((60, 420 + 12 * k), line, fontsize=10)
     draw_right(page)
     path = tmp_path / "page.pdf"
     doc.save(path)
     return open_document(path)
+
+
+def _right_column(page, top: float) -> None:
+    """The right column from ``top`` down, opening with "the top of the right column."."""
+    page.insert_text((320, top), "the top of the right column.", fontsize=10)
+    for k in range(20):
+        page.insert_text((320, top + 12 + 12 * k), f"Right column line {k} here.", fontsize=10)
 
 
 def test_an_invisible_frame_neither_boxes_nor_frames_the_text(tmp_path):
@@ -50,9 +55,7 @@ def test_an_invisible_frame_neither_boxes_nor_frames_the_text(tmp_path):
         page.draw_rect((330, 70, 540, 170), color=(0, 0, 0), fill=(0.2, 0.4, 0.8))
         page.insert_text((330, 186), "Figure 1: A caption.", fontsize=10)
         page.draw_rect((300, 60, 580, 700), color=None, fill=(0, 0, 0), fill_opacity=0)
-        page.insert_text((320, 220), "the top of the right column.", fontsize=10)
-        for k in range(20):
-            page.insert_text((320, 232 + 12 * k), f"Right column line {k} here.", fontsize=10)
+        _right_column(page, 220)
 
     doc = _two_columns(tmp_path, right)
     assert _drag(doc, 0, "and", "column.") == (
@@ -124,9 +127,7 @@ def test_a_title_and_author_rows_are_read_before_the_columns():
 def test_a_section_heading_between_two_paragraphs_is_read_with_them(tmp_path, size, font):
     def right(page):
         page.insert_text((320, 80), "2 Related Work", fontsize=size, fontname=font)
-        page.insert_text((320, 100), "the top of the right column.", fontsize=10)
-        for k in range(20):
-            page.insert_text((320, 112 + 12 * k), f"Right column line {k} here.", fontsize=10)
+        _right_column(page, 100)
 
     doc = _two_columns(tmp_path, right)
     assert _drag(doc, 0, "and", "column.") == (
