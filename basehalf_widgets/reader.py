@@ -717,8 +717,10 @@ class _Warmer:
         while (i := self._next()) is not None:
             reader = self._reader
             doc = reader.doc
-            if doc is None:
-                continue  # nothing to read until a document is open
+            if doc is None:  # nothing to read until a document opens: wait, do not poll
+                with self._wake:
+                    self._scanned = None
+                continue
             try:
                 if i < 0:
                     self._scan(doc)
