@@ -129,7 +129,7 @@ def canvas(ws: Workspace, bump: Callable, open_card: Callable, set_report: Calla
             lambda c, fn=fn: c["new"] and actions.run(fn, c["new"]["from"], c["new"]["to"]),
             names=[trait],
         )
-    return widget, actions, mo.ui.anywidget(widget)
+    return widget, actions, panes.unbound(mo.ui.anywidget(widget))
 
 
 def canvas_pane(widget: Canvas, actions: panes.Actions, view, report: str, open_card: Callable):

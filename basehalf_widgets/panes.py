@@ -14,6 +14,8 @@ from pathlib import Path
 
 import marimo as mo
 
+from basehalf_core.documents import document as documents
+from basehalf_core.documents.document import DocumentError
 from basehalf_core.folder import operations
 from basehalf_core.folder.fsio import WriteRefused
 from basehalf_core.folder.operations import OperationRefused
@@ -24,7 +26,7 @@ from basehalf_core.views import grading_panel, panels, recent, rename
 from basehalf_core.views.note_edit import PRACTICE_TEMPLATE
 from basehalf_widgets import grow_form
 from basehalf_widgets.reader import Reader
-from basehalf_widgets.stage import DETAIL, READER, Stage
+from basehalf_widgets.stage import DETAIL, READER, Stage, fit_zoom
 
 DOCUMENT_KINDS = ("pdf", "epub")
 
@@ -70,6 +72,17 @@ def keep(html: mo.Html, *elements: object) -> mo.Html:
         kept += [*getattr(e, "_bh_keep", []), e]
     html._bh_keep = kept  # type: ignore[attr-defined]
     return html
+
+
+def unbound(view: mo.ui.anywidget) -> mo.Html:
+    """A widget's view as HTML, so no cell re-runs when the learner changes a trait.
+
+    marimo re-runs every cell that names a UI element when the browser changes its value; a
+    cell that shows a widget made by another cell names it. The canvas's cell re-ran (and its
+    output was rendered again) on every click on a card, the first click of a double-click
+    included. Python still hears every change through the widget's observers.
+    """
+    return keep(mo.Html(view.text), view)
 
 
 def attr(value: object) -> str:
@@ -307,6 +320,8 @@ class DocumentPane:
         self.reader.observe(self._clicked, names=["clicked"])
         self.reader.observe(self._turned, names=["page"])
         self.reader.observe(self._unlocked, names=["password"])
+        self.reader.observe(self._opened, names=["page_count"])
+        self._raise = False  # put the reader up as soon as the document being opened is open
 
     def use(self, ws: Workspace | None) -> None:
         """Read documents from ``ws`` (another folder forgets every page and password)."""
@@ -326,9 +341,14 @@ class DocumentPane:
         Card Detail up. Returns the document's path, or None."""
         path = self.document(wanted)
         if path is not None and path != self.path:
-            self._open(path, self.pages.get(path, 0))
-        # After the open: the view has dropped the last document before it is shown again.
-        self.stage.shown = READER if path is not None else DETAIL
+            # Up as soon as the new document is open (_opened): its first page is then on its
+            # way, and the view has dropped the last document's page, so none shows.
+            self._raise = self.stage.shown != READER
+            try:
+                self._open(path, self.pages.get(path, 0))
+            finally:
+                self._raise = False
+        self.stage.shown = READER if path is not None else DETAIL  # a broken file says why
         return path
 
     def open_at(self, wanted: str, page: int) -> None:
@@ -348,13 +368,34 @@ class DocumentPane:
 
     def _open(self, path: str, page: int) -> None:
         self.path = path
+        password = self._passwords.get(path)
         self.reader.open_document(
             self.ws.root / path,
             file=path,
             page=page,
-            password=self._passwords.get(path),
+            password=password,
             highlights=self.highlights_for(self.ws, path),
+            zoom=self._fit(path, page, password),
         )
+
+    def _fit(self, path: str, page: int, password: str | None) -> float | None:
+        """The scale "fit width" will pick for ``page`` in the reader's pane (None: the
+        reader's own, e.g. the learner zoomed, the pane not measured yet, or a document that
+        does not open: the reader then says why)."""
+        if not self.reader.fit or self.stage.width <= 0:
+            return None
+        try:
+            # Opened once: the reader gets the same open copy (documents keeps it).
+            doc = documents.open_document(self.ws.root / path, password=password)
+            width = doc.page_size(min(max(page, 0), doc.page_count - 1))[0]
+        except DocumentError:
+            return None
+        return fit_zoom(self.stage.width, self.stage.ratio, width)
+
+    def _opened(self, change) -> None:
+        if self._raise and change["new"] > 0:
+            self._raise = False
+            self.stage.shown = READER
 
     def _turned(self, change) -> None:
         if self.path is not None and self.reader.doc is not None:
