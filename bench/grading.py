@@ -189,6 +189,11 @@ def vector_features(row: dict) -> list[float]:
     return vectors.values(word_vectors(), row["question"], row["student_answer"], _refs(row))
 
 
+def vector_profile(row: dict) -> list[float]:
+    """How well the answer's and the key's words are matched (see ``vectors.profile``)."""
+    return vectors.profile(word_vectors(), row["question"], row["student_answer"], _refs(row))
+
+
 def vector_pair(row: dict) -> list[float]:
     """``[u * v, |u - v|]`` of the answer's and the nearest key's word-vector means."""
     return vectors.pair(word_vectors(), row["student_answer"], _refs(row))
@@ -289,6 +294,8 @@ def minilm_pair(row: dict) -> list[float]:
 LEARNED_SETS = {
     # shippable: wordllama is a plain dependency (weights in its wheel, no torch)
     "wordllama": lambda r: vector_features(r) + vector_pair(r),
+    # shippable: how well words are matched (question-free), not what they mean
+    "hist": lambda r: vector_features(r) + vector_profile(r),
     # not shippable as a plain dependency (the MiniLM package declares torch): for the record
     "minilm": lambda r: meaning_features(r) + alignment_features(r) + minilm_pair(r),
 }

@@ -154,3 +154,45 @@ def pair(wv: WordVectors, answer: str, references: Sequence[str]) -> list[float]
     u = wv.text(words(answer))
     v = wv.text(words(_best_reference(wv, answer, references)))
     return [*(u * v).tolist(), *abs(u - v).tolist()]
+
+
+THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.9)
+PROFILE_FEATURES = (
+    *(f"key_met_{t}" for t in THRESHOLDS),
+    "key_met_min",
+    *(f"answer_met_{t}" for t in THRESHOLDS),
+    "answer_met_min",
+    "answer_question_cosine",
+    "key_question_cosine",
+)
+
+
+def _met(wv: WordVectors, these: Sequence[str], by: Sequence[str]) -> list[float]:
+    """Shares of ``these`` words whose best cosine with some of ``by``'s words reaches each
+    of :data:`THRESHOLDS`, then the worst best cosine (all 0 when either side is empty)."""
+    if not these or not by:
+        return [0.0] * (len(THRESHOLDS) + 1)
+    best = (wv.matrix(these) @ wv.matrix(by).T).max(axis=1)
+    return [float((best >= t).mean()) for t in THRESHOLDS] + [float(best.min())]
+
+
+def profile(wv: WordVectors, question: str, answer: str, references: Sequence[str]) -> list[float]:
+    """:data:`PROFILE_FEATURES`: how well words are matched, whatever they mean.
+
+    Against the reference nearest to the answer: how many of the key's new words (those the
+    question does not hold) some answer word comes close to, at several closeness levels, and
+    the least matched one; the same for the answer's new words against the key; and how near
+    the answer and the key each are to the question. None of these says which topic an answer
+    is about, so what a classifier learns from them can carry over to unseen questions.
+    """
+    q = {stem(w) for w in tokens(question)}
+    ref = _best_reference(wv, answer, references)
+    a_all, a_new = words(answer), words(answer, q)
+    r_all, r_new = words(ref), words(ref, q)
+    q_words = words(question)
+    return [
+        *_met(wv, r_new or r_all, a_all),
+        *_met(wv, a_new, r_all),
+        wv.cosine(a_all, q_words),
+        wv.cosine(r_all, q_words),
+    ]
