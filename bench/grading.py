@@ -298,6 +298,10 @@ LEARNED_SETS = {
     "hist": lambda r: vector_features(r) + vector_profile(r),
     # not shippable as a plain dependency (the MiniLM package declares torch): for the record
     "minilm": lambda r: meaning_features(r) + alignment_features(r) + minilm_pair(r),
+    # not shippable either: every similarity at hand, no pair vectors (an upper bound)
+    "hist+minilm": lambda r: (
+        vector_features(r) + vector_profile(r) + meaning_features(r) + alignment_features(r)
+    ),
 }
 
 
