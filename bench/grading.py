@@ -26,6 +26,7 @@ import functools
 import itertools
 import json
 import math
+import random
 import subprocess
 import sys
 import tempfile
@@ -65,6 +66,7 @@ PROTOCOLS = {"questions": ev.UNSEEN_QUESTIONS, "answers": ev.UNSEEN_ANSWERS}
 MEANING_ROW = "sentence"  # or "sentence+alignment" (--meaning)
 LEARNED_ROW = ""  # a key of LEARNED_SETS (--learned): replaces the +meaning row
 LEARNED_GRID = (1.0, 10.0, 100.0, 1000.0)  # ridge penalties the inner folds choose among
+BOOTSTRAP = 0  # resamples for the intervals of the last row's F1 (--bootstrap)
 
 
 def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questions",)) -> None:
@@ -120,8 +122,41 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
                 f"{r['n_wrong']:>7}{r['coverage']:>9.3f}{_pct(r['ece']):>7}",
                 flush=True,
             )
+        if BOOTSTRAP and len(graders) > 1:
+            new = res[list(graders)[-1]]["two_way"]
+            for name in ("overlap", "offline"):
+                lo, hi, f_lo, f_hi = bootstrap(rows, new, res[name]["two_way"], BOOTSTRAP)
+                print(
+                    f"{'':<12}{list(graders)[-1]} - {name}: F1 gap 95% [{lo:+.3f}, {hi:+.3f}];"
+                    f" {list(graders)[-1]} F1 95% [{f_lo:.3f}, {f_hi:.3f}]"
+                    f" ({BOOTSTRAP} resamples of the questions)"
+                )
         l2 = " ".join(f"{v:g}" for v in res[list(graders)[-1]]["l2"])
         print(f"{'':<12}({took:.0f} s; ridge penalty chosen per outer fold: {l2})")
+
+
+def bootstrap(
+    rows: Sequence[dict], new: Sequence[bool], old: Sequence[bool], reps: int, seed: int = 3
+) -> tuple[float, float, float, float]:
+    """95 % intervals of the 2-way macro-F1 gap ``new - old`` and of ``new``'s F1, over
+    resamples of whole questions (a question's answers rise and fall together)."""
+    by_q: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        by_q.setdefault(r["question_id"], []).append(i)
+    keys = sorted(by_q)
+    rng = random.Random(seed)
+    gold = [ev.is_correct(r) for r in rows]
+    gaps, f1s = [], []
+    for _ in range(reps):
+        idx = [i for q in rng.choices(keys, k=len(keys)) for i in by_q[q]]
+        g = [gold[i] for i in idx]
+        f1 = ev.macro_f1_2way(g, [new[i] for i in idx])
+        gaps.append(f1 - ev.macro_f1_2way(g, [old[i] for i in idx]))
+        f1s.append(f1)
+    gaps.sort()
+    f1s.sort()
+    lo, hi = int(0.025 * reps), max(0, int(0.975 * reps) - 1)
+    return gaps[lo], gaps[hi], f1s[lo], f1s[hi]
 
 
 def _grams(text: str, n: int = 4) -> set[str]:
@@ -539,13 +574,16 @@ def main(argv: list[str] | None = None) -> None:
         choices=tuple(LEARNED_SETS),
         help="cv: a +learned row (numpy logistic regression over this set and the pair vectors)",
     )
+    ap.add_argument(
+        "--bootstrap", type=int, default=0, help="cv: resamples for 95%% intervals of the F1"
+    )
     ap.add_argument("--concurrency", type=int, default=32, help="batch: learners at once")
     ap.add_argument("--learners", type=int, default=200, help="batch: learners, concurrent run")
     ap.add_argument("--sequential", type=int, default=20, help="batch: learners, one at a time")
     args = ap.parse_args(argv)
     ev.MARGIN = args.margin  # read by select_policy at each call
-    global MEANING_ROW, LEARNED_ROW
-    MEANING_ROW, LEARNED_ROW = args.meaning, args.learned or ""
+    global MEANING_ROW, LEARNED_ROW, BOOTSTRAP
+    MEANING_ROW, LEARNED_ROW, BOOTSTRAP = args.meaning, args.learned or "", args.bootstrap
     if args.write_params:
         write_params()
         return

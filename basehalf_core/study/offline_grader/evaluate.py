@@ -343,10 +343,11 @@ def cross_validate(
             verdicts["overlap"][i] = _baseline_verdict(base[i], bpol)
             two_way["overlap"][i] = base[i] >= bpol.t_2way
     report = Outcome(verdicts["offline"], two_way["offline"], probs).report(gold)
-    report["l2"] = chosen
+    report["l2"], report["two_way"] = chosen, two_way["offline"]
     return {
         "offline": report,
-        "overlap": Outcome(verdicts["overlap"], two_way["overlap"]).report(gold),
+        "overlap": Outcome(verdicts["overlap"], two_way["overlap"]).report(gold)
+        | {"two_way": two_way["overlap"]},
     }
 
 
