@@ -569,9 +569,9 @@ def card_detail(
     open_card: Callable[[str], None],
     show: object,
 ) -> mo.Html:
-    """Card Detail for ``path``: header, what the card is (``show``: the reader with its Grow
-    form, the note editor, a practice card's questions, a grading file's verdicts), its links
-    and the rename box."""
+    """Card Detail for ``path``: header, what the card is (``show``: the note editor, a
+    practice card's questions, a grading file's verdicts; nothing for a PDF/EPUB, read in the
+    reader pane under it), its links and the rename box."""
     detail = card_view.card_detail(ws, path)
     opener = card_opener(ws, detail.path, open_card)
     problem = mo.callout(mo.Html(escape(detail.problem)), "warn") if detail.problem else ""
