@@ -243,9 +243,10 @@ KEY = (
 # Resolves with the first time page 1 of a document other than ``before`` (an image key) is
 # painted and its reader visible: the paint mark, or the first frame the reader showed.
 SHOWN = (
-    "([before, t0]) => new Promise((resolve) => {"
+    "([before, t0, limit]) => new Promise((resolve, reject) => {"
     + DEEP
     + """
+  const stop = setTimeout(() => reject(new Error("page 1 not painted on screen")), limit);
   let seen = null;
   const frame = (now) => {
     const img = deep("[data-testid=page-image]");
@@ -255,6 +256,7 @@ SHOWN = (
     const mark = marks[marks.length - 1];
     const painted = mark && mark.startTime > t0 && mark.detail === 1;
     if (visible && painted && img.dataset.key && img.dataset.key !== before) {
+      clearTimeout(stop);
       resolve(Math.max(mark.startTime, seen) - t0);
     } else requestAnimationFrame(frame);
   };
@@ -503,7 +505,7 @@ def _open_card(page, canvas, name: str) -> tuple[float, float]:
     page.evaluate("() => { window.__bhUps = []; }")
     page.mouse.dblclick(box["x"] + at["x"], box["y"] + at["y"])
     t0 = page.evaluate("() => window.__bhUps[window.__bhUps.length - 1]")
-    return t0, page.evaluate(SHOWN, [before, t0])
+    return t0, page.evaluate(SHOWN, [before, t0, TIMEOUT])
 
 
 def workbench(browser, book: Path, work: Path, pdfjs: PdfJs, reps: int) -> dict[str, list]:
