@@ -391,21 +391,52 @@ def test_near_shape_replies_are_read_without_a_repair(tmp_path, openai_server, s
     assert len(openai_server.requests) == 1
 
 
+# A note sentence with straight quotes and an apostrophe, for the curly-quote case.
+QUOTED = 'The paper\'s "values" are what a position passes on to the next layer.'
+
+
+@pytest.mark.parametrize(
+    ("changed", "real"),
+    [
+        (  # curly quotes and apostrophe, as models and word processors write them
+            "The paper\u2019s \u201cvalues\u201d are what a position passes on",
+            QUOTED[: -len(" to the next layer.")],
+        ),
+        (  # an en dash for the PDF's hyphen
+            "mapping a query and a set of key\u2013value pairs to an output",
+            "mapping a query and a set of key-value pairs to an output",
+        ),
+        (  # a dropped word ("current")
+            "The query is what the position is looking for in the sequence",
+            "is what the current position is looking for in the sequence",
+        ),
+        (  # an ellipsis for the words left out
+            "The query is what the current position \u2026 in the sequence",
+            "The query is what the current position",
+        ),
+        (  # three dots, and a word in other case
+            "the keys are what each position offers... against a query",
+            "The keys are what each position offers",
+        ),
+    ],
+    ids=["curly-quotes", "dash", "dropped-word", "ellipsis", "dots-and-case"],
+)
 def test_a_quote_with_small_changes_is_kept_as_approximate_with_the_real_passage(
-    tmp_path, openai_server
+    tmp_path, openai_server, changed, real
 ):
-    ws = Workspace.open(make_folder(tmp_path))
-    # Curly quotes, a dash, a dropped word and an ellipsis, as real models quote.
-    changed = "The query is what the current position is looking for … in the sequence"
+    folder = make_folder(tmp_path)
+    with (folder / "02-scaled.md").open("a", encoding="utf-8") as f:
+        f.write(f"\n{QUOTED}\n")
+    ws = Workspace.open(folder)
+    ctx = context.build(ws, grading.load_card(ws, "03-practice.md"))
+    assert not ctx.contains(changed) and ctx.contains(real)  # the case is what it claims
     openai_server.default = grading_reply("Correct", evidence=changed)
     run = grading.grade_card(ws, "03-practice.md", config=model_cfg(openai_server))
-    assert len(openai_server.requests) == 1
+    assert len(openai_server.requests) == 1  # kept without a repair
     g = run.grades[0]
-    assert g.evidence_match == "approximate"
-    assert "The query is what the current position is looking for" in g.nearest
-    ctx = context.build(ws, grading.load_card(ws, "03-practice.md"))
-    assert ctx.contains(g.nearest)
-    assert grading.runs(ws, "03-practice.md")[0][0].grades[0].evidence_match == "approximate"
+    assert (g.verdict, g.evidence, g.evidence_match) == ("Correct", changed, "approximate")
+    assert real in g.nearest and ctx.contains(g.nearest)  # the nearest real passage beside it
+    assert grading.runs(ws, "03-practice.md")[0][0].grades[0] == g  # written and read back
 
 
 def test_evidence_with_nothing_close_is_repaired_once_then_recorded_as_not_found(
