@@ -6,7 +6,10 @@ in any case, a JSON fence. Evidence is looked up in the data sent: verbatim, els
 rapidfuzz matcher over case-, quote- and dash-folded text (as anchors do); a close match keeps
 the verdict with the evidence marked ``approximate`` and the nearest real passage beside it.
 Only when nothing close exists is one repair asked for, and even then the verdict is recorded
-with ``evidence not found`` rather than losing the run.
+with ``evidence not found`` rather than losing the run. A run is never lost to an unusable
+repair either (prose, a missing question, broken JSON): each reply is read as far as it goes
+(:func:`read_reply`) and every usable verdict is kept; a question with none is an Unsure that
+says so. Only a run with no usable verdict at all is refused.
 
 :func:`stream_grades` yields each question's grade as soon as its JSON object is complete.
 """
