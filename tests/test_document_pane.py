@@ -75,6 +75,12 @@ def texts(words: list) -> list[str]:
     return [w[4] for w in words]
 
 
+def painted(reader) -> None:
+    """What the browser does once it has painted a quick image: say so (the sharp image, and
+    the words if they wait for that paint, then come)."""
+    reader.painted = reader.image_key
+
+
 def test_a_document_card_opens_in_the_one_reader_and_puts_it_up(pane):
     reader = pane.reader
     assert pane.follow(NOTE) is None
@@ -98,6 +104,7 @@ def test_back_to_a_document_opens_at_the_page_left(pane, folder):
     reader.show(1)
     pane.follow(NOTE)
     pane.follow(A)
+    painted(reader)
     assert (reader.file, reader.page, reader.image_page, reader.words_page) == (A, 4, 4, 4)
     # A's own words of page 5, not B's page 2.
     a_words = [w.text for w in documents.open_document(folder / A).words(4)]
