@@ -35,12 +35,32 @@ def wiring(set_rev: Callable, get_open: Callable, set_open: Callable, set_report
         # Cells that only bump must not read get_rev, or they would re-run themselves.
         set_rev(lambda rev: rev + 1)
 
+    opening: list[Callable[[str], None]] = []  # DocumentPane.follow: see document_reader
+
     def open_card(path):
         if path and path != get_open():
-            set_open(path)
+            try:
+                for hook in opening:
+                    hook(path)
+            finally:
+                set_open(path)
 
     # `current`: what the chat reads when asked (a plain dict, so the chat is never rebuilt).
-    return panes.Wiring(bump, set_report, open_card, {"open": "", "reader": None, "card": None})
+    current = {"open": "", "reader": None, "card": None}
+    return panes.Wiring(bump, set_report, open_card, current, opening)
+
+
+def document_reader(wiring: panes.Wiring):
+    """The one reader of the workbench and its view, shown by a cell that never re-runs.
+
+    A card opened by the learner (a double-click on the canvas, Open card, a highlight, a
+    grow) reaches :meth:`panes.DocumentPane.follow` from ``open_card`` itself, so the
+    document's first page is on its way before any cell re-runs; the ``reader_sync`` cell
+    follows every other change of the open card (the folder's first document, a switch).
+    """
+    documents = panes.DocumentPane(wiring)
+    wiring.opening.append(documents.follow)
+    return documents, documents.view()
 
 
 def header(folder: str, get_folder: Callable[[], str], set_folder: Callable[[str], None]):
@@ -77,7 +97,7 @@ def model_boxes():
     return model_box, api_base_box
 
 
-def note_editor(ws: Workspace, bump: Callable, open_card: Callable, reader_for: Callable):
+def note_editor(ws: Workspace, bump: Callable, open_card: Callable, documents: panes.DocumentPane):
     """The note editor widget and its controller (Save, conflicts, Source links)."""
     editor = NoteEditor()
     editing = EditorController(editor, ws, bump)
@@ -90,9 +110,9 @@ def note_editor(ws: Workspace, bump: Callable, open_card: Callable, reader_for: 
         if target is None:
             editor.status = f"No such file in the folder: {change['new'].get('href', '')}"
             return
+        if page:
+            documents.open_at(target, page - 1)  # before open_card: the reader opens it there
         open_card(target)
-        if page and ws.nodes[target].kind in ("pdf", "epub"):
-            reader_for(target)[0].show(page - 1)
 
     editor.observe(follow, names=["follow"])
     return editing, mo.ui.anywidget(editor)
@@ -110,7 +130,7 @@ def canvas(ws: Workspace, bump: Callable, open_card: Callable, set_report: Calla
             lambda c, fn=fn: c["new"] and actions.run(fn, c["new"]["from"], c["new"]["to"]),
             names=[trait],
         )
-    return widget, actions, mo.ui.anywidget(widget)
+    return widget, actions, panes.unbound(mo.ui.anywidget(widget))
 
 
 def canvas_pane(widget: Canvas, actions: panes.Actions, view, report: str, open_card: Callable):
