@@ -116,6 +116,14 @@ FETCHED = {
         "docling_parse-4.0.0/tests/data/cases/case_03.pdf",
         "92288387ff9a25d97a8bc83a42f03d7a86f7b92e6e39567591466f4a6fb3e4d8",
     ),
+    # Fourth fresh batch (rule frozen at dba9389), CJK: page 4 of Japan's Official Gazette
+    # (Kanpo) no. 4817, 25 April 2008, a Cabinet Order set vertically in two tiers of columns
+    # (laws and orders are outside copyright, Japanese Copyright Act Art. 13).
+    "kampo-4817-p4.pdf": (
+        "pdfminer==20191125",
+        "pdfminer-20191125/samples/nonfree/kampo.pdf",
+        "7c2dcadaa18195e631e1eb3d6994f9714c79852168516524b61ee33b7b34d0b3",
+    ),
 }
 PDFJS_VERSION = "4.10.38"
 
