@@ -145,8 +145,13 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             footnotes.append(b)
     for b in footnotes:
         roles[b.id] = "footnote"
-    for b in blocks:
-        if b.region and roles[b.id] == "body":
+    # A filled box behind all of the page's running text (a white paper's interview set on a
+    # tint) is the page's background, not a sidebar beside the text: its text stays running
+    # text, read column by column.
+    body = [b for b in blocks if roles[b.id] == "body"]
+    background = all(b.region for b in body) and any(b.region == "box" for b in body)
+    for b in body:
+        if b.region and not (background and b.region == "box"):
             roles[b.id] = b.region
     return roles
 
