@@ -78,3 +78,63 @@ def test_a_tinted_sidebar_beside_running_text_is_still_a_box(tmp_path):
     doc = open_document(path)
     assert {w.role for w in doc.words(0) if w.text == "Sidebar"} == {"box"}
     assert {w.role for w in doc.words(0) if w.text == "Left"} == {"body"}
+
+
+def _vertical_page(tmp_path, columns: list[tuple[float, float, str]], rule_at: float) -> object:
+    """A page set vertically, one character at a time (as MuPDF gives such pages): each column
+    ``(x, top, text)`` top down, 8-pt characters stacked with no gap; a rule across at
+    ``rule_at``. The file writes the columns left to right, against their reading order."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    for x, top, text in sorted(columns):
+        for k, ch in enumerate(text):
+            if ch != "　":
+                page.insert_text((x, top + 8 * (k + 1) - 1), ch, fontsize=8, fontname="japan")
+    page.draw_line((40, rule_at), (560, rule_at))
+    path = tmp_path / "tategaki.pdf"
+    doc.save(path)
+    return open_document(path)
+
+
+def test_vertical_writing_reads_down_the_columns_right_to_left_and_tier_by_tier(tmp_path):
+    # The Official Gazette sets laws vertically: each column top down, the columns right to
+    # left, the upper tier before the lower one (a rule between them). A lower column starting
+    # a character's height under the rule still starts a column of its own, while a full-width
+    # space inside a column reads as a space.
+    upper = [
+        (500, 70, "内閣は、道路交通法の一部を改正する法律に基づき"),
+        (489, 70, "この政令を制定する。"),
+        (60, 70, "第十三条中第一号の五を第一号の六とし、"),
+        (49, 352, "次の一号を加える。"),  # ends a hair above the rule
+    ]
+    lower = [
+        (500, 432, "一の五　医療機関が、傷病者の搬送をしようとする"),
+        (489, 432, "都道府県の要請を受けて使用する自動車"),
+        (49, 432, "第十六条中第二号を削る。"),
+    ]
+    doc = _vertical_page(tmp_path, upper + lower, 425)
+    assert (
+        _drag(doc, 0, "内", "。")
+        == "内閣は、道路交通法の一部を改正する法律に基づきこの政令を制定する。"
+    )
+    assert _drag(doc, 0, "第", "て") == (
+        "第十三条中第一号の五を第一号の六とし、次の一号を加える。"
+        "一の五 医療機関が、傷病者の搬送をしようとする都道府県の要請を受けて"
+    )
+    # The lower tier's last column starts one advance under the upper tier's last column,
+    # but across the rule: it is read last, not straight after the column above it.
+    assert _drag(doc, 0, "加", "一") == "加える。一"
+
+
+def test_japanese_set_across_is_not_taken_for_vertical_writing(tmp_path):
+    # The counter-case: lines set across, a line's space apart, stay lines.
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    for k in range(30):
+        page.insert_text(
+            (60, 100 + 14 * k), f"第{k}行の文章はここで終わる。", fontsize=9, fontname="japan"
+        )
+    path = tmp_path / "yokogaki.pdf"
+    doc.save(path)
+    doc = open_document(path)
+    assert _drag(doc, 0, "文", "。") == "文章はここで終わる。"
