@@ -11,7 +11,8 @@ tune: the honest figure for pages nobody tuned it for; ``late`` cases come from 
 is in ../shared/corpus, so it is not counted as unseen) and the "fresh" batch (five more sources,
 written with the rule frozen at commit eacca29; "fresh2", written after the rules it led to,
 frozen at 38591f4; "fresh3", frozen at cfa99a1; "fresh4", CJK pages in two columns and in
-vertical tiers, frozen at dba9389), in the same run.
+vertical tiers, frozen at dba9389; "fresh5", more CJK pages written after the rules that batch
+led to, frozen at 82a8578), in the same run.
 
 Run: ``PYTHONPATH=. python bench/reading_order.py [--no-pdfjs] [--show-dev-failures]``
 (the held-out and unseen cases' texts are never printed: they stay out of sight while designing).
@@ -74,6 +75,7 @@ def main() -> int:
         "fresh2": lambda c: c["split"] == "fresh2",
         "fresh3": lambda c: c["split"] == "fresh3",
         "fresh4": lambda c: c["split"] == "fresh4",
+        "fresh5": lambda c: c["split"] == "fresh5",
     }
     print(f"{'reader':<18}" + "".join(f"{k:>15}" for k in columns))
     for name in readers:
@@ -92,9 +94,10 @@ def main() -> int:
         ("fresh2 (frozen at 38591f4)", ("fresh2",)),
         ("fresh3 (frozen at cfa99a1)", ("fresh3",)),
         ("fresh4 (CJK, frozen at dba9389)", ("fresh4",)),
+        ("fresh5 (CJK, frozen at 82a8578)", ("fresh5",)),
     )
     for label, keep in batches:
-        first = [c["first_measured"] == "ok" for c in cases if c["split"] in keep]
+        first = [c.get("first_measured") == "ok" for c in cases if c["split"] in keep]
         print(
             f"basehalf on {label} cases when first measured (rule frozen, unseen by its "
             f"author): {sum(first)}/{len(first)} {100 * sum(first) / max(len(first), 1):.1f}%"

@@ -33,6 +33,7 @@ def test_the_set_is_broad_enough():
         "fresh2",
         "fresh3",
         "fresh4",
+        "fresh5",
     }
 
 

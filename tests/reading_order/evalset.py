@@ -124,6 +124,14 @@ FETCHED = {
         "pdfminer-20191125/samples/nonfree/kampo.pdf",
         "7c2dcadaa18195e631e1eb3d6994f9714c79852168516524b61ee33b7b34d0b3",
     ),
+    # Fifth fresh batch (rule frozen at 82a8578): the preface of Kenji Miyazawa's "Haru to
+    # Shura" (1924; the author died in 1933, out of copyright), set vertically in two tiers
+    # with pTeX by the package's author.
+    "miyazawa-jo.pdf": (
+        "pdfminer==20191125",
+        "pdfminer-20191125/samples/jo.pdf",
+        "cd5590bf3f86df1addf0bc773b5ffe6734a353b16cb293c9c82bd1c001c2839c",
+    ),
 }
 PDFJS_VERSION = "4.10.38"
 
