@@ -97,7 +97,7 @@ def main() -> int:
         ("fresh5 (CJK, frozen at 82a8578)", ("fresh5",)),
     )
     for label, keep in batches:
-        first = [c.get("first_measured") == "ok" for c in cases if c["split"] in keep]
+        first = [c["first_measured"] == "ok" for c in cases if c["split"] in keep]
         print(
             f"basehalf on {label} cases when first measured (rule frozen, unseen by its "
             f"author): {sum(first)}/{len(first)} {100 * sum(first) / max(len(first), 1):.1f}%"
