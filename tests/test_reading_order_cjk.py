@@ -138,3 +138,17 @@ def test_japanese_set_across_is_not_taken_for_vertical_writing(tmp_path):
     doc.save(path)
     doc = open_document(path)
     assert _drag(doc, 0, "文", "。") == "文章はここで終わる。"
+
+
+def test_japanese_set_across_and_turned_a_quarter_is_not_vertical_writing(tmp_path):
+    # A landscape table turned on a portrait page: its characters stack too, but running up
+    # the page; they are lines set across, read as they run.
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    for k in range(30):
+        line = f"第{k}行の文章はここで終わる。"
+        page.insert_text((60 + 14 * k, 700), line, fontsize=9, fontname="japan", rotate=90)
+    path = tmp_path / "turned.pdf"
+    doc.save(path)
+    doc = open_document(path)
+    assert _drag(doc, 0, "文", "。") == "文章はここで終わる。"

@@ -135,7 +135,7 @@ class PageText:
                 _write_scripts(units, rawdict, scripted)
         with PYMUPDF_LOCK:
             del tp  # freeing MuPDF's text page is a MuPDF call too
-        columns = _vertical_columns(units, page) if rawdict_used else None
+        columns = _vertical_columns(units, page, info) if rawdict_used else None
         if columns is not None:
             blocks = _blocks_of(_column_segments(columns, info), tuple(rot))
         else:
@@ -457,16 +457,29 @@ VERTICAL_MIN = 20
 GAP_MIN = 0.01
 
 
-def _vertical_columns(units: list[_Unit], page: pymupdf.Page) -> list[list[_Unit]] | None:
+def _vertical_columns(
+    units: list[_Unit], page: pymupdf.Page, info: dict
+) -> list[list[_Unit]] | None:
     """The page's columns of vertical writing in reading order, or None if it is set across.
 
     Japanese (and Chinese) set vertically stack characters top down with no gap, columns
     right to left, tiers (段) top to bottom; MuPDF often gives each character as a line of
     its own, so the line-based pass would read across the columns. The page is vertical when
-    CJK characters touch the one below far more often than the one beside them. A column
-    never goes on across a rule drawn between two tiers.
+    CJK characters touch the one below far more often than the one beside them. Only
+    characters whose MuPDF line runs across or down count: text set across and turned a
+    quarter (a landscape table, a rotated page) also stacks its characters, running up. A
+    column never goes on across a rule drawn between two tiers.
     """
-    cjk = [u for u in units if is_cjk(u.text[:1])]
+    if page.rotation % 360:
+        return None  # displayed columns would not be the unrotated ones: not handled
+    styles = _span_styles(info)
+
+    def upright(u: _Unit) -> bool:
+        entry = styles.get((u.block, u.line))
+        dx, dy = entry[-1] if entry else (1.0, 0.0)
+        return (dx > 0.5 and abs(dy) < 0.5) or (dy > 0.5 and abs(dx) < 0.5)
+
+    cjk = [u for u in units if is_cjk(u.text[:1]) and upright(u)]
     if len(cjk) < VERTICAL_MIN:
         return None
     em = sorted(max(u.rect[2] - u.rect[0], u.rect[3] - u.rect[1]) for u in cjk)[len(cjk) // 2]
