@@ -226,9 +226,11 @@ def card_detail(
 
 
 @app.cell
-def grader(bump, cells, current, model_box, ws):
+def grader(api_base_box, bump, cells, current, model_box, ws):
     # Made once per folder and read at click time, so a click is never lost to a re-run.
-    grade_button, draft_key, approve_key = cells.answer_key_buttons(ws, current, model_box, bump)
+    grade_button, draft_key, approve_key = cells.answer_key_buttons(
+        ws, current, model_box, bump, api_base_box
+    )
     return approve_key, draft_key, grade_button
 
 

@@ -69,6 +69,7 @@ def model_boxes():
     model_box = mo.ui.text(
         placeholder=os.environ.get("BASEHALF_MODEL") or "offline, or openai/gpt-4o-mini …",
         label="Model",
+        on_change=llm.warm_up_for,  # litellm's import off the first Grade/Draft/Ask click
     )
     api_base_box = mo.ui.text(
         placeholder=os.environ.get("BASEHALF_API_BASE") or "provider default", label="API base"
@@ -125,13 +126,13 @@ def canvas_pane(widget: Canvas, actions: panes.Actions, view, report: str, open_
     return panes.pane("canvas-pane", body)
 
 
-def answer_key_buttons(ws: Workspace, current: dict, model_box, bump: Callable):
+def answer_key_buttons(ws: Workspace, current: dict, model_box, bump: Callable, api_base_box):
     """Grade and the answer-key buttons, made once per folder and read at click time, so a
-    click is never lost to a re-run."""
+    click is never lost to a re-run. The Model and API base boxes count as for Grade."""
 
     def draft(_):
         # Draft an answer key with the model; the learner approves it here or in the editor.
-        cfg = llm.resolve(model_box.value.strip() or None)
+        cfg = llm.resolve(model_box.value.strip() or None, api_base_box.value.strip() or None)
         if cfg is None:
             return "Drafting a key needs a model: set one in the Model box."
         try:
