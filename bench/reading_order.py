@@ -10,7 +10,9 @@ held-out ones, the cases written after the rule was frozen at commit b157b0e ("a
 tune: the honest figure for pages nobody tuned it for; ``late`` cases come from a paper that
 is in ../shared/corpus, so it is not counted as unseen) and the "fresh" batch (five more sources,
 written with the rule frozen at commit eacca29; "fresh2", written after the rules it led to,
-frozen at 38591f4; "fresh3", frozen at cfa99a1), in the same run.
+frozen at 38591f4; "fresh3", frozen at cfa99a1; "fresh4", CJK pages in two columns and in
+vertical tiers, frozen at dba9389; "fresh5", more CJK pages written after the rules that batch
+led to, frozen at 82a8578), in the same run.
 
 Run: ``PYTHONPATH=. python bench/reading_order.py [--no-pdfjs] [--show-dev-failures]``
 (the held-out and unseen cases' texts are never printed: they stay out of sight while designing).
@@ -72,6 +74,8 @@ def main() -> int:
         "fresh": lambda c: c["split"] == "fresh",
         "fresh2": lambda c: c["split"] == "fresh2",
         "fresh3": lambda c: c["split"] == "fresh3",
+        "fresh4": lambda c: c["split"] == "fresh4",
+        "fresh5": lambda c: c["split"] == "fresh5",
     }
     print(f"{'reader':<18}" + "".join(f"{k:>15}" for k in columns))
     for name in readers:
@@ -89,6 +93,8 @@ def main() -> int:
         ("fresh (frozen at eacca29)", ("fresh",)),
         ("fresh2 (frozen at 38591f4)", ("fresh2",)),
         ("fresh3 (frozen at cfa99a1)", ("fresh3",)),
+        ("fresh4 (CJK, frozen at dba9389)", ("fresh4",)),
+        ("fresh5 (CJK, frozen at 82a8578)", ("fresh5",)),
     )
     for label, keep in batches:
         first = [c["first_measured"] == "ok" for c in cases if c["split"] in keep]

@@ -32,6 +32,8 @@ def test_the_set_is_broad_enough():
         "fresh",
         "fresh2",
         "fresh3",
+        "fresh4",
+        "fresh5",
     }
 
 

@@ -145,8 +145,13 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             footnotes.append(b)
     for b in footnotes:
         roles[b.id] = "footnote"
-    for b in blocks:
-        if b.region and roles[b.id] == "body":
+    # A filled box behind all of the page's running text (a white paper's interview set on a
+    # tint) is the page's background, not a sidebar beside the text: its text stays running
+    # text, read column by column.
+    body = [b for b in blocks if roles[b.id] == "body"]
+    background = all(b.region for b in body) and any(b.region == "box" for b in body)
+    for b in body:
+        if b.region and not (background and b.region == "box"):
             roles[b.id] = b.region
     return roles
 
@@ -285,7 +290,7 @@ def _x_overlap(a: Block, b: Block) -> bool:
     return min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
 
 
-def _gaps(intervals: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
+def gaps(intervals: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
     """Empty stretches between merged intervals that are at least ``min_gap`` wide."""
     out = []
     ordered = sorted(intervals)
@@ -310,14 +315,14 @@ def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> lis
         return list(blocks)
     # Shrink by a hair so boxes that merely touch still leave a gap.
     eps = 0.5
-    rows = _gaps([(b.bbox[1] + eps, b.bbox[3] - eps) for b in blocks], 0.0)
+    rows = gaps([(b.bbox[1] + eps, b.bbox[3] - eps) for b in blocks], 0.0)
     if body_style and rows:
         cut = sum(rows[0]) / 2
         top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
         if top and rest and all(b.style != body_style for b in top):
             return xy_cut(top, min_col_gap, body_style) + xy_cut(rest, min_col_gap, body_style)
-    cols = _gaps([(b.bbox[0] + eps, b.bbox[2] - eps) for b in blocks], min_col_gap)
+    cols = gaps([(b.bbox[0] + eps, b.bbox[2] - eps) for b in blocks], min_col_gap)
     if cols:
         # Cut at the widest gutter; recurse on each side.
         lo, hi = max(cols, key=lambda g: g[1] - g[0])

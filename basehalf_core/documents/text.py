@@ -170,7 +170,9 @@ def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
         if k:
             prev = words[k - 1]
             same_line = (prev.block, prev.line) == (w.block, w.line)
-            cjk_wrap = not same_line and is_cjk(prev.text[-1:]) and is_cjk(raw[:1])
+            # Text without spaces breaks its lines anywhere, also between its own characters
+            # and digits or Latin letters ("2023" / "年"): no space where either side is CJK.
+            cjk_wrap = not same_line and (is_cjk(prev.text[-1:]) or is_cjk(raw[:1]))
             if not (glue_next or (same_line and w.glue) or cjk_wrap):
                 out.append(" ")
                 pos += 1

@@ -116,6 +116,22 @@ FETCHED = {
         "docling_parse-4.0.0/tests/data/cases/case_03.pdf",
         "92288387ff9a25d97a8bc83a42f03d7a86f7b92e6e39567591466f4a6fb3e4d8",
     ),
+    # Fourth fresh batch (rule frozen at dba9389), CJK: page 4 of Japan's Official Gazette
+    # (Kanpo) no. 4817, 25 April 2008, a Cabinet Order set vertically in two tiers of columns
+    # (laws and orders are outside copyright, Japanese Copyright Act Art. 13).
+    "kampo-4817-p4.pdf": (
+        "pdfminer==20191125",
+        "pdfminer-20191125/samples/nonfree/kampo.pdf",
+        "7c2dcadaa18195e631e1eb3d6994f9714c79852168516524b61ee33b7b34d0b3",
+    ),
+    # Fifth fresh batch (rule frozen at 82a8578): the preface of Kenji Miyazawa's "Haru to
+    # Shura" (1924; the author died in 1933, out of copyright), set vertically in two tiers
+    # with pTeX by the package's author.
+    "miyazawa-jo.pdf": (
+        "pdfminer==20191125",
+        "pdfminer-20191125/samples/jo.pdf",
+        "cd5590bf3f86df1addf0bc773b5ffe6734a353b16cb293c9c82bd1c001c2839c",
+    ),
 }
 PDFJS_VERSION = "4.10.38"
 
