@@ -437,7 +437,8 @@ def searches(browser, book: Path, work: Path, reps: int) -> dict[str, list]:
                 first, done = _search_once(page, QUERY)
                 out["cold_first"].append(first)
                 out["cold_done"].append(done)
-                out["cold_search_for"].append(_search_for(pymupdf.open(book), QUERY))
+                with pymupdf.open(book) as fresh:
+                    out["cold_search_for"].append(_search_for(fresh, QUERY))
                 if rep < reps - 1:
                     page.context.close()
                     continue
@@ -447,7 +448,7 @@ def searches(browser, book: Path, work: Path, reps: int) -> dict[str, list]:
                     first, done = _search_once(page, query)
                     out["first"].append(first)
                     out["done"].append(done)
-                    out["search_for"].append(_search_for(warm, query, close=False))
+                    out["search_for"].append(_search_for(warm, query))
                 page.context.close()
             finally:
                 app.stop()
@@ -471,15 +472,12 @@ def _search_once(page, query: str) -> tuple[float, float]:
     return first, page.evaluate("() => performance.now()") - t0
 
 
-def _search_for(pdf, query: str, close: bool = True) -> float:
-    """ms for PyMuPDF's ``search_for`` over every page of ``pdf`` (closed after, if asked)."""
+def _search_for(pdf, query: str) -> float:
+    """ms for PyMuPDF's ``search_for`` over every page of ``pdf``."""
     t = time.perf_counter()
     for pg in pdf:
         pg.search_for(query)
-    ms = (time.perf_counter() - t) * 1e3
-    if close:
-        pdf.close()
-    return ms
+    return (time.perf_counter() - t) * 1e3
 
 
 def paging(browser, book: Path, work: Path, pdfjs: PdfJs, pages: int) -> dict[str, list]:
