@@ -193,6 +193,7 @@ class Reader(CachedScript, anywidget.AnyWidget):
         # The view is being made: the first page goes quick (see _deliver); set while opening.
         self._shown = False
         self._first = True
+        self._searching = False  # a search runs: a page it turns to goes out quick (_search)
         if path is not None:
             self._open(password, first_page=page)
         self._shown = True
@@ -399,6 +400,9 @@ class Reader(CachedScript, anywidget.AnyWidget):
         with self._warmer.held():
             try:
                 size = self.doc.page_size(i)
+                if self._searching and not self.cached(i):
+                    self._preview(i, size)  # the rest once the search is over (_search)
+                    return
                 if not self._first or self.cached(i):
                     self._preview(i, size)
                     image, key = self.page_image(i), self._key(i)
@@ -581,24 +585,44 @@ class Reader(CachedScript, anywidget.AnyWidget):
             self._search(text, change["new"])
 
     def _search(self, text: str, query: str) -> None:
+        """Search every page from the one on screen, streaming the hits.
+
+        The first hit's page is turned to at once, but only its quick low-resolution image
+        goes out while the search runs (with the hits marked on it): its sharp image and its
+        words (the page's layout, the costliest part of a page) are made once the last page
+        is searched, so they neither delay the other hits nor compete with the search for
+        the two cores a learner's laptop may have.
+        """
         assert self.doc is not None
         found: list[dict] = []
         sent = 0.0
-        for hit in anchors.search_pages(self.doc, text, start=self.page):
-            found.append({"page": hit.page, "boxes": _rounded(hit.boxes), "count": hit.count})
-            if len(found) == 1:
-                self.hits = list(found)
-                if hit.page != self.page:
-                    self.page = hit.page  # delivered at once
-                sent = time.monotonic()
-            elif time.monotonic() - sent >= STREAM_EVERY:
+        turned = False
+        self._searching = True
+        try:
+            for hit in anchors.search_pages(self.doc, text, start=self.page):
+                found.append({"page": hit.page, "boxes": _rounded(hit.boxes), "count": hit.count})
+                if len(found) == 1:
+                    self.hits = list(found)
+                    if hit.page != self.page:
+                        turned = True
+                        self.page = hit.page  # its quick image, at once (see _deliver)
+                    sent = time.monotonic()
+                elif time.monotonic() - sent >= STREAM_EVERY:
+                    self.hits = sorted(found, key=lambda h: h["page"])
+                    sent = time.monotonic()
+        finally:
+            self._searching = False
+            with self.hold_sync():
                 self.hits = sorted(found, key=lambda h: h["page"])
-                sent = time.monotonic()
-        with self.hold_sync():
-            self.hits = sorted(found, key=lambda h: h["page"])
-            self.search = {"query": query, "done": True}
-            if not found:
-                self._say(f"No match for “{text}” in {self.file}.")
+                self.search = {"query": query, "done": True}
+                if not found:
+                    self._say(f"No match for “{text}” in {self.file}.")
+        if turned:
+            # Rendered first, so the page goes out sharp, not quick again; a page that cannot
+            # be rendered says so when it is delivered.
+            with contextlib.suppress(DocumentError):
+                self.page_image(self.page)
+            self._deliver()
 
 
 class _PageCache:
