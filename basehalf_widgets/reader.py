@@ -24,8 +24,9 @@ Traits (all synced):
   meanwhile, so that answer (and a turn back) costs no render.
 - ``painted``: set by the browser to the key of a quick image (``…~low``) it has just painted
   while no sharper one had come; Python answers with the sharp image when that quick image is
-  still its last word (the first page goes out quick with the widget itself: see
-  :meth:`Reader._deliver`).
+  still its last word. Every page not rendered yet goes out quick, and its sharp image is
+  rendered only then (see :meth:`Reader._deliver`); Python clears ``painted`` with each quick
+  image, so a page shown quick a second time is reported again.
 - ``zoom``: render scale (pixels per point). ``fit``: fit the page to the widget's width. The
   browser shows the page at ``zoom / devicePixelRatio`` CSS pixels per point.
 - ``selection``: set by the browser on a drag: ``{page, start, end, covered, text}`` (word
@@ -190,13 +191,11 @@ class Reader(CachedScript, anywidget.AnyWidget):
         self.observe(self._on_password, names=["password"])
         self.observe(self._on_ahead, names=["ahead"])
         self.observe(self._on_painted, names=["painted"])
-        # The view is being made: the first page goes quick (see _deliver); set while opening.
+        # The view is being made: nothing to let marimo send yet (see _set_image).
         self._shown = False
-        self._first = True
         if path is not None:
             self._open(password, first_page=page)
         self._shown = True
-        self._first = False
 
     @classmethod
     def for_document(
@@ -247,11 +246,7 @@ class Reader(CachedScript, anywidget.AnyWidget):
             for name in (*_DOCUMENT_TRAITS, *_IMAGE_KEYS):
                 self.set_trait(name, self.trait_defaults(name))
             self._flush()  # the view drops the last document before the first image comes
-        self._first = True
-        try:
-            self._open(password, first_page=page)
-        finally:
-            self._first = False
+        self._open(password, first_page=page)
 
     def _open(self, password: str | None, first_page: int = 0) -> None:
         try:
@@ -382,28 +377,27 @@ class Reader(CachedScript, anywidget.AnyWidget):
     def _deliver(self) -> None:
         """Send the page on screen: its image first (on its own message), then its words.
 
-        While the reader is being made (or opens a document, :meth:`open_document`) the page
-        goes out with the widget, as a quick
-        low-resolution image unless the sharp one is cached: nothing is on screen yet, and the
-        sooner the widget's cell is done the sooner the browser can paint. The browser asks
-        for the sharp image once it has painted the quick one (``painted``). Later pages not
-        rendered yet go out quick, then sharp, from the same call (:meth:`_preview`).
+        A page not rendered at this zoom yet goes out as a quick low-resolution image, with its
+        words; the sharp one is rendered only once the browser says it has painted the quick
+        one (``painted``, :meth:`_on_painted`). Rendering it at once would hold a core (and,
+        in PyMuPDF, the GIL) while the browser decodes and paints the quick image, on a
+        machine where the browser, marimo's server and the kernel share the cores; and the
+        background renderer is started only after the sharp image, so nothing but the page
+        asked for is rendered before the learner sees it. A page already rendered (sent
+        ahead, rendered in the background, seen before) goes out sharp at once.
         """
         assert self.doc is not None
         i = self.page
         with self._warmer.held():
             try:
                 size = self.doc.page_size(i)
-                if not self._first or self.cached(i):
-                    self._preview(i, size)
-                    image, key = self.page_image(i), self._key(i)
-                else:
-                    image, key = self._quick(i), self._key(i) + LOW
+                sharp = self.cached(i)
+                image = self.page_image(i) if sharp else self._quick(i)
             except DocumentError as exc:
                 self.message = f"page {i + 1} of {self.file} cannot be shown: {exc.reason}."
                 return
             with self.hold_sync():
-                self._set_image(i, size, image, key)
+                self._set_image(i, size, image, self._key(i) + ("" if sharp else LOW))
                 if self.selection.get("page") not in (None, i):
                     self.selection = {}
                 notice = ""  # turning the page clears the notice about the last action
@@ -415,7 +409,7 @@ class Reader(CachedScript, anywidget.AnyWidget):
                 self.words_page = i
                 self._say(notice)
                 self._flush()  # a search goes on after turning to its first hit: send the words
-        if not self._first:
+        if sharp:
             self._warmer.want(i)
 
     def _set_image(self, i: int, size, image: bytes, key: str) -> None:
@@ -424,7 +418,10 @@ class Reader(CachedScript, anywidget.AnyWidget):
         self.image_type = f"image/{IMAGE}"
         self.image_page = i
         self.image_key = key
-        self._flush(_IMAGE_KEYS)
+        if key.endswith(LOW):
+            # A page shown quick again (after the cache dropped it) is reported again.
+            self.painted = ""
+        self._flush([*_IMAGE_KEYS, "painted"])
         if self._shown and self.comm is not None:
             time.sleep(HANDOFF)  # let marimo send it before the next render or word extraction
 
@@ -432,14 +429,6 @@ class Reader(CachedScript, anywidget.AnyWidget):
         """Page ``i`` at :data:`PREVIEW_SCALE` of the reader's zoom (not cached)."""
         assert self.doc is not None
         return self.doc.render(i, self.zoom * PREVIEW_SCALE, image=IMAGE).data
-
-    def _preview(self, i: int, size) -> None:
-        """A quick low-resolution image first, when the browser waits for an unrendered page."""
-        if self.cached(i):
-            return
-        low = self._quick(i)
-        with self.hold_sync():  # one message: the browser sees image, page and key together
-            self._set_image(i, size, low, self._key(i) + LOW)
 
     def _on_painted(self, change) -> None:
         """The browser has painted a quick image: send the sharp one if it is still due."""

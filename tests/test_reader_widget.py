@@ -349,7 +349,7 @@ def test_zoom_renders_at_the_asked_scale_within_limits(acl, asked, used):
     reader = Reader(acl)
     reader.zoom = asked
     assert reader.zoom == used
-    w, _h = png_size(reader.image)
+    w, _h = png_size(sharpen(reader).image)
     assert abs(w - reader.page_size[0] * used) <= 1
 
 
@@ -357,7 +357,7 @@ def test_zoom_beyond_the_limit_is_clamped_and_the_render_capped(acl):
     reader = Reader(acl)
     reader.zoom = 100.0
     assert reader.zoom == 6.0
-    w, h = png_size(reader.image)
+    w, h = png_size(sharpen(reader).image)
     assert w * h <= documents.MAX_RENDER_PIXELS and w > reader.page_size[0] * 4
 
 
@@ -458,12 +458,50 @@ def test_a_painted_key_that_is_not_the_last_quick_image_changes_nothing(acl, sta
     reader.close()
 
 
-def test_a_page_asked_for_later_comes_quick_then_sharp_in_one_call(acl):
+def test_a_far_page_comes_quick_with_its_words_and_sharp_only_once_painted(acl):
+    """Nothing competes with the browser's decode of the quick image: the sharp image and the
+    neighbours are rendered only after the browser says the quick one is painted."""
     reader = sharpen(Reader(acl))
     keys = []
     reader.observe(lambda change: keys.append(change["new"]), names=["image_key"])
     reader.page = 9
+    assert keys == [reader._key(9) + LOW]
+    assert reader.words_page == 9
+    assert [w[4] for w in reader.words] == [w.text for w in documents.open_document(acl).words(9)]
+    time.sleep(3 * _Warmer.IDLE)
+    assert not any(reader.cached(p) for p in (8, 9, 10))
+    sharpen(reader)
     assert keys == [reader._key(9) + LOW, reader._key(9)]
+    assert abs(png_size(reader.image)[0] - reader.page_size[0] * reader.zoom) <= 1
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not (reader.cached(8) and reader.cached(10)):
+        time.sleep(0.05)
+    assert reader.cached(8) and reader.cached(10)  # then the background renders its neighbours
+    reader.close()
+
+
+def test_a_page_rendered_already_comes_sharp_at_once(acl):
+    reader = sharpen(Reader(acl))
+    reader.ahead = 1
+    keys = []
+    reader.observe(lambda change: keys.append(change["new"]), names=["image_key"])
+    reader.page = 1  # sent ahead: rendered
+    reader.page = 0  # seen sharp before
+    assert keys == [reader._key(1), reader._key(0)]
+    reader.close()
+
+
+def test_a_page_shown_quick_a_second_time_is_sharpened_again(acl):
+    """The browser reports each quick image it paints only once; Python forgets the report
+    with every quick image it sends, so the same quick key painted again is heard again."""
+    reader = sharpen(Reader(acl))
+    reader.page = 9
+    sharpen(reader)
+    reader._pages.clear()  # the page cache has dropped page 10 since
+    reader.page = 3
+    reader.page = 9
+    assert reader.image_key == reader._key(9) + LOW and reader.painted == ""
+    assert sharpen(reader).image_key == reader._key(9)
     reader.close()
 
 
