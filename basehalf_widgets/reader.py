@@ -377,14 +377,15 @@ class Reader(CachedScript, anywidget.AnyWidget):
     def _deliver(self) -> None:
         """Send the page on screen: its image first (on its own message), then its words.
 
-        A page not rendered at this zoom yet goes out as a quick low-resolution image, with its
-        words; the sharp one is rendered only once the browser says it has painted the quick
-        one (``painted``, :meth:`_on_painted`). Rendering it at once would hold a core (and,
-        in PyMuPDF, the GIL) while the browser decodes and paints the quick image, on a
-        machine where the browser, marimo's server and the kernel share the cores; and the
-        background renderer is started only after the sharp image, so nothing but the page
-        asked for is rendered before the learner sees it. A page already rendered (sent
-        ahead, rendered in the background, seen before) goes out sharp at once.
+        A page not rendered at this zoom yet goes out as a quick low-resolution image, alone;
+        its sharp image and its words follow once the browser says it has painted the quick
+        one (``painted``, :meth:`_on_painted`). Rendering the sharp image or reading the words
+        (tens of milliseconds on a long book's page) at once would take a core (and the GIL)
+        while the browser decodes and paints the quick image, on a machine where the browser,
+        marimo's server and the kernel share the cores; and the background renderer starts
+        only after the sharp image, so nothing but the page asked for is worked on before the
+        learner sees it. A page already rendered (sent ahead, rendered in the background,
+        seen before) goes out sharp at once, with its words.
         """
         assert self.doc is not None
         i = self.page
@@ -400,17 +401,24 @@ class Reader(CachedScript, anywidget.AnyWidget):
                 self._set_image(i, size, image, self._key(i) + ("" if sharp else LOW))
                 if self.selection.get("page") not in (None, i):
                     self.selection = {}
-                notice = ""  # turning the page clears the notice about the last action
-                try:
-                    self.words = self.page_words(i)
-                except DocumentError as exc:
-                    self.words = []
-                    notice = f"The text of page {i + 1} cannot be read: {exc.reason}."
-                self.words_page = i
-                self._say(notice)
+                if sharp:
+                    self._send_words(i)
+                else:
+                    self._say()  # turning the page clears the notice about the last action
                 self._flush()  # a search goes on after turning to its first hit: send the words
         if sharp:
             self._warmer.want(i)
+
+    def _send_words(self, i: int) -> None:
+        """Set the ``words`` of page ``i`` (sent with the caller's held sync)."""
+        notice = ""  # turning the page clears the notice about the last action
+        try:
+            self.words = self.page_words(i)
+        except DocumentError as exc:
+            self.words = []
+            notice = f"The text of page {i + 1} cannot be read: {exc.reason}."
+        self.words_page = i
+        self._say(notice)
 
     def _set_image(self, i: int, size, image: bytes, key: str) -> None:
         self.page_size = [round(size[0], 2), round(size[1], 2)]
@@ -431,7 +439,7 @@ class Reader(CachedScript, anywidget.AnyWidget):
         return self.doc.render(i, self.zoom * PREVIEW_SCALE, image=IMAGE).data
 
     def _on_painted(self, change) -> None:
-        """The browser has painted a quick image: send the sharp one if it is still due."""
+        """The browser has painted a quick image: send the sharp one and the words if due."""
         i = self.page
         key = self._key(i)
         if self.doc is None or change["new"] != key + LOW or self.image_key != key + LOW:
@@ -441,10 +449,14 @@ class Reader(CachedScript, anywidget.AnyWidget):
                 image = self.page_image(i)
                 size = self.doc.page_size(i)
             except DocumentError:
-                return  # the page says what is wrong when it is shown again
+                image = None  # the page says what is wrong when it is shown again
             with self.hold_sync():
-                self._set_image(i, size, image, key)
-        self._warmer.want(i)
+                if image is not None:
+                    self._set_image(i, size, image, key)  # sent first, on its own
+                if self.words_page != i:  # a new zoom keeps the page's words
+                    self._send_words(i)
+        if image is not None:
+            self._warmer.want(i)
 
     def _on_ahead(self, change) -> None:
         """The browser asks for the page it expects next; send it so a turn needs no trip."""
