@@ -29,6 +29,19 @@ function bytesOf(value) {
   return null;
 }
 
+// Page image bytes to an ImageBitmap, decoded off the main thread. WebCodecs' ImageDecoder
+// takes the bytes as they are; createImageBitmap(Blob), the fallback, first stores them in the
+// browser process's blob registry and reads them back, two trips through a process that is
+// also busy carrying marimo's websocket.
+function decodeImage(bytes, type) {
+  if (typeof ImageDecoder !== "function") return createImageBitmap(new Blob([bytes], { type }));
+  const decoder = new ImageDecoder({ data: bytes, type });
+  return decoder
+    .decode()
+    .then(({ image }) => createImageBitmap(image).finally(() => image.close()))
+    .finally(() => decoder.close());
+}
+
 function make(tag, cls, attrs = {}) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -135,7 +148,7 @@ function render({ model, el }) {
     if (entry) memory.delete(key);
     else {
       const type = model.get("image_type") || "image/jpeg";
-      entry = { key, page, size, words: null, bitmap: createImageBitmap(new Blob([bytes], { type })) };
+      entry = { key, page, size, words: null, bitmap: decodeImage(bytes, type) };
       entry.bitmap.catch(() => memory.delete(key));
     }
     memory.set(key, entry); // most recent last
@@ -494,7 +507,7 @@ function render({ model, el }) {
       next.entry ||
       (key && !key.endsWith(LOW)
         ? remember(key, next.page, next.size, next.bytes)
-        : { bitmap: createImageBitmap(new Blob([next.bytes], { type })) });
+        : { bitmap: decodeImage(next.bytes, type) });
     drawing = key;
     entry.bitmap
       .then((bitmap) => {
