@@ -404,9 +404,7 @@ class Reader(CachedScript, anywidget.AnyWidget):
                 if sharp:
                     self._send_words(i)
                 else:
-                    # Turning the page clears the notice about the last action. Not _say():
-                    # whether the page has a text layer is known only once its words are read.
-                    self._notice = self.message = ""
+                    self._say()  # turning the page clears the notice about the last action
                 self._flush()  # a search goes on after turning to its first hit: send the words
         if sharp:
             self._warmer.want(i)
