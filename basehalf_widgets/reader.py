@@ -294,7 +294,9 @@ class Reader(CachedScript, anywidget.AnyWidget):
         self._notice = notice
         note = None
         if self.doc is not None and 0 <= self.image_page < self.page_count:
-            note = self.doc.no_text_reason(self.image_page)
+            # A page whose text cannot be read has its own notice (see _send_words).
+            with contextlib.suppress(DocumentError):
+                note = self.doc.no_text_reason(self.image_page)
         parts = [f"{note[0].upper()}{note[1:]}. Selection needs a text layer." if note else ""]
         self.message = " ".join(p for p in [*parts, notice] if p)
 
@@ -379,13 +381,15 @@ class Reader(CachedScript, anywidget.AnyWidget):
 
         A page not rendered at this zoom yet goes out as a quick low-resolution image, alone;
         its sharp image and its words follow once the browser says it has painted the quick
-        one (``painted``, :meth:`_on_painted`). Rendering the sharp image or reading the words
-        (tens of milliseconds on a long book's page) at once would take a core (and the GIL)
-        while the browser decodes and paints the quick image, on a machine where the browser,
-        marimo's server and the kernel share the cores; and the background renderer starts
-        only after the sharp image, so nothing but the page asked for is worked on before the
-        learner sees it. A page already rendered (sent ahead, rendered in the background,
-        seen before) goes out sharp at once, with its words.
+        one (``painted``, :meth:`_on_painted`). Rendering the sharp image at once took a core
+        (and, in PyMuPDF, the GIL) while the browser decoded and painted the quick image, on a
+        machine where the browser, marimo's server and the kernel share the cores; and the
+        background renderer starts only after the sharp image, so no other page is rendered
+        before the learner sees this one. The words (tens of milliseconds on a long book's
+        page) are read now but sent with the sharp image: read later, they held up the
+        learner's next request; sent now, their message reached the browser while it decoded
+        (both measured slower, see the session notes). A page already rendered (sent ahead,
+        rendered in the background, seen before) goes out sharp at once, with its words.
         """
         assert self.doc is not None
         i = self.page
@@ -404,6 +408,8 @@ class Reader(CachedScript, anywidget.AnyWidget):
                 if sharp:
                     self._send_words(i)
                 else:
+                    with contextlib.suppress(DocumentError):  # said when the words are sent
+                        self.page_words(i)
                     self._say()  # turning the page clears the notice about the last action
                 self._flush()  # a search goes on after turning to its first hit: send the words
         if sharp:

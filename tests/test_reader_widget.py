@@ -461,8 +461,8 @@ def test_a_painted_key_that_is_not_the_last_quick_image_changes_nothing(acl, sta
 
 
 def test_a_far_page_comes_quick_alone_then_sharp_with_its_words_once_painted(acl):
-    """Nothing competes with the browser's decode of the quick image: the sharp image, the
-    words and the neighbours wait until the browser says the quick one is painted."""
+    """Nothing competes with the browser's decode of the quick image: the sharp render, the
+    words' message and the neighbours wait until the browser says the quick one is painted."""
     reader = sharpen(Reader(acl))
     keys = []
     reader.observe(lambda change: keys.append(change["new"]), names=["image_key"])
