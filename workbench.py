@@ -31,28 +31,14 @@ def setup():
 
     from basehalf_core.folder.fsio import FolderError
     from basehalf_core.folder.workspace import Workspace
-    from basehalf_core.study import branch, llm
-    from basehalf_core.study.branch import highlight_items as highlights_for
+    from basehalf_core.study import llm
     from basehalf_core.views import recent
-    from basehalf_widgets import cells, grow_form, panes
-    from basehalf_widgets.reader import Reader
+    from basehalf_widgets import cells, panes
 
     if llm.resolve() is not None:  # litellm's import off the first click
         llm.warm_up()
 
-    return (
-        FolderError,
-        Path,
-        Reader,
-        Workspace,
-        branch,
-        cells,
-        grow_form,
-        highlights_for,
-        mo,
-        panes,
-        recent,
-    )
+    return FolderError, Path, Workspace, cells, mo, panes, recent
 
 
 @app.cell
@@ -126,12 +112,11 @@ def workspace(FolderError, Workspace, get_folder, mo, recent, set_open):
         folder_error = ""
     except FolderError as exc:
         ws, folder_error = None, str(exc)
-    start_doc = ""
     if ws is not None:
         recent.remember(ws.root)
-        start_doc = next((p for p in ws.learning_path() if ws.nodes[p].kind in ("pdf", "epub")), "")
-        set_open(ws.resolve(mo.cli_args().get("open") or "") or start_doc)
-    return folder_error, start_doc, ws
+        _first = next((p for p in ws.learning_path() if ws.nodes[p].kind in ("pdf", "epub")), "")
+        set_open(ws.resolve(mo.cli_args().get("open") or "") or _first)
+    return folder_error, ws
 
 
 @app.cell
@@ -143,43 +128,29 @@ def watch(bump, watcher, ws):
 
 
 @app.cell
-def readers(
-    Reader, branch, bump, grow_form, highlights_for, mo, open_card, set_report, start_doc, ws
-):
-    # One reader (and Grow form) per document, kept while the folder is open: back to the
-    # PDF, the learner finds the page they left.
-    reader_cache = {}
-
-    def reader_for(doc):
-        if doc not in reader_cache:
-            reader = Reader(ws.root / doc, file=doc, highlights=highlights_for(ws, doc))
-            form = grow_form.GrowForm()
-
-            def _grow(passage, title):
-                path = branch.grow_from_passage(ws, passage, title)
-                set_report(f"Grown: {path}")
-                open_card(path)
-                bump()
-                return path
-
-            grow_form.attach(form, reader, branch.default_title, _grow)
-            reader.observe(
-                lambda c: (c["new"] or {}).get("id") and open_card(c["new"]["id"]),
-                names=["clicked"],
-            )
-            reader_cache[doc] = (reader, form)
-        return reader_cache[doc]
-
-    # The first reader is made here, not in Card Detail: marimo serves a widget's script from
-    # the run that first showed it, and Card Detail re-runs often.
-    if start_doc:
-        reader_for(start_doc)
-    return (reader_for,)
+def reader(cells, wiring):
+    # One reader for every document, on screen from the start (hidden while another kind of
+    # card is open): opening a document sends it there, no cell runs and nothing is mounted.
+    # This cell reads nothing that changes, so it never re-runs (marimo serves a widget's
+    # script from the run that first showed it).
+    documents, reader_view = cells.document_reader(wiring)
+    reader_view
+    return (documents,)
 
 
 @app.cell
-def note_editor(bump, cells, open_card, reader_for, ws):
-    editing, editor_view = cells.note_editor(ws, bump, open_card, reader_for)
+def reader_sync(documents, get_open, get_rev, ws):
+    # The folder's first document, a folder switch; after a write, the highlights.
+    get_rev()
+    documents.use(ws)
+    documents.follow(get_open())
+    documents.refresh()
+    return
+
+
+@app.cell
+def note_editor(bump, cells, documents, open_card, ws):
+    editing, editor_view = cells.note_editor(ws, bump, open_card, documents)
     return editing, editor_view
 
 
@@ -212,13 +183,13 @@ def canvas_pane(canvas, canvas_actions, canvas_view, cells, get_report, open_car
 
 @app.cell
 def card_detail(
-    editing, editor_view, folder_error, folder_picker, get_open, get_rev, panes, reader_for,
+    documents, editing, editor_view, folder_error, folder_picker, get_open, get_rev, panes,
     wiring, ws,
 ):  # fmt: skip
     get_rev()
     # Kept in a global: marimo holds UI elements weakly, and the pane's buttons live in it.
     card_detail_view = panes.detail_pane(
-        ws, get_open(), wiring, editing=editing, editor_view=editor_view, reader_for=reader_for,
+        ws, get_open(), wiring, editing=editing, editor_view=editor_view, documents=documents,
         folder_error=folder_error, folder_picker=folder_picker,
     )  # fmt: skip
     card_detail_view
@@ -226,9 +197,11 @@ def card_detail(
 
 
 @app.cell
-def grader(bump, cells, current, model_box, ws):
+def grader(api_base_box, bump, cells, current, model_box, ws):
     # Made once per folder and read at click time, so a click is never lost to a re-run.
-    grade_button, draft_key, approve_key = cells.answer_key_buttons(ws, current, model_box, bump)
+    grade_button, draft_key, approve_key = cells.answer_key_buttons(
+        ws, current, model_box, bump, api_base_box
+    )
     return approve_key, draft_key, grade_button
 
 

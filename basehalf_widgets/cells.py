@@ -35,12 +35,32 @@ def wiring(set_rev: Callable, get_open: Callable, set_open: Callable, set_report
         # Cells that only bump must not read get_rev, or they would re-run themselves.
         set_rev(lambda rev: rev + 1)
 
+    opening: list[Callable[[str], None]] = []  # DocumentPane.follow: see document_reader
+
     def open_card(path):
         if path and path != get_open():
-            set_open(path)
+            try:
+                for hook in opening:
+                    hook(path)
+            finally:
+                set_open(path)
 
     # `current`: what the chat reads when asked (a plain dict, so the chat is never rebuilt).
-    return panes.Wiring(bump, set_report, open_card, {"open": "", "reader": None, "card": None})
+    current = {"open": "", "reader": None, "card": None}
+    return panes.Wiring(bump, set_report, open_card, current, opening)
+
+
+def document_reader(wiring: panes.Wiring):
+    """The one reader of the workbench and its view, shown by a cell that never re-runs.
+
+    A card opened by the learner (a double-click on the canvas, Open card, a highlight, a
+    grow) reaches :meth:`panes.DocumentPane.follow` from ``open_card`` itself, so the
+    document's first page is on its way before any cell re-runs; the ``reader_sync`` cell
+    follows every other change of the open card (the folder's first document, a switch).
+    """
+    documents = panes.DocumentPane(wiring)
+    wiring.opening.append(documents.follow)
+    return documents, documents.view()
 
 
 def header(folder: str, get_folder: Callable[[], str], set_folder: Callable[[str], None]):
@@ -69,6 +89,7 @@ def model_boxes():
     model_box = mo.ui.text(
         placeholder=os.environ.get("BASEHALF_MODEL") or "offline, or openai/gpt-4o-mini …",
         label="Model",
+        on_change=llm.warm_up_for,  # litellm's import off the first Grade/Draft/Ask click
     )
     api_base_box = mo.ui.text(
         placeholder=os.environ.get("BASEHALF_API_BASE") or "provider default", label="API base"
@@ -76,7 +97,7 @@ def model_boxes():
     return model_box, api_base_box
 
 
-def note_editor(ws: Workspace, bump: Callable, open_card: Callable, reader_for: Callable):
+def note_editor(ws: Workspace, bump: Callable, open_card: Callable, documents: panes.DocumentPane):
     """The note editor widget and its controller (Save, conflicts, Source links)."""
     editor = NoteEditor()
     editing = EditorController(editor, ws, bump)
@@ -89,9 +110,9 @@ def note_editor(ws: Workspace, bump: Callable, open_card: Callable, reader_for: 
         if target is None:
             editor.status = f"No such file in the folder: {change['new'].get('href', '')}"
             return
+        if page:
+            documents.open_at(target, page - 1)  # before open_card: the reader opens it there
         open_card(target)
-        if page and ws.nodes[target].kind in ("pdf", "epub"):
-            reader_for(target)[0].show(page - 1)
 
     editor.observe(follow, names=["follow"])
     return editing, mo.ui.anywidget(editor)
@@ -109,7 +130,7 @@ def canvas(ws: Workspace, bump: Callable, open_card: Callable, set_report: Calla
             lambda c, fn=fn: c["new"] and actions.run(fn, c["new"]["from"], c["new"]["to"]),
             names=[trait],
         )
-    return widget, actions, mo.ui.anywidget(widget)
+    return widget, actions, panes.unbound(mo.ui.anywidget(widget))
 
 
 def canvas_pane(widget: Canvas, actions: panes.Actions, view, report: str, open_card: Callable):
@@ -125,13 +146,13 @@ def canvas_pane(widget: Canvas, actions: panes.Actions, view, report: str, open_
     return panes.pane("canvas-pane", body)
 
 
-def answer_key_buttons(ws: Workspace, current: dict, model_box, bump: Callable):
+def answer_key_buttons(ws: Workspace, current: dict, model_box, bump: Callable, api_base_box):
     """Grade and the answer-key buttons, made once per folder and read at click time, so a
-    click is never lost to a re-run."""
+    click is never lost to a re-run. The Model and API base boxes count as for Grade."""
 
     def draft(_):
         # Draft an answer key with the model; the learner approves it here or in the editor.
-        cfg = llm.resolve(model_box.value.strip() or None)
+        cfg = llm.resolve(model_box.value.strip() or None, api_base_box.value.strip() or None)
         if cfg is None:
             return "Drafting a key needs a model: set one in the Model box."
         try:

@@ -14,19 +14,50 @@ from pathlib import Path
 
 import marimo as mo
 
+from basehalf_core.documents import document as documents
+from basehalf_core.documents.document import DocumentError
 from basehalf_core.folder import operations
 from basehalf_core.folder.fsio import WriteRefused
 from basehalf_core.folder.operations import OperationRefused
 from basehalf_core.folder.workspace import Workspace
-from basehalf_core.study import grading
+from basehalf_core.study import branch, grading
 from basehalf_core.views import card as card_view
 from basehalf_core.views import grading_panel, panels, recent, rename
 from basehalf_core.views.note_edit import PRACTICE_TEMPLATE
+from basehalf_widgets import grow_form
+from basehalf_widgets.reader import Reader
+from basehalf_widgets.stage import DETAIL, READER, Stage, fit_zoom
 
-# Heights match the grid layout (layouts/workbench.grid.json, 20 px rows): the three panes are
-# 39 rows, the Agent Area 22 of them (the chat sits under it). Each pane scrolls inside itself.
-PANE_HEIGHT = "764px"
-AGENT_HEIGHT = "424px"
+DOCUMENT_KINDS = ("pdf", "epub")
+
+# Heights match the grid layout (layouts/workbench.grid.json, 20 px rows, no margin, 8 px of
+# padding above and below a cell's output): the three panes are 39 rows, the Agent Area 22 of
+# them (the chat sits under it). Each pane scrolls inside itself. In the Card Detail column the
+# card's head (HEAD_ROWS) sits over the document reader (READER_ROWS): a PDF/EPUB card shows
+# both; any other card covers the reader, its pane stretched to the whole column (STAGE_CSS).
+ROW, PANE_ROWS, HEAD_ROWS = 20, 39, 7
+READER_ROWS = PANE_ROWS - HEAD_ROWS
+
+
+def rows_px(rows: int) -> str:
+    """The height of a pane that fills ``rows`` grid rows (less the cell's padding)."""
+    return f"{rows * ROW - 16}px"
+
+
+PANE_HEIGHT = rows_px(PANE_ROWS)
+HEAD_HEIGHT = rows_px(HEAD_ROWS)
+READER_HEIGHT = rows_px(READER_ROWS)
+AGENT_HEIGHT = rows_px(22)
+# <html data-bh-stage> is set by the Stage widget (basehalf_widgets/stage.py). "detail": the
+# reader's grid cell is hidden (still mounted and laid out, so it never re-fits a page) and
+# Card Detail's grid cell covers it. Grid cells are react-grid-layout items: the one holding
+# the pane is found with :has().
+STAGE_CSS = (
+    "html[data-bh-stage=detail] .react-grid-item:has([data-testid=reader-pane])"
+    "{visibility:hidden}"
+    "html[data-bh-stage=detail] .react-grid-item:has([data-testid=card-detail])"
+    f"{{height:{PANE_ROWS * ROW}px!important;z-index:3}}"
+)
 
 
 def keep(html: mo.Html, *elements: object) -> mo.Html:
@@ -41,6 +72,17 @@ def keep(html: mo.Html, *elements: object) -> mo.Html:
         kept += [*getattr(e, "_bh_keep", []), e]
     html._bh_keep = kept  # type: ignore[attr-defined]
     return html
+
+
+def unbound(view: mo.ui.anywidget) -> mo.Html:
+    """A widget's view as HTML, so no cell re-runs when the learner changes a trait.
+
+    marimo re-runs every cell that names a UI element when the browser changes its value; a
+    cell that shows a widget made by another cell names it. The canvas's cell re-ran (and its
+    output was rendered again) on every click on a card, the first click of a double-click
+    included. Python still hears every change through the widget's observers.
+    """
+    return keep(mo.Html(view.text), view)
 
 
 def attr(value: object) -> str:
@@ -58,8 +100,9 @@ def pane(testid: str, body: object, *, extra: str = "", height: str = PANE_HEIGH
 
 
 def style() -> mo.Html:
-    """The shared panel stylesheet (the export's look) for the whole page."""
-    return mo.Html(f"<style>{panels.css()}</style>")
+    """The shared panel stylesheet (the export's look) for the whole page, and the rules that
+    show either the reader or Card Detail in the middle column (:data:`STAGE_CSS`)."""
+    return mo.Html(f"<style>{panels.css()}{STAGE_CSS}</style>")
 
 
 class Actions:
@@ -104,12 +147,15 @@ class Wiring:
         open_card: open a card in Card Detail.
         current: what the chat and the grader read at click time (``open``, ``reader``,
             ``card``): a plain dict, so changing it re-runs nothing.
+        opening: called with the card's path by ``open_card`` before the cells re-run (the
+            reader opens a document from there: see :class:`DocumentPane`).
     """
 
     bump: Callable[[], None]
     set_report: Callable[[str], None]
     open_card: Callable[[str], None]
     current: dict = field(default_factory=dict)
+    opening: list = field(default_factory=list)
 
     def actions(self, ws: Workspace) -> Actions:
         """Folder operations for buttons, reported in the status line."""
@@ -241,6 +287,146 @@ def rename_controls(detail: card_view.CardDetail, actions: Actions, open_card: C
 
     button = mo.ui.button(label="Rename", on_click=go)
     return keep(mo.hstack([box, button], justify="start"), box, button)
+
+
+# --- the document reader ---------------------------------------------------------------------
+
+
+class DocumentPane:
+    """One reader (with its Grow form) for every document of the folder, on screen for good.
+
+    Opening a PDF/EPUB card opens the document in this reader
+    (:meth:`Reader.open_document`): trait messages to a view already mounted, so no cell runs
+    and nothing is mounted. The reader's view lives in a cell that never re-runs; the
+    :class:`Stage` says whether it or Card Detail is up (see :data:`STAGE_CSS`).
+
+    Per document, for as long as the folder is open: the last page shown (back to a document,
+    the learner finds the page they left) and a password that opened it (kept in memory only,
+    as an open document kept it before; never written).
+
+    Args:
+        wiring: the app's callbacks; a grow and a highlight click open the note in Card Detail.
+        highlights_for: ``(ws, file) -> items`` of the notes grown from ``file``.
+    """
+
+    def __init__(self, wiring: Wiring, highlights_for: Callable = branch.highlight_items):
+        self.wiring, self.highlights_for = wiring, highlights_for
+        self.reader, self.form, self.stage = Reader(), grow_form.GrowForm(), Stage()
+        self.ws: Workspace | None = None
+        self.path: str | None = None  # the document in the reader (folder-relative)
+        self.pages: dict[str, int] = {}  # last page (0-based) per document
+        self._passwords: dict[str, str] = {}
+        grow_form.attach(self.form, self.reader, branch.default_title, self._grow)
+        self.reader.observe(self._clicked, names=["clicked"])
+        self.reader.observe(self._turned, names=["page"])
+        self.reader.observe(self._unlocked, names=["password"])
+        self.reader.observe(self._opened, names=["page_count"])
+        self._raise = False  # put the reader up as soon as the document being opened is open
+
+    def use(self, ws: Workspace | None) -> None:
+        """Read documents from ``ws`` (another folder forgets every page and password)."""
+        if ws is not self.ws:
+            self.ws, self.path = ws, None
+            self.pages.clear()
+            self._passwords.clear()
+
+    def document(self, wanted: str | None) -> str | None:
+        """The folder-relative path of ``wanted`` when it is a PDF/EPUB card, else None."""
+        path = self.ws.resolve(wanted or "") if self.ws is not None else None
+        return path if path is not None and self.ws.nodes[path].kind in DOCUMENT_KINDS else None
+
+    def follow(self, wanted: str | None) -> str | None:
+        """Show the card ``wanted``: a document is opened in the reader (unless it is the one
+        there already) at the page last left, and the reader is put up; any other card puts
+        Card Detail up. Returns the document's path, or None."""
+        path = self.document(wanted)
+        if path is not None and path != self.path:
+            # Up as soon as the new document is open (_opened): its first page is then on its
+            # way, and the view has dropped the last document's page, so none shows.
+            self._raise = self.stage.shown != READER
+            try:
+                self._open(path, self.pages.get(path, 0))
+            finally:
+                self._raise = False
+        self.stage.shown = READER if path is not None else DETAIL  # a broken file says why
+        return path
+
+    def open_at(self, wanted: str, page: int) -> None:
+        """Open document ``wanted`` at ``page`` (0-based), e.g. from a note's Source link."""
+        path = self.document(wanted)
+        if path is None:
+            return
+        if path == self.path and self.reader.doc is not None:
+            self.reader.show(min(max(page, 0), self.reader.page_count - 1))
+        else:
+            self._open(path, page)
+
+    def refresh(self) -> None:
+        """Redraw the highlights of the document shown (a note was grown, renamed, edited)."""
+        if self.path is not None and self.ws is not None and self.path in self.ws.nodes:
+            self.reader.set_highlights(self.highlights_for(self.ws, self.path))
+
+    def _open(self, path: str, page: int) -> None:
+        self.path = path
+        password = self._passwords.get(path)
+        self.reader.open_document(
+            self.ws.root / path,
+            file=path,
+            page=page,
+            password=password,
+            highlights=self.highlights_for(self.ws, path),
+            zoom=self._fit(path, page, password),
+        )
+
+    def _fit(self, path: str, page: int, password: str | None) -> float | None:
+        """The scale "fit width" will pick for ``page`` in the reader's pane (None: the
+        reader's own, e.g. the learner zoomed, the pane not measured yet, or a document that
+        does not open: the reader then says why)."""
+        if not self.reader.fit or self.stage.width <= 0:
+            return None
+        try:
+            # Opened once: the reader gets the same open copy (documents keeps it).
+            doc = documents.open_document(self.ws.root / path, password=password)
+            width = doc.page_size(min(max(page, 0), doc.page_count - 1))[0]
+        except DocumentError:
+            return None
+        return fit_zoom(self.stage.width, self.stage.ratio, width)
+
+    def _opened(self, change) -> None:
+        if self._raise and change["new"] > 0:
+            self._raise = False
+            self.stage.shown = READER
+
+    def _turned(self, change) -> None:
+        if self.path is not None and self.reader.doc is not None:
+            self.pages[self.path] = change["new"]
+
+    def _unlocked(self, change) -> None:
+        # The reader has tried the password (and cleared the trait) before this observer runs.
+        if change["new"] and self.path is not None and self.reader.doc is not None:
+            self._passwords[self.path] = change["new"]
+
+    def _clicked(self, change) -> None:
+        note = (change["new"] or {}).get("id")
+        if note:
+            self.wiring.open_card(note)
+
+    def _grow(self, passage, title: str) -> str:
+        path = branch.grow_from_passage(self.ws, passage, title)
+        self.wiring.set_report(f"Grown: {path}")
+        self.wiring.open_card(path)
+        self.wiring.bump()
+        return path
+
+    def view(self) -> mo.Html:
+        """The reader pane (the reader, its Grow form kept in sight below it) and the Stage."""
+        reader, form, stage = (mo.ui.anywidget(w) for w in (self.reader, self.form, self.stage))
+        sticky = mo.Html(
+            '<div style="position:sticky;bottom:0;z-index:2;background:var(--background,#fff)">'
+            f"{form.text}</div>"
+        )
+        body = keep(mo.vstack([reader, sticky, stage]), reader, form, stage)
+        return pane("reader-pane", body, height=READER_HEIGHT)
 
 
 # --- folder picker ----------------------------------------------------------------------------
@@ -383,9 +569,9 @@ def card_detail(
     open_card: Callable[[str], None],
     show: object,
 ) -> mo.Html:
-    """Card Detail for ``path``: header, what the card is (``show``: the reader with its Grow
-    form, the note editor, a practice card's questions, a grading file's verdicts), its links
-    and the rename box."""
+    """Card Detail for ``path``: header, what the card is (``show``: the note editor, a
+    practice card's questions, a grading file's verdicts; nothing for a PDF/EPUB, read in the
+    reader pane under it), its links and the rename box."""
     detail = card_view.card_detail(ws, path)
     opener = card_opener(ws, detail.path, open_card)
     problem = mo.callout(mo.Html(escape(detail.problem)), "warn") if detail.problem else ""
@@ -409,18 +595,11 @@ def no_card(ws: Workspace, open_card: Callable[[str], None]) -> mo.Html:
     return keep(mo.vstack([opener, hint]), opener)
 
 
-def what_it_is(ws: Workspace, path: str, editor: object, reader: object) -> object:
-    """The middle of Card Detail by kind (the widgets are passed in already loaded)."""
+def what_it_is(ws: Workspace, path: str, editor: object) -> object:
+    """The middle of Card Detail by kind (a PDF/EPUB is read in the reader pane below)."""
     kind = ws.nodes[path].kind
-    if kind in ("pdf", "epub") and reader is not None:
-        # Wrapped afresh on each run: marimo ties a wrapper's script file to the run that
-        # made it, and drops it when that cell runs again.
-        view, form = (mo.ui.anywidget(w) for w in reader)
-        sticky = mo.Html(
-            '<div style="position:sticky;bottom:0;z-index:2;background:var(--background,#fff)">'
-            f"{mo.as_html(form).text}</div>"
-        )
-        return keep(mo.vstack([view, sticky]), view, form)
+    if kind in DOCUMENT_KINDS:
+        return ""
     if kind == "grading":
         card = path[: -len(".grading.md")] + ".md" if path.endswith(".grading.md") else path
         return mo.Html(f'<div class="bh-doc">{grading_panel.verdict_table(ws, card)}</div>')
@@ -437,15 +616,17 @@ def detail_pane(
     *,
     editing: object,
     editor_view: object,
-    reader_for: Callable[[str], tuple],
+    documents: DocumentPane,
     folder_error: str,
     folder_picker: object,
 ) -> mo.Html:
     """The Card Detail pane: the folder picker (no folder yet), the card opener (no card), or
-    the card ``wanted`` shown by kind — a PDF/EPUB in its reader (highlights recomputed, so a
-    rename is followed), a note or practice card in the editor.
+    the card ``wanted`` shown by kind — a note or practice card in the editor; a PDF/EPUB's
+    head and links only, over the reader pane that ``documents`` keeps on screen (a shorter
+    pane, see :data:`HEAD_ROWS`).
 
-    ``wiring.current`` is updated with the open card and its reader, for the chat.
+    ``wiring.current`` is updated with the open card and, for a document, the reader, for the
+    chat.
     """
     if ws is None:
         problem = mo.callout(mo.md(folder_error), "danger") if folder_error else ""
@@ -454,12 +635,11 @@ def detail_pane(
     if path is None:
         return pane("card-detail", no_card(ws, wiring.open_card))
     kind = ws.nodes[path].kind
-    reader = reader_for(path) if kind in ("pdf", "epub") else None
-    if reader is not None:
-        reader[0].set_highlights(highlights(ws, path))
-    elif kind in ("note", "practice"):
+    document = kind in DOCUMENT_KINDS
+    if kind in ("note", "practice"):
         editing.open(path)
-    wiring.current.update(open=path, reader=reader and reader[0])
-    show = what_it_is(ws, path, editor_view, reader)
+    wiring.current.update(open=path, reader=documents.reader if document else None)
+    show = what_it_is(ws, path, editor_view)
     body = card_detail(ws, path, wiring.actions(ws), wiring.open_card, show)
-    return pane("card-detail", body, extra=f'data-path="{attr(path)}"')
+    height = HEAD_HEIGHT if document else PANE_HEIGHT
+    return pane("card-detail", body, extra=f'data-path="{attr(path)}"', height=height)

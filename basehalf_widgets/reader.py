@@ -224,6 +224,7 @@ class Reader(CachedScript, anywidget.AnyWidget):
         page: int = 0,
         password: str | None = None,
         highlights: Iterable[Mapping] | None = None,
+        zoom: float | None = None,
     ) -> None:
         """Show another document in this widget.
 
@@ -236,7 +237,9 @@ class Reader(CachedScript, anywidget.AnyWidget):
         highlights) is dropped first, and every image key names the document it belongs to
         (:meth:`_key`), so a late reply about the last document changes nothing.
 
-        Args: as for the class (``file`` defaults to the file name).
+        Args: as for the class (``file`` defaults to the file name); ``zoom`` None keeps the
+            reader's (an app that knows the width the page will be fitted to passes it, so
+            the browser need not ask for the page again at another scale).
         """
         self._warmer.reset()
         self._opened += 1
@@ -250,6 +253,8 @@ class Reader(CachedScript, anywidget.AnyWidget):
             self.needs_password = False
             for name in (*_DOCUMENT_TRAITS, *_IMAGE_KEYS):
                 self.set_trait(name, self.trait_defaults(name))
+            if zoom is not None:
+                self.zoom = _clamp_zoom(zoom)  # no document open: nothing is rendered
             self._flush()  # the view drops the last document before the first image comes
         self._open(password, first_page=page)
 

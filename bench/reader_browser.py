@@ -19,6 +19,14 @@
    ``search_for`` over every page in this process (a fresh document each time). Goal ≤ 1.2×.
 5. RSS of the marimo app process (with any children) while paging 1 → 285 with the → key:
    sampled along the way, plus the kernel's peak (VmHWM). Goal: flat in pages, < 400 MB.
+6. The product's path (``--only workbench``): ``marimo run workbench.py`` on a study folder
+   holding the book, a second PDF (:data:`SECOND`) and a note, started on the note (so the
+   reader is empty and hidden). The learner double-clicks the book's card on the canvas:
+   ms from the second click to the book's page 1 painted *and* on screen (the reader's grid
+   cell visible). Then the second PDF's card (the switch: another document in the same
+   reader), then the book's card again (back: the reader opens it at the page left). pdf.js
+   opens the same files (library ready, as in item 1) in the same run. A fresh server per
+   repetition. Goal for the first: ≤ half of pdf.js.
 
 What counts as painted: the first frame after the page's image is drawn on the reader's canvas
 (the reader's ``bh-page-shown`` mark), a quick low-resolution image included; the sharp image's
@@ -67,7 +75,9 @@ WALK_FIRST, WALK_PAGES = 1, 60  # next page against pdf.js: pages 2..61
 QUERY = "reference counting"
 TIMEOUT = 120_000
 READING_PAUSE_MS = 300  # between page turns in the walk: a learner glances at each page
-PARTS = ("first", "jump", "search", "rss")  # what --only can pick
+PARTS = ("first", "jump", "search", "rss", "workbench")  # what --only can pick
+SECOND = "attention-1706.03762.pdf"  # the workbench row's second document (the switch)
+START_NOTE = "start.md"  # the card the workbench row starts on
 
 PDFJS_PAGE = """<!doctype html>
 <meta charset="utf-8">
@@ -128,6 +138,7 @@ TAP = """(() => {
     if (head.includes('"status":"')) parts.push(pick(/"status":"([^"]+)"/, head));
     if (head.includes('"output":{')) parts.push("output");
     if (s.includes("basehalf_widgets.reader")) parts.push("reader");
+    if (/"shown": ?"(reader|detail)"/.test(head)) parts.push("stage");
     const at = s.indexOf('"image_key"'); // after the image's base64: one fast scan
     const key = at < 0 ? "" : pick(/"image_key": ?"([^"]+)"/, s.slice(at, at + 80));
     if (key) parts.push("image=" + key);
@@ -199,6 +210,59 @@ JUMP_STEPS = [
     ("-> sharp image received", "in model-lifecycle&image={page}@&!~low"),
     ("-> sharp painted", "mark bh-page-sharp {n}|"),
 ]
+
+
+# The workbench row: a double-click on a card to its document painted and on screen.
+CARD_STEPS = [
+    ("second click -> request to the kernel", "out set_model_value"),
+    ("-> first image received", "in model-lifecycle&image="),
+    ("-> reader put up (stage)", "in model-lifecycle&stage"),
+    ("-> image handed to the decoder", "mark bh-image-set 1|"),
+    ("-> painted", "mark bh-page-shown 1|"),
+]
+# Every pointerup (capture phase, browser clock): the second one of a double-click is t0.
+UPS = "(() => { window.__bhUps = []; window.addEventListener('pointerup',"
+UPS += " () => window.__bhUps.push(performance.now()), true); })();"
+# Resolves with the first time page 1 of a document other than ``before`` (an image key) is
+# painted and its reader visible: the paint mark, or the first frame the reader showed.
+# The reader's page canvas, wherever marimo put it (shadow roots included).
+DEEP = """const deep = (sel, root = document) => {
+  const hit = root.querySelector(sel);
+  if (hit) return hit;
+  for (const e of root.querySelectorAll("*")) {
+    const inner = e.shadowRoot && deep(sel, e.shadowRoot);
+    if (inner) return inner;
+  }
+  return null;
+};"""
+KEY = (
+    "() => { "
+    + DEEP
+    + " const c = deep('[data-testid=page-image]'); return c ? c.dataset.key || '' : ''; }"
+)
+# Resolves with the first time page 1 of a document other than ``before`` (an image key) is
+# painted and its reader visible: the paint mark, or the first frame the reader showed.
+SHOWN = (
+    "([before, t0, limit]) => new Promise((resolve, reject) => {"
+    + DEEP
+    + """
+  const stop = setTimeout(() => reject(new Error("page 1 not painted on screen")), limit);
+  let seen = null;
+  const frame = (now) => {
+    const img = deep("[data-testid=page-image]");
+    const visible = img && getComputedStyle(img).visibility === "visible";
+    if (visible && seen === null) seen = now;
+    const marks = performance.getEntriesByName("bh-page-shown");
+    const mark = marks[marks.length - 1];
+    const painted = mark && mark.startTime > t0 && mark.detail === 1;
+    if (visible && painted && img.dataset.key && img.dataset.key !== before) {
+      clearTimeout(stop);
+      resolve(Math.max(mark.startTime, seen) - t0);
+    } else requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})"""
+)
 
 
 def ensure_pdfjs() -> Path:
@@ -295,13 +359,15 @@ def wait_painted(page, n: int, mark: str = "bh-page-shown") -> float:
 class PdfJs:
     """pdf.js in its own browser context, library and worker loaded, over a loopback site."""
 
-    def __init__(self, book: Path, work: Path):
+    def __init__(self, book: Path, work: Path, others: tuple[Path, ...] = ()):
         site_dir = work / "site"
         site_dir.mkdir(exist_ok=True)
         (site_dir / "index.html").write_text(PDFJS_PAGE)
         if not (site_dir / "pdfjs").exists():
             (site_dir / "pdfjs").symlink_to(ensure_pdfjs())
         shutil.copy(book, site_dir / "book.pdf")
+        for other in others:  # served under their own names
+            shutil.copy(other, site_dir / other.name)
         self.site = StaticSite(site_dir)
 
     def cold(self, browser) -> float:
@@ -314,13 +380,14 @@ class PdfJs:
         context.close()
         return ms
 
-    def viewer(self, browser, rep: int):
-        """A fresh page with the library and worker ready: (page, ms to open + paint page 1)."""
+    def viewer(self, browser, rep: int, name: str = "book.pdf"):
+        """A fresh page with the library and worker ready: (page, ms to open + paint page 1
+        of ``name``, the book unless another file given to the constructor)."""
         context = browser.new_context(viewport=VIEWPORT)
         page = context.new_page()
         page.goto(f"{self.site.url}/index.html")
         page.wait_for_function("() => window.ready === true", timeout=TIMEOUT)
-        return page, page.evaluate(f"() => openFirst('book.pdf?rep={rep}', {ZOOM})")
+        return page, page.evaluate(f"() => openFirst('{name}?rep={rep}', {ZOOM})")
 
     def stop(self) -> None:
         self.site.stop()
@@ -410,6 +477,73 @@ def jumps(browser, book: Path, work: Path, pdfjs: PdfJs) -> dict[str, list]:
     return out
 
 
+class WorkbenchApp(MarimoServer):
+    """``marimo run workbench.py -- --folder FOLDER --open START_NOTE`` on loopback."""
+
+    def __init__(self, folder: Path, log: Path):
+        env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+        env["BASEHALF_CONFIG_DIR"] = str(folder.parent / "config")  # no recent-folders write
+        args = ["--folder", str(folder), "--open", START_NOTE]
+        super().__init__(ROOT / "workbench.py", args, env, log)
+
+
+def study_folder(book: Path, work: Path) -> Path:
+    """The workbench row's folder: the book, :data:`SECOND` and a note grown from neither."""
+    folder = work / "study"
+    folder.mkdir(exist_ok=True)
+    for pdf in (book, CORPUS / SECOND):
+        shutil.copy(pdf, folder / pdf.name)
+    (folder / START_NOTE).write_text("# Start\n\nWhere the learner starts.\n", encoding="utf-8")
+    return folder
+
+
+def _open_card(page, canvas, name: str) -> tuple[float, float]:
+    """Double-click ``name``'s card: (t0, ms from the second click to its page 1 on screen)."""
+    before = page.evaluate(KEY)
+    at = canvas.evaluate("(el, id) => el.bhCardCenter(id)", name)
+    box = canvas.bounding_box()
+    page.evaluate("() => { window.__bhUps = []; }")
+    page.mouse.dblclick(box["x"] + at["x"], box["y"] + at["y"])
+    t0 = page.evaluate("() => window.__bhUps[window.__bhUps.length - 1]")
+    return t0, page.evaluate(SHOWN, [before, t0, TIMEOUT])
+
+
+def workbench(browser, book: Path, work: Path, pdfjs: PdfJs, reps: int) -> dict[str, list]:
+    """The workbench row (item 6 of the module docstring), pdf.js taken in turn each time."""
+    import conftest  # the tests' wait for a workbench with every cell run
+
+    folder = study_folder(book, work)
+    out: dict[str, list] = {"first": [], "switch": [], "back": [], "pdfjs": [], "pdfjs_second": []}
+    out.update(first_steps=[], switch_steps=[], back_steps=[])
+    for rep in range(reps):
+        app = WorkbenchApp(folder, work / f"workbench-{rep}.log")
+        try:
+            context = browser.new_context(viewport=VIEWPORT)
+            context.add_init_script(TAP)
+            context.add_init_script(UPS)
+            page = context.new_page()
+            page.goto(app.url)
+            conftest.wait_for_app(page, TIMEOUT)
+            canvas = page.locator("[data-testid=canvas]")
+            page.wait_for_timeout(500)  # let the kernel settle after its first run
+            opens = [(book.name, "first"), (SECOND, "switch"), (book.name, "back")]
+            for name, key in opens:
+                t0, ms = _open_card(page, canvas, name)
+                out[key].append(ms)
+                out[f"{key}_steps"].append(steps(page, t0, CARD_STEPS))
+                page.locator("[data-testid=reader]:not([data-busy])").wait_for(timeout=TIMEOUT)
+                conftest.wait_for_app(page, TIMEOUT)
+                page.wait_for_timeout(500)
+            context.close()
+        finally:
+            app.stop()
+        for name, key in (("book.pdf", "pdfjs"), (SECOND, "pdfjs_second")):
+            viewer, ms = pdfjs.viewer(browser, rep, name)
+            out[key].append(ms)
+            viewer.context.close()
+    return out
+
+
 def searches(browser, book: Path, work: Path, reps: int) -> dict[str, list]:
     """Search from the search box: ms from Enter to the first hit marked and to the search
     over, taken in turn with PyMuPDF's ``search_for`` over every page (a fresh document)."""
@@ -495,8 +629,11 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="bh-reader-bench-") as tmp, sync_playwright() as pw:
         work = Path(tmp)
         browser = launch_chromium(pw)
-        pdfjs = PdfJs(book, work)
+        pdfjs = PdfJs(book, work, (CORPUS / SECOND,))
         try:
+            bench = (
+                workbench(browser, book, work, pdfjs, args.reps) if "workbench" in parts else None
+            )
             first = first_pages(browser, book, work, pdfjs, args.reps) if "first" in parts else None
             jump = jumps(browser, book, work, pdfjs) if "jump" in parts else None
             found = searches(browser, book, work, args.reps) if "search" in parts else None
@@ -505,6 +642,8 @@ def main(argv: list[str] | None = None) -> None:
             pdfjs.stop()
             browser.close()
     report(first, jump, found, walk, pages, args.reps)
+    if bench is not None:
+        _report_workbench(bench, pages, args.reps)
 
 
 def _breakdown(runs: list[dict[str, float]], names: list[str]) -> None:
@@ -612,6 +751,32 @@ def _report_walk(walk, pages: int) -> None:
         f" median {med(walk['pdfjs']):.1f} ms; ours on those pages {med(mine):.1f} ms"
     )
     print(f"  ratio ours / pdf.js next page: {med(mine) / med(walk['pdfjs']):.2f}  (goal <= 1.00)")
+
+
+def _report_workbench(bench, pages: int, reps: int) -> None:
+    med = statistics.median
+    first, pdfjs = med(bench["first"]), med(bench["pdfjs"])
+    switch, pdfjs_second = med(bench["switch"]), med(bench["pdfjs_second"])
+    print(f"the workbench (marimo run workbench.py), double-click a PDF card, median of {reps}:")
+    print(f"  {BOOK} ({pages} pp), from a note (reader empty, hidden):")
+    print(f"    basehalf workbench (second click -> page 1 painted, on screen): {first:7.1f} ms")
+    print(f"    pdf.js {PDFJS_VERSION} (getDocument -> page 1 painted):      {pdfjs:7.1f} ms")
+    print(f"    ratio workbench / pdf.js: {first / pdfjs:.2f}  (goal <= 0.50)")
+    print(f"    all: {_all(bench['first'])}; pdf.js all: {_all(bench['pdfjs'])}")
+    _breakdown(bench["first_steps"], [name for name, _ in CARD_STEPS])
+    print(f"  then {SECOND} (the switch: another document in the same reader):")
+    print(f"    basehalf workbench: {switch:7.1f} ms")
+    print(f"    pdf.js:             {pdfjs_second:7.1f} ms")
+    print(f"    ratio workbench / pdf.js: {switch / pdfjs_second:.2f}")
+    print(f"    all: {_all(bench['switch'])}; pdf.js all: {_all(bench['pdfjs_second'])}")
+    _breakdown(bench["switch_steps"], [name for name, _ in CARD_STEPS])
+    back = med(bench["back"])
+    print(f"  then {BOOK} again (back: opened at the page left, page 1 here):")
+    print(
+        f"    basehalf workbench: {back:7.1f} ms; ratio to pdf.js's first page: {back / pdfjs:.2f}"
+    )
+    print(f"    all: {_all(bench['back'])}")
+    _breakdown(bench["back_steps"], [name for name, _ in CARD_STEPS])
 
 
 if __name__ == "__main__":

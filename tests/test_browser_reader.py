@@ -357,6 +357,69 @@ def test_grow_branch_from_a_mouse_selection_in_the_workbench(marimo_app, browser
     expect(canvas).to_have_attribute("data-edge-count", "1", timeout=TIMEOUT)
 
 
+def test_the_workbench_reader_comes_back_to_each_document_at_the_page_left(
+    marimo_app, browser_page, tmp_path
+):
+    """One reader for every document: A → B → a note → A shows A's page left (its words, not
+    B's); B again shows B's; the reader is hidden while the note is open."""
+    folder = tmp_path / "study"
+    folder.mkdir()
+    shutil.copy(corpus("attention-1706.03762.pdf"), folder / "a.pdf")
+    shutil.copy(corpus("sf_multicolumn.pdf"), folder / "b.pdf")
+    (folder / "note.md").write_text("# A note\n\nMy words.\n", encoding="utf-8")
+    page = browser_page
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(marimo_app(folder, open="a.pdf"))
+    wait_for_app(page)
+    reader = page.locator("[data-testid=reader-pane]")
+    canvas = page.locator("[data-testid=canvas]")
+    expect(canvas).to_have_attribute("data-node-count", "3", timeout=TIMEOUT)
+
+    def shows(path: str, number: int, of: int) -> list[str]:
+        expect(page.locator(f"[data-testid=card-detail][data-path='{path}']")).to_be_visible(
+            timeout=TIMEOUT
+        )
+        expect(reader).to_be_visible(timeout=TIMEOUT)
+        expect(page.locator("[data-testid=page-number]")).to_have_text(f"{number} / {of}")
+        expect(page.locator(f"[data-testid=page-image][data-page='{number}']")).to_be_visible(
+            timeout=TIMEOUT
+        )
+        page.wait_for_selector("[data-testid=reader]:not([data-busy])", timeout=TIMEOUT)
+        assert page.locator("[data-testid=page-image]").count() == 1
+        return span_texts(page)
+
+    def double_click(path: str) -> None:
+        page.get_by_test_id("canvas-fit").click()
+        at = canvas.evaluate("(el, id) => el.bhCardCenter(id)", path)
+        box = canvas.bounding_box()
+        page.mouse.dblclick(box["x"] + at["x"], box["y"] + at["y"])
+
+    shows("a.pdf", 1, 15)
+    for n in (2, 3):
+        page.click("[data-testid=next-page]")
+        wait_page(page, n)
+    a_page3 = shows("a.pdf", 3, 15)
+    assert a_page3[:4] == ["Figure", "1:", "The", "Transformer"]  # p.3 of Attention
+
+    double_click("b.pdf")
+    b_page1 = shows("b.pdf", 1, 3)
+    assert b_page1[:3] == ["Two-Column", "Document", "with"] and "Transformer" not in b_page1
+    page.click("[data-testid=next-page]")
+    wait_page(page, 2)
+    b_page2 = shows("b.pdf", 2, 3)
+
+    page.get_by_label("Open card").select_option("note.md")
+    expect(page.locator("[data-testid=note-editor][data-path='note.md']")).to_be_visible(
+        timeout=TIMEOUT
+    )
+    expect(reader).to_be_hidden(timeout=TIMEOUT)
+
+    page.get_by_label("Open card").select_option("a.pdf")
+    assert shows("a.pdf", 3, 15) == a_page3  # A's page left, with A's own words
+    double_click("b.pdf")
+    assert shows("b.pdf", 2, 3) == b_page2
+
+
 # -- zoom on a HiDPI screen, search status, notices that clear ----------------------------------
 
 

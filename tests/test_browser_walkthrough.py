@@ -221,12 +221,25 @@ def write_note(page, path: str, words: str, *, keyboard: bool, title: str | None
     return body
 
 
+def column_box(page, tid: str) -> dict | None:
+    """The box of pane ``tid``; for Card Detail, with the reader pane under it when that is
+    shown (a PDF/EPUB card): the card's head on top, the document below, one column."""
+    b = page.locator(f"[data-testid={tid}]").bounding_box()
+    reader = page.locator("[data-testid=reader-pane]")
+    if tid == "card-detail" and b is not None and reader.is_visible():
+        r = reader.bounding_box()
+        assert abs(r["x"] - b["x"]) < 2 and abs(r["width"] - b["width"]) < 2, (b, r)
+        assert b["y"] + b["height"] <= r["y"] + 1, (b, r)  # the head above, not over, the reader
+        b = {**b, "height": r["y"] + r["height"] - b["y"]}
+    return b
+
+
 def boxes_apart(page) -> None:
     """Canvas, Card Detail and the Agent Area: inside the viewport, side by side, no overlap."""
     view = page.viewport_size
     boxes = {}
     for tid in ("canvas", "card-detail", "agent-area"):
-        b = page.locator(f"[data-testid={tid}]").bounding_box()
+        b = column_box(page, tid)
         assert b is not None, f"{tid} is not on screen"
         assert b["x"] >= 0 and b["y"] >= 0, (tid, b)
         assert b["x"] + b["width"] <= view["width"] and b["y"] + b["height"] <= view["height"], (

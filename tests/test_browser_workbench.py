@@ -7,15 +7,18 @@ Each test drives ``marimo run workbench.py`` in Chromium at 1440×900. The walkt
 from __future__ import annotations
 
 import json
+import shutil
 
+import pymupdf
 import pytest
-from conftest import wait_for_app
+from conftest import ROOT, corpus, wait_for_app
 from playwright.sync_api import expect
 from test_browser_walkthrough import boxes_apart
 
 pytestmark = pytest.mark.browser
 
 TIMEOUT = 60_000
+EXAMPLE_PDF = "longeval-2023.eacl-main.121.pdf"  # the bundled example's document
 
 
 def _viewport(page) -> None:
@@ -28,8 +31,11 @@ def test_the_folder_picker_opens_a_folder_without_a_restart(
     config = tmp_path / "config"
     config.mkdir()
     gone = tmp_path / "a-folder-that-was-deleted"
+    other = tmp_path / "other"  # a recent folder with another PDF: the reader follows a switch
+    other.mkdir()
+    shutil.copy(corpus("sf_multicolumn.pdf"), other / "other.pdf")
     (config / "recent-folders.json").write_text(
-        json.dumps({"folders": [str(gone)]}), encoding="utf-8"
+        json.dumps({"folders": [str(gone), str(other)]}), encoding="utf-8"
     )
     page = browser_page
     _viewport(page)
@@ -40,10 +46,16 @@ def test_the_folder_picker_opens_a_folder_without_a_restart(
     expect(picker.locator(f"[data-recent='{gone}'][data-gone='1']")).to_contain_text(
         "no longer exists"
     )
+    reader = page.locator("[data-testid=reader-pane]")
+    expect(reader).to_be_hidden()  # no folder, no document
     page.get_by_role("button", name="Open the bundled example").click()
     wait_for_app(page)
     canvas = page.locator("[data-testid=canvas]")
     expect(canvas).to_have_attribute("data-node-count", "10", timeout=TIMEOUT)
+    # The folder's first document is open in the reader.
+    expect(reader).to_be_visible(timeout=TIMEOUT)
+    pages = pymupdf.open(ROOT / "sessions/longeval-human-evaluation" / EXAMPLE_PDF).page_count
+    expect(page.locator("[data-testid=page-number]")).to_have_text(f"1 / {pages}", timeout=TIMEOUT)
     boxes_apart(page)  # 1440×900
     page.set_viewport_size({"width": 1920, "height": 1080})
     boxes_apart(page)
@@ -55,6 +67,18 @@ def test_the_folder_picker_opens_a_folder_without_a_restart(
     expect(picker).to_be_visible(timeout=TIMEOUT)
     expect(picker.locator("[data-testid=recent-folders] li").first).to_have_attribute(
         "data-recent", remembered["folders"][0], timeout=TIMEOUT
+    )
+    expect(reader).to_be_hidden(timeout=TIMEOUT)
+    # Another folder: its own document in the reader, nothing of the last one.
+    picker.locator(f"[data-recent='{other}'] button").click()
+    wait_for_app(page)
+    expect(page.locator("[data-testid=card-detail][data-path='other.pdf']")).to_be_visible(
+        timeout=TIMEOUT
+    )
+    expect(reader).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("[data-testid=page-number]")).to_have_text("1 / 3", timeout=TIMEOUT)
+    expect(page.locator("[data-testid=text-layer] span").first).to_have_text(
+        "Two-Column", timeout=TIMEOUT
     )
 
 

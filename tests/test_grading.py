@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -390,21 +391,52 @@ def test_near_shape_replies_are_read_without_a_repair(tmp_path, openai_server, s
     assert len(openai_server.requests) == 1
 
 
+# A note sentence with straight quotes and an apostrophe, for the curly-quote case.
+QUOTED = 'The paper\'s "values" are what a position passes on to the next layer.'
+
+
+@pytest.mark.parametrize(
+    ("changed", "real"),
+    [
+        (  # curly quotes and apostrophe, as models and word processors write them
+            "The paper\u2019s \u201cvalues\u201d are what a position passes on",
+            QUOTED[: -len(" to the next layer.")],
+        ),
+        (  # an en dash for the PDF's hyphen
+            "mapping a query and a set of key\u2013value pairs to an output",
+            "mapping a query and a set of key-value pairs to an output",
+        ),
+        (  # a dropped word ("current")
+            "The query is what the position is looking for in the sequence",
+            "is what the current position is looking for in the sequence",
+        ),
+        (  # an ellipsis for the words left out
+            "The query is what the current position \u2026 in the sequence",
+            "The query is what the current position",
+        ),
+        (  # three dots, and a word in other case
+            "the keys are what each position offers... against a query",
+            "The keys are what each position offers",
+        ),
+    ],
+    ids=["curly-quotes", "dash", "dropped-word", "ellipsis", "dots-and-case"],
+)
 def test_a_quote_with_small_changes_is_kept_as_approximate_with_the_real_passage(
-    tmp_path, openai_server
+    tmp_path, openai_server, changed, real
 ):
-    ws = Workspace.open(make_folder(tmp_path))
-    # Curly quotes, a dash, a dropped word and an ellipsis, as real models quote.
-    changed = "The query is what the current position is looking for … in the sequence"
+    folder = make_folder(tmp_path)
+    with (folder / "02-scaled.md").open("a", encoding="utf-8") as f:
+        f.write(f"\n{QUOTED}\n")
+    ws = Workspace.open(folder)
+    ctx = context.build(ws, grading.load_card(ws, "03-practice.md"))
+    assert not ctx.contains(changed) and ctx.contains(real)  # the case is what it claims
     openai_server.default = grading_reply("Correct", evidence=changed)
     run = grading.grade_card(ws, "03-practice.md", config=model_cfg(openai_server))
-    assert len(openai_server.requests) == 1
+    assert len(openai_server.requests) == 1  # kept without a repair
     g = run.grades[0]
-    assert g.evidence_match == "approximate"
-    assert "The query is what the current position is looking for" in g.nearest
-    ctx = context.build(ws, grading.load_card(ws, "03-practice.md"))
-    assert ctx.contains(g.nearest)
-    assert grading.runs(ws, "03-practice.md")[0][0].grades[0].evidence_match == "approximate"
+    assert (g.verdict, g.evidence, g.evidence_match) == ("Correct", changed, "approximate")
+    assert real in g.nearest and ctx.contains(g.nearest)  # the nearest real passage beside it
+    assert grading.runs(ws, "03-practice.md")[0][0].grades[0] == g  # written and read back
 
 
 def test_evidence_with_nothing_close_is_repaired_once_then_recorded_as_not_found(
@@ -418,6 +450,89 @@ def test_evidence_with_nothing_close_is_repaired_once_then_recorded_as_not_found
     assert "not quoted verbatim" in openai_server.requests[1].body["messages"][-1]["content"]
     assert [g.evidence_match for g in run.grades] == ["not found", "not found"]
     assert "- Evidence match: not found" in (folder / run.grading_path).read_text()
+
+
+# --- a model run is never lost: an unusable repair keeps the first reply's verdicts ----------
+
+PROSE = {"content": "Sorry, I cannot quote the notes exactly; both answers look right to me."}
+
+
+def run_grading(ws: Workspace, server, stream: bool) -> grading.GradingRun:
+    """Grade the card through ``grade_card`` or ``grade_stream`` (the Agent Area's path)."""
+    if stream:
+        *grades, run = grading.grade_stream(ws, "03-practice.md", config=model_cfg(server))
+        assert grades == run.grades  # every verdict the learner saw is the one written
+        return run
+    return grading.grade_card(ws, "03-practice.md", config=model_cfg(server))
+
+
+def streamed(reply) -> Callable[[dict], dict]:
+    return lambda body: reply(body) | {"chunk": 11}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_unfound_evidence_then_a_prose_repair_still_writes_the_verdicts(
+    tmp_path, openai_server, stream
+):
+    folder = make_folder(tmp_path)
+    ws = Workspace.open(folder)
+    unfound = grading_reply({1: "Correct", 2: "Wrong"}, evidence="a line in no note at all")
+    openai_server.script = [streamed(unfound), PROSE]
+    run = run_grading(ws, openai_server, stream)
+    assert len(openai_server.requests) == 2  # one repair asked for, and it was prose
+    assert [(g.number, g.verdict, g.evidence_match) for g in run.grades] == [
+        (1, "Correct", "not found"),
+        (2, "Wrong", "not found"),
+    ]
+    text = (folder / "03-practice.grading.md").read_text()
+    assert text.count("- Evidence match: not found") == 2
+    assert grading.runs(Workspace.open(folder), "03-practice.md")[0] == [run]
+
+
+@pytest.mark.parametrize(
+    "repair",
+    [
+        PROSE,
+        {"content": json.dumps({"grades": []})},  # a question missing (both, here)
+        {"content": '{"grades": [{"number": 2, "verdict": "Wrong"'},  # cut-off JSON
+        grading_reply("Excellent"),  # valid JSON, no valid verdict
+    ],
+    ids=["prose", "missing", "bad-json", "bad-verdict"],
+)
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_partly_good_reply_and_a_bad_repair_keep_the_usable_verdicts(
+    tmp_path, openai_server, stream, repair
+):
+    folder = make_folder(tmp_path)
+    ws = Workspace.open(folder)
+    good = grading_reply({1: "Correct", 2: "Excellent"})  # question 2 is unusable
+    openai_server.script = [streamed(good), repair]
+    run = run_grading(ws, openai_server, stream)
+    assert len(openai_server.requests) == 2
+    one, two = run.grades
+    assert (one.number, one.verdict, one.evidence_match) == (1, "Correct", "")
+    assert "The values are what a position passes on" in one.evidence  # the first reply's quote
+    # The question the model never graded usably is an Unsure saying so (never a Wrong).
+    assert (two.number, two.verdict) == (2, "Unsure")
+    assert "no usable verdict" in two.reason and two.compare
+    written = grading.runs(Workspace.open(folder), "03-practice.md")[0]
+    assert written == [run]
+    assert (folder / "03-practice.grading.md").read_text().count("### Question") == 3
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_no_usable_verdict_at_all_is_a_clear_error_and_the_card_is_untouched(
+    tmp_path, openai_server, stream
+):
+    folder = make_folder(tmp_path)
+    card_before = (folder / "03-practice.md").read_bytes()
+    ws = Workspace.open(folder)
+    openai_server.script = [streamed(grading_reply("Excellent")), PROSE]
+    with pytest.raises(llm.ModelBadAnswer, match="refused twice.*not JSON.*answers are unchanged"):
+        run_grading(ws, openai_server, stream)
+    assert len(openai_server.requests) == 2
+    assert not (folder / "03-practice.grading.md").exists()
+    assert (folder / "03-practice.md").read_bytes() == card_before
 
 
 def test_streaming_yields_each_verdict_as_it_arrives_then_the_written_run(tmp_path, openai_server):

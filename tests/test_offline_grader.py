@@ -111,14 +111,28 @@ def test_subject_is_the_word_after_the_wh_word():
     assert subject("Is it on?") is None
 
 
-def test_nested_cv_on_real_data_meets_the_precision_targets_beside_the_baseline():
-    # One corpus, questions held out by fold, thresholds chosen on inner folds only.
-    rows = load("beetle_3way_train.jsonl", 1500)
+# The goals (issue 12) are precisions of definite verdicts under grouped cross-validation,
+# which is what cross_validate reports: asserted here at the goals themselves, not below them.
+# The run is deterministic, so this is a regression guard on a fixed sample; the figures per
+# split with n are bench/grading.py's. Sample sizes: Beetle's first 1500 rows give ~100
+# Correct and ~600 Wrong verdicts (0.866 / 0.908 when written). SciEntsBank's first 1500 rows
+# give only 17 Correct verdicts (P = 0.53): too few to say anything about a 0.85 goal, so
+# SciEntsBank runs whole (4969 rows, ~20 s; 0.871 / 0.938 when written).
+@pytest.mark.parametrize(
+    ("name", "limit"),
+    [("beetle_3way_train.jsonl", 1500), ("sciEntsBank_3way_train.jsonl", None)],
+    ids=["beetle-1500", "scientsbank-all"],
+)
+def test_nested_cv_on_real_data_meets_the_precision_goals_beside_the_baseline(name, limit):
+    # Questions held out by fold, thresholds chosen on inner folds only.
+    rows = load(name, limit)
     res = evaluate.cross_validate(rows, k=3, inner_k=3)
     off, base = res["offline"], res["overlap"]
-    assert off["n"] == base["n"] == 1500
+    assert off["n"] == base["n"] == len(rows)
     assert off["f1_2way"] > base["f1_2way"], res
-    assert off["prec_correct"] >= 0.80 and off["prec_wrong"] >= 0.85, res
+    assert off["n_correct"] >= 90 and off["n_wrong"] >= 90  # enough verdicts to judge
+    assert off["prec_correct"] >= evaluate.TARGET_CORRECT == 0.85, off
+    assert off["prec_wrong"] >= evaluate.TARGET_WRONG == 0.90, off
     assert 0 < off["coverage"] < 1
 
 

@@ -167,12 +167,30 @@ def _warm() -> None:
         )
 
 
+_warming: threading.Thread | None = None
+_warming_lock = threading.Lock()
+
+
 def warm_up() -> threading.Thread:
     """Import litellm in a background thread, so the learner's first model call does not pay
-    for it (the import takes seconds). Call at app start; returns the (daemon) thread."""
-    thread = threading.Thread(target=_warm, name="basehalf-litellm-warm-up", daemon=True)
-    thread.start()
-    return thread
+    for it (the import takes seconds). Idempotent: every call after the first returns the
+    thread the first one started (the daemon thread, running or done)."""
+    global _warming
+    with _warming_lock:
+        if _warming is None:
+            _warming = threading.Thread(target=_warm, name="basehalf-litellm-warm-up", daemon=True)
+            _warming.start()
+        return _warming
+
+
+def warm_up_for(model: str | None) -> threading.Thread | None:
+    """Start the warm-up when ``model`` names a model (the Model box's ``on_change``: a model
+    typed there, not only one in ``BASEHALF_MODEL``, is warmed before the first click).
+
+    Returns immediately (the import runs in the warm-up thread); ``None`` when ``model`` and
+    the environment name no model.
+    """
+    return warm_up() if resolve(model) is not None else None
 
 
 _JSON_MODE_ONLY = {"ollama", "ollama_chat"}  # Ollama's plain JSON mode: format "json"

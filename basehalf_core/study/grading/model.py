@@ -6,7 +6,10 @@ in any case, a JSON fence. Evidence is looked up in the data sent: verbatim, els
 rapidfuzz matcher over case-, quote- and dash-folded text (as anchors do); a close match keeps
 the verdict with the evidence marked ``approximate`` and the nearest real passage beside it.
 Only when nothing close exists is one repair asked for, and even then the verdict is recorded
-with ``evidence not found`` rather than losing the run.
+with ``evidence not found`` rather than losing the run. A run is never lost to an unusable
+repair either (prose, a missing question, broken JSON): each reply is read as far as it goes
+(:func:`read_reply`) and every usable verdict is kept; a question with none is an Unsure that
+says so. Only a run with no usable verdict at all is refused.
 
 :func:`stream_grades` yields each question's grade as soon as its JSON object is complete.
 """
@@ -17,6 +20,7 @@ import json
 import re
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
@@ -183,6 +187,15 @@ def normalise_item(item: object, numbers: list[int]) -> dict:
     return {"number": n, "verdict": verdict, "reason": reason, "evidence": evidence}
 
 
+def _evidence_problem(item: dict) -> str:
+    if not item["evidence"]:
+        return f"question {item['number']}: the evidence is empty"
+    return (
+        f"question {item['number']}: the evidence {item['evidence'][:80]!r} is not quoted "
+        "verbatim from the data"
+    )
+
+
 def check_evidence(item: dict, ctx: ctxmod.Context, *, final: bool) -> dict:
     """Add ``evidence_match``/``nearest``; before the last try, refuse evidence with nothing close.
 
@@ -199,12 +212,7 @@ def check_evidence(item: dict, ctx: ctxmod.Context, *, final: bool) -> dict:
     else:
         status, nearest = locate_evidence(ctx, item["evidence"])
     if status == NOT_FOUND and not final:
-        if not item["evidence"]:
-            raise InvalidGrades(f"question {item['number']}: the evidence is empty")
-        raise InvalidGrades(
-            f"question {item['number']}: the evidence {item['evidence'][:80]!r} is not quoted "
-            "verbatim from the data"
-        )
+        raise InvalidGrades(_evidence_problem(item))
     return item | {"evidence_match": status, "nearest": nearest}
 
 
@@ -218,6 +226,54 @@ def parse_reply(text: str) -> object:
         raise InvalidGrades(f"the reply is not JSON ({exc.msg} at char {exc.pos})") from None
 
 
+@dataclass
+class Reading:
+    """What one reply holds: every usable grade, and what broke the contract, in reply order.
+
+    Attributes:
+        grades: usable grades by question number, evidence marked (``not found`` included).
+        problems: ``(message, about_evidence)`` for each refusal: not JSON, a bad item, a
+            missing question, evidence with nothing close.
+    """
+
+    grades: dict[int, dict] = field(default_factory=dict)
+    problems: list[tuple[str, bool]] = field(default_factory=list)
+
+    def found(self, n: int) -> dict | None:
+        """Question ``n``'s grade when its evidence stands in the data (verbatim or close)."""
+        g = self.grades.get(n)
+        return g if g is not None and g["evidence_match"] != NOT_FOUND else None
+
+    def summary(self) -> str:
+        """The problems for a repair request (the first three; the rest follow from them)."""
+        return "; ".join(m for m, _ in self.problems[:3])
+
+
+def read_reply(text: str, ctx: ctxmod.Context, numbers: list[int]) -> Reading:
+    """Read a model reply as far as it goes: never raises, so no usable verdict is lost."""
+    out = Reading()
+    try:
+        raw_items = _items(parse_reply(text))
+    except InvalidGrades as exc:
+        out.problems.append((str(exc), False))
+        return out
+    for raw in raw_items:
+        try:
+            item = check_evidence(normalise_item(raw, numbers), ctx, final=True)
+        except InvalidGrades as exc:
+            out.problems.append((str(exc), False))
+            continue
+        if item["number"] in out.grades:
+            continue  # a question graded twice: the first grade stands
+        out.grades[item["number"]] = item
+        if item["evidence_match"] == NOT_FOUND:
+            out.problems.append((_evidence_problem(item), True))
+    absent = [n for n in numbers if n not in out.grades]
+    if absent:
+        out.problems.append((f"no grade for question {', '.join(map(str, absent))}", False))
+    return out
+
+
 def validate_grades(
     text: str, ctx: ctxmod.Context, numbers: list[int], *, final: bool = False
 ) -> list[dict]:
@@ -228,14 +284,11 @@ def validate_grades(
             verdict, a reason longer than one sentence, evidence with nothing close in the data
             unless ``final``).
     """
-    by_number: dict[int, dict] = {}
-    for raw in _items(parse_reply(text)):
-        item = normalise_item(raw, numbers)
-        by_number[item["number"]] = check_evidence(item, ctx, final=final)
-    absent = [n for n in numbers if n not in by_number]
-    if absent:
-        raise InvalidGrades(f"no grade for question {', '.join(map(str, absent))}")
-    return [by_number[n] for n in numbers]
+    reading = read_reply(text, ctx, numbers)
+    problems = [m for m, evidence in reading.problems if not (final and evidence)]
+    if problems:
+        raise InvalidGrades(problems[0])
+    return [reading.grades[n] for n in numbers]
 
 
 def messages_for(ctx: ctxmod.Context) -> list[dict]:
@@ -258,7 +311,7 @@ def response_format(cfg: llm.ModelConfig) -> dict | None:
     return None
 
 
-def _repair(messages: list[dict], reply: str, problem: InvalidGrades) -> list[dict]:
+def _repair(messages: list[dict], reply: str, problem: str) -> list[dict]:
     return [
         *messages,
         {"role": "assistant", "content": reply},
@@ -270,27 +323,56 @@ def _repair(messages: list[dict], reply: str, problem: InvalidGrades) -> list[di
     ]
 
 
+def _settle(n: int, first: Reading, second: Reading) -> dict | None:
+    """Question ``n``'s grade after one repair: found evidence first (the first reply's, then
+    the repair's), else the repair's or the first reply's verdict marked ``not found``."""
+    return first.found(n) or second.found(n) or second.grades.get(n) or first.grades.get(n)
+
+
+def _no_verdict(n: int, second: Reading) -> dict:
+    """An Unsure standing in for a question the model never graded usably, so that the
+    questions it did grade are written (an Unsure never counts as Wrong)."""
+    mine = re.compile(rf"\bquestion {n}\b")
+    why = next((m for m, _ in second.problems if mine.search(m)), second.summary())
+    return {
+        "number": n,
+        "verdict": "Unsure",
+        "reason": f"The model gave no usable verdict for this question ({why}).",
+        "evidence": "",
+        "evidence_match": "",
+        "nearest": "",
+    }
+
+
+def _refused(cfg: llm.ModelConfig, second: Reading) -> llm.ModelBadAnswer:
+    return llm.ModelBadAnswer(
+        f"{cfg.model}: the grading reply was refused twice; last problem: {second.summary()}. "
+        "Nothing was written; the card and its answers are unchanged."
+    )
+
+
 def grade_with_model(cfg: llm.ModelConfig, card: PracticeCard, ctx: ctxmod.Context) -> list[dict]:
-    """Ask the model, read the reply forgivingly, allow one repair.
+    """Ask the model, read the reply forgivingly, allow one repair; keep every usable verdict.
+
+    After the repair each question takes the first grade whose evidence stands in the data,
+    else a verdict marked ``evidence not found``, else an Unsure naming what was refused.
 
     Raises:
-        llm.ModelBadAnswer: the reply broke the contract twice (evidence alone never does).
+        llm.ModelBadAnswer: neither reply held one usable verdict.
     """
     numbers = [q.number for q in card.answered]
     messages = messages_for(ctx)
     fmt = response_format(cfg)
     reply = llm.complete(cfg, messages, response_format=fmt)
-    try:
-        return validate_grades(reply, ctx, numbers)
-    except InvalidGrades as first:
-        messages = _repair(messages, reply, first)
-    reply = llm.complete(cfg, messages, response_format=fmt)
-    try:
-        return validate_grades(reply, ctx, numbers, final=True)
-    except InvalidGrades as second:
-        raise llm.ModelBadAnswer(
-            f"{cfg.model}: the grading reply was refused twice; last problem: {second}"
-        ) from None
+    first = read_reply(reply, ctx, numbers)
+    if not first.problems:
+        return [first.grades[n] for n in numbers]
+    repaired = llm.complete(cfg, _repair(messages, reply, first.summary()), response_format=fmt)
+    second = read_reply(repaired, ctx, numbers)
+    settled = {n: _settle(n, first, second) for n in numbers}
+    if not any(settled.values()):
+        raise _refused(cfg, second)
+    return [settled[n] or _no_verdict(n, second) for n in numbers]
 
 
 def complete_objects(buffer: str, start: int) -> tuple[list[str], int]:
@@ -338,18 +420,20 @@ def stream_grades(
 ) -> Iterator[dict]:
     """Yield each question's grade as soon as its JSON object has streamed in.
 
-    After the stream ends, any question still without a valid grade gets one repair round (a
-    plain completion); evidence with nothing close is recorded as not found. ``cancel`` set
-    from another thread stops at the next chunk with :class:`Cancelled`.
+    A grade whose evidence has nothing close in the data is held back. After the stream ends,
+    questions still without a grade get one repair round (a plain completion), settled as in
+    :func:`grade_with_model`: no usable verdict is lost. ``cancel`` set from another thread
+    stops at the next chunk with :class:`Cancelled`.
 
     Raises:
-        Cancelled, llm.ModelBadAnswer, llm.ModelError subclasses.
+        Cancelled, llm.ModelBadAnswer (no usable verdict at all), llm.ModelError subclasses.
     """
     numbers = [q.number for q in card.answered]
     messages = messages_for(ctx)
     fmt = response_format(cfg)
     buffer, resume = "", 0
-    done: dict[int, dict] = {}
+    done: set[int] = set()
+    held: dict[int, dict] = {}  # graded, but the evidence has nothing close: for the end
     for delta in llm.stream(cfg, messages, response_format=fmt):
         if cancel is not None and cancel.is_set():
             raise Cancelled(f"{cfg.model}: grading cancelled; nothing was written")
@@ -359,43 +443,37 @@ def stream_grades(
         objects, resume = complete_objects(body, resume)
         for text in objects:
             try:
-                item = normalise_item(json.loads(text), numbers)
-                item = check_evidence(item, ctx, final=False)
+                item = check_evidence(normalise_item(json.loads(text), numbers), ctx, final=True)
             except (ValueError, InvalidGrades):
                 continue  # left for the repair round
-            if item["number"] not in done:
-                done[item["number"]] = item
-                yield item
-    left = [n for n in numbers if n not in done]
-    if not left:
+            if item["number"] in done:
+                continue
+            if item["evidence_match"] == NOT_FOUND:
+                held.setdefault(item["number"], item)
+                continue
+            done.add(item["number"])
+            yield item
+    if len(done) == len(numbers):
         return
     if cancel is not None and cancel.is_set():
         raise Cancelled(f"{cfg.model}: grading cancelled; nothing was written")
-    try:  # a shape the scanner does not split (one object on its own) reads whole
-        whole = {i["number"]: i for i in validate_grades(buffer, ctx, numbers)}
-        yield from (whole[n] for n in left)
+    # The whole reply read at once: a shape the scanner does not split (one object on its own).
+    first = read_reply(buffer, ctx, numbers)
+    first.grades = held | first.grades
+    for n in [n for n in numbers if n not in done and first.found(n)]:
+        done.add(n)
+        yield first.grades[n]
+    left = [n for n in numbers if n not in done]
+    if not left:
         return
-    except InvalidGrades as exc:
-        problem = exc
-    reply = llm.complete(cfg, _repair(messages, buffer, problem), response_format=fmt)
-    try:
-        items = [
-            check_evidence(normalise_item(raw, numbers), ctx, final=True)
-            for raw in _items(parse_reply(reply))
-        ]
-    except InvalidGrades as second:
-        raise llm.ModelBadAnswer(
-            f"{cfg.model}: the grading reply was refused twice; last problem: {second}"
-        ) from None
-    by_number = {i["number"]: i for i in items}
-    missing = [n for n in left if n not in by_number]
-    if missing:
-        raise llm.ModelBadAnswer(
-            f"{cfg.model}: the grading reply was refused twice; last problem: no grade for "
-            f"question {', '.join(map(str, missing))}"
-        )
+    problem = first.summary() or f"no grade for question {', '.join(map(str, left))}"
+    repaired = llm.complete(cfg, _repair(messages, buffer, problem), response_format=fmt)
+    second = read_reply(repaired, ctx, numbers)
+    settled = {n: _settle(n, first, second) for n in left}
+    if not done and not any(settled.values()):
+        raise _refused(cfg, second)
     for n in left:
-        yield by_number[n]
+        yield settled[n] or _no_verdict(n, second)
 
 
 _FENCE_OPEN = re.compile(r"^\s*```(?:json)?\s*\n")
