@@ -22,15 +22,11 @@ Traits (all synced):
   ``ahead_size``, so the next page turn paints at once, without a round trip to Python.
   A background thread renders the neighbours of the page on screen into a small cache
   meanwhile, so that answer (and a turn back) costs no render.
-- ``painted``: the key of a quick image (``…~low``) the browser has just painted while no
-  sharper one had come; Python answers with the sharp image when that quick image is still its
-  last word. The browser reports it in a custom message ``{"painted": key}``, not as a trait
-  change: marimo handles a trait change from the browser as a new value of a UI element (it
-  updates the element and runs its reactive machinery, 15-60 ms of the kernel on a loaded
-  machine), which a far page's sharp image and the learner's next request would wait behind.
-  Every page not rendered yet goes out quick, and its sharp image is rendered only then (see
-  :meth:`Reader._deliver`); Python clears ``painted`` with each quick image, so a page shown
-  quick a second time is reported again.
+- ``painted``: set by the browser to the key of a quick image (``…~low``) it has just painted
+  while no sharper one had come; Python answers with the sharp image when that quick image is
+  still its last word. Every page not rendered yet goes out quick, and its sharp image is
+  rendered only then (see :meth:`Reader._deliver`); Python clears ``painted`` with each quick
+  image, so a page shown quick a second time is reported again.
 - ``zoom``: render scale (pixels per point). ``fit``: fit the page to the widget's width. The
   browser shows the page at ``zoom / devicePixelRatio`` CSS pixels per point.
 - ``selection``: set by the browser on a drag: ``{page, start, end, covered, text}`` (word
@@ -195,7 +191,6 @@ class Reader(CachedScript, anywidget.AnyWidget):
         self.observe(self._on_password, names=["password"])
         self.observe(self._on_ahead, names=["ahead"])
         self.observe(self._on_painted, names=["painted"])
-        self.on_msg(self._on_message)
         # The view is being made: nothing to let marimo send yet (see _set_image).
         self._shown = False
         if path is not None:
@@ -453,12 +448,6 @@ class Reader(CachedScript, anywidget.AnyWidget):
         """Page ``i`` at :data:`PREVIEW_SCALE` of the reader's zoom (not cached)."""
         assert self.doc is not None
         return self.doc.render(i, self.zoom * PREVIEW_SCALE, image=IMAGE).data
-
-    def _on_message(self, _widget, content, _buffers) -> None:
-        """A custom message from the browser: ``{"painted": key}`` (see ``painted``)."""
-        key = content.get("painted") if isinstance(content, dict) else None
-        if isinstance(key, str):
-            self.painted = key
 
     def _on_painted(self, change) -> None:
         """The browser has painted a quick image: send the sharp one and the words if due."""

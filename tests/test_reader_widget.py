@@ -494,26 +494,6 @@ def test_a_new_zoom_comes_quick_then_sharp_and_keeps_the_words(acl):
     reader.close()
 
 
-def test_the_browser_reports_a_painted_quick_image_in_a_custom_message(acl):
-    """What marimo hands the widget for the view's ``model.send({painted: key})``."""
-    reader = Reader(acl)
-    assert reader.image_key == reader._key(0) + LOW
-    reader._handle_custom_msg({"painted": reader.image_key}, [])
-    assert reader.image_key == reader._key(0)
-    reader.close()
-
-
-@pytest.mark.parametrize(
-    "content", [{}, {"painted": 3}, "painted", ["painted"], {"painted": "9@1.5#0~low"}]
-)
-def test_a_custom_message_that_is_no_report_of_this_page_changes_nothing(acl, content):
-    reader = Reader(acl)
-    before = reader.image_key
-    reader._handle_custom_msg(content, [])
-    assert reader.image_key == before == reader._key(0) + LOW
-    reader.close()
-
-
 def test_a_page_rendered_already_comes_sharp_at_once(acl):
     reader = sharpen(Reader(acl))
     reader.ahead = 1

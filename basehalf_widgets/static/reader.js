@@ -133,12 +133,10 @@ function render({ model, el }) {
     });
   }
   // A quick image on screen and nothing sharper in yet: say so, and Python sends the sharp one.
-  // A custom message, not a trait saved: marimo would handle that as a new value of a UI element,
-  // kernel work that the sharp image would wait behind. `painted` is set here only to say it once.
   function reportPainted(key) {
     if (key.endsWith(LOW) && key === shownKey && model.get("image_key") === key && model.get("painted") !== key) {
       model.set("painted", key);
-      model.send({ painted: key });
+      model.save_changes();
     }
   }
 
