@@ -24,8 +24,9 @@ Traits (all synced):
   meanwhile, so that answer (and a turn back) costs no render.
 - ``painted``: set by the browser to the key of a quick image (``…~low``) it has just painted
   while no sharper one had come; Python answers with the sharp image when that quick image is
-  still its last word (the first page goes out quick with the widget itself: see
-  :meth:`Reader._deliver`).
+  still its last word. Every page not rendered yet goes out quick, and its sharp image is
+  rendered only then (see :meth:`Reader._deliver`); Python clears ``painted`` with each quick
+  image, so a page shown quick a second time is reported again.
 - ``zoom``: render scale (pixels per point). ``fit``: fit the page to the widget's width. The
   browser shows the page at ``zoom / devicePixelRatio`` CSS pixels per point.
 - ``selection``: set by the browser on a drag: ``{page, start, end, covered, text}`` (word
@@ -190,14 +191,12 @@ class Reader(CachedScript, anywidget.AnyWidget):
         self.observe(self._on_password, names=["password"])
         self.observe(self._on_ahead, names=["ahead"])
         self.observe(self._on_painted, names=["painted"])
-        # The view is being made: the first page goes quick (see _deliver); set while opening.
+        # The view is being made: nothing to let marimo send yet (see _set_image).
         self._shown = False
-        self._first = True
         self._searching = False  # a search runs: a page it turns to goes out quick (_search)
         if path is not None:
             self._open(password, first_page=page)
         self._shown = True
-        self._first = False
 
     @classmethod
     def for_document(
@@ -253,11 +252,7 @@ class Reader(CachedScript, anywidget.AnyWidget):
             if zoom is not None:
                 self.zoom = _clamp_zoom(zoom)  # no document open: nothing is rendered
             self._flush()  # the view drops the last document before the first image comes
-        self._first = True
-        try:
-            self._open(password, first_page=page)
-        finally:
-            self._first = False
+        self._open(password, first_page=page)
 
     def _open(self, password: str | None, first_page: int = 0) -> None:
         try:
@@ -305,7 +300,9 @@ class Reader(CachedScript, anywidget.AnyWidget):
         self._notice = notice
         note = None
         if self.doc is not None and 0 <= self.image_page < self.page_count:
-            note = self.doc.no_text_reason(self.image_page)
+            # A page whose text cannot be read has its own notice (see _send_words).
+            with contextlib.suppress(DocumentError):
+                note = self.doc.no_text_reason(self.image_page)
         parts = [f"{note[0].upper()}{note[1:]}. Selection needs a text layer." if note else ""]
         self.message = " ".join(p for p in [*parts, notice] if p)
 
@@ -388,44 +385,53 @@ class Reader(CachedScript, anywidget.AnyWidget):
     def _deliver(self) -> None:
         """Send the page on screen: its image first (on its own message), then its words.
 
-        While the reader is being made (or opens a document, :meth:`open_document`) the page
-        goes out with the widget, as a quick
-        low-resolution image unless the sharp one is cached: nothing is on screen yet, and the
-        sooner the widget's cell is done the sooner the browser can paint. The browser asks
-        for the sharp image once it has painted the quick one (``painted``). Later pages not
-        rendered yet go out quick, then sharp, from the same call (:meth:`_preview`).
+        A page not rendered at this zoom yet goes out as a quick low-resolution image, alone;
+        its sharp image and its words follow once the browser says it has painted the quick
+        one (``painted``, :meth:`_on_painted`). Rendering the sharp image at once took a core
+        (and, in PyMuPDF, the GIL) while the browser decoded and painted the quick image, on a
+        machine where the browser, marimo's server and the kernel share the cores; and the
+        background renderer starts only after the sharp image, so no other page is rendered
+        before the learner sees this one. The words (tens of milliseconds on a long book's
+        page) are read now but sent with the sharp image: read later, they held up the
+        learner's next request; sent now, their message reached the browser while it decoded
+        (both measured slower, see the session notes). A page already rendered (sent ahead,
+        rendered in the background, seen before) goes out sharp at once, with its words.
         """
         assert self.doc is not None
         i = self.page
         with self._warmer.held():
             try:
                 size = self.doc.page_size(i)
-                if self._searching and not self.cached(i):
-                    self._preview(i, size)  # the rest once the search is over (_search)
-                    return
-                if not self._first or self.cached(i):
-                    self._preview(i, size)
-                    image, key = self.page_image(i), self._key(i)
-                else:
-                    image, key = self._quick(i), self._key(i) + LOW
+                sharp = self.cached(i)
+                image = self.page_image(i) if sharp else self._quick(i)
             except DocumentError as exc:
                 self.message = f"page {i + 1} of {self.file} cannot be shown: {exc.reason}."
                 return
             with self.hold_sync():
-                self._set_image(i, size, image, key)
+                self._set_image(i, size, image, self._key(i) + ("" if sharp else LOW))
                 if self.selection.get("page") not in (None, i):
                     self.selection = {}
-                notice = ""  # turning the page clears the notice about the last action
-                try:
-                    self.words = self.page_words(i)
-                except DocumentError as exc:
-                    self.words = []
-                    notice = f"The text of page {i + 1} cannot be read: {exc.reason}."
-                self.words_page = i
-                self._say(notice)
+                if sharp:
+                    self._send_words(i)
+                else:
+                    if not self._searching:  # a search's page is read once it is over (_search)
+                        with contextlib.suppress(DocumentError):  # said when the words are sent
+                            self.page_words(i)
+                    self._say()  # turning the page clears the notice about the last action
                 self._flush()  # a search goes on after turning to its first hit: send the words
-        if not self._first:
+        if sharp:
             self._warmer.want(i)
+
+    def _send_words(self, i: int) -> None:
+        """Set the ``words`` of page ``i`` (sent with the caller's held sync)."""
+        notice = ""  # turning the page clears the notice about the last action
+        try:
+            self.words = self.page_words(i)
+        except DocumentError as exc:
+            self.words = []
+            notice = f"The text of page {i + 1} cannot be read: {exc.reason}."
+        self.words_page = i
+        self._say(notice)
 
     def _set_image(self, i: int, size, image: bytes, key: str) -> None:
         self.page_size = [round(size[0], 2), round(size[1], 2)]
@@ -433,7 +439,10 @@ class Reader(CachedScript, anywidget.AnyWidget):
         self.image_type = f"image/{IMAGE}"
         self.image_page = i
         self.image_key = key
-        self._flush(_IMAGE_KEYS)
+        if key.endswith(LOW):
+            # A page shown quick again (after the cache dropped it) is reported again.
+            self.painted = ""
+        self._flush([*_IMAGE_KEYS, "painted"])
         if self._shown and self.comm is not None:
             time.sleep(HANDOFF)  # let marimo send it before the next render or word extraction
 
@@ -442,29 +451,27 @@ class Reader(CachedScript, anywidget.AnyWidget):
         assert self.doc is not None
         return self.doc.render(i, self.zoom * PREVIEW_SCALE, image=IMAGE).data
 
-    def _preview(self, i: int, size) -> None:
-        """A quick low-resolution image first, when the browser waits for an unrendered page."""
-        if self.cached(i):
-            return
-        low = self._quick(i)
-        with self.hold_sync():  # one message: the browser sees image, page and key together
-            self._set_image(i, size, low, self._key(i) + LOW)
-
     def _on_painted(self, change) -> None:
-        """The browser has painted a quick image: send the sharp one if it is still due."""
+        """The browser has painted a quick image: send the sharp one and the words if due."""
         i = self.page
         key = self._key(i)
         if self.doc is None or change["new"] != key + LOW or self.image_key != key + LOW:
             return  # another page or zoom since, or the sharp image is already sent
+        if self._searching:
+            return  # the search sends the sharp page and its words once it is over (_search)
         with self._warmer.held():
             try:
                 image = self.page_image(i)
                 size = self.doc.page_size(i)
             except DocumentError:
-                return  # the page says what is wrong when it is shown again
+                image = None  # the page says what is wrong when it is shown again
             with self.hold_sync():
-                self._set_image(i, size, image, key)
-        self._warmer.want(i)
+                if image is not None:
+                    self._set_image(i, size, image, key)  # sent first, on its own
+                if self.words_page != i:  # a new zoom keeps the page's words
+                    self._send_words(i)
+        if image is not None:
+            self._warmer.want(i)
 
     def _on_ahead(self, change) -> None:
         """The browser asks for the page it expects next; send it so a turn needs no trip."""

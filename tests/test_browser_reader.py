@@ -544,3 +544,40 @@ def test_one_reader_on_screen_opens_a_document_then_another(marimo_notebook, bro
     settle(page)
     assert span_texts(page) == [w.text for w in doc.words(1)]
     assert not page.dialogs and not page.failed_requests
+
+
+RECORD_KEYS = """() => {
+  const find = (sel) => document.querySelector(sel) || [...document.querySelectorAll('*')]
+    .map((e) => e.shadowRoot && e.shadowRoot.querySelector(sel)).find(Boolean);
+  const image = find('[data-testid=page-image]');
+  window.__keys = [];
+  new MutationObserver(() => window.__keys.push(image.dataset.key))
+    .observe(image, { attributes: true, attributeFilter: ['data-key'] });
+}"""
+
+
+@pytest.mark.parametrize("webcodecs", [True, False], ids=["ImageDecoder", "no-ImageDecoder"])
+def test_a_far_page_paints_quick_then_sharp_with_its_words(reader_app, _browser, acl, webcodecs):
+    """A page not rendered yet is painted from a quick image, then the sharp one that Python
+    renders once told the quick one is painted, then its words; with WebCodecs' ImageDecoder
+    and, as in a browser without it, with createImageBitmap."""
+    context = _browser.new_context(viewport={"width": 1400, "height": 2400})
+    if not webcodecs:
+        context.add_init_script("delete window.ImageDecoder;")
+    page = context.new_page()
+    try:
+        open_reader(page, reader_app(acl))
+        assert page.evaluate("() => typeof ImageDecoder") == (
+            "function" if webcodecs else "undefined"
+        )
+        page.evaluate(RECORD_KEYS)
+        page.fill("[data-testid=page-input]", "15")
+        page.press("[data-testid=page-input]", "Enter")
+        wait_page(page, 15)
+        settle(page)
+        keys = [k for k in page.evaluate("() => window.__keys") if k]
+        assert len(keys) == 2 and keys[0] == keys[1] + "~low" and keys[1].startswith("14@"), keys
+        texts = span_texts(page)
+        assert texts == [w.text for w in documents.open_document(acl).words(14)]
+    finally:
+        context.close()

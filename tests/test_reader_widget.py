@@ -83,6 +83,7 @@ def test_turning_pages_renders_only_that_page(acl):
     first = reader.image
     reader.page = 4
     assert reader.image_page == 4 and reader.image != first
+    sharpen(reader)  # the words come with the sharp image
     assert [x[4] for x in reader.words] == [x.text for x in documents.open_document(acl).words(4)]
     # The reader keeps a few pages, never the whole document.
     reader.page = 5
@@ -140,7 +141,7 @@ def test_show_refuses_pages_outside_the_document(acl, bad):
 
 
 def test_selection_across_columns_gives_the_sentence_without_the_footnote(acl):
-    reader = Reader(acl)
+    reader = sharpen(Reader(acl))
     start = find_run(reader.words, ["Human", "judgments", "are", "considered"])
     end = find_run(reader.words, ["generated", "text", "more", "broadly"]) + 3
     seen = []
@@ -194,7 +195,7 @@ def test_turning_the_page_drops_a_selection_of_another_page(acl):
 
 def test_highlights_of_grown_notes_land_on_their_passage(acl):
     ws = Workspace.open(acl.parent)
-    reader = Reader(acl, file="longeval.pdf")
+    reader = sharpen(Reader(acl, file="longeval.pdf"))
     start = find_run(reader.words, ["Human", "judgments", "are", "considered"])
     passage = reader.select(0, start, start + 9)
     note = branch.grow_from_passage(ws, passage, "Gold standard")
@@ -268,7 +269,8 @@ def test_password_flow(tmp_path):
 
     reader.password = "openpassword"
     assert not reader.needs_password and reader.password == ""
-    assert reader.page_count == 1 and png_size(reader.image)[0] > 0 and reader.words
+    assert reader.page_count == 1 and png_size(reader.image)[0] > 0
+    assert sharpen(reader).words
     assert reader.message == ""
 
 
@@ -349,7 +351,7 @@ def test_zoom_renders_at_the_asked_scale_within_limits(acl, asked, used):
     reader = Reader(acl)
     reader.zoom = asked
     assert reader.zoom == used
-    w, _h = png_size(reader.image)
+    w, _h = png_size(sharpen(reader).image)
     assert abs(w - reader.page_size[0] * used) <= 1
 
 
@@ -357,7 +359,7 @@ def test_zoom_beyond_the_limit_is_clamped_and_the_render_capped(acl):
     reader = Reader(acl)
     reader.zoom = 100.0
     assert reader.zoom == 6.0
-    w, h = png_size(reader.image)
+    w, h = png_size(sharpen(reader).image)
     assert w * h <= documents.MAX_RENDER_PIXELS and w > reader.page_size[0] * 4
 
 
@@ -367,7 +369,7 @@ def test_huge_pages_render_capped(tmp_path):
     page = doc.new_page(width=20000, height=600)
     page.insert_text((100, 300), "a very wide page", fontsize=40)
     doc.save(path)
-    reader = Reader(path, zoom=6)
+    reader = sharpen(Reader(path, zoom=6))
     w, h = png_size(reader.image)
     assert w * h <= documents.MAX_RENDER_PIXELS
     assert reader.words[0][4] == "a"
@@ -458,12 +460,62 @@ def test_a_painted_key_that_is_not_the_last_quick_image_changes_nothing(acl, sta
     reader.close()
 
 
-def test_a_page_asked_for_later_comes_quick_then_sharp_in_one_call(acl):
+def test_a_far_page_comes_quick_alone_then_sharp_with_its_words_once_painted(acl):
+    """Nothing competes with the browser's decode of the quick image: the sharp render, the
+    words' message and the neighbours wait until the browser says the quick one is painted."""
     reader = sharpen(Reader(acl))
     keys = []
     reader.observe(lambda change: keys.append(change["new"]), names=["image_key"])
     reader.page = 9
+    assert keys == [reader._key(9) + LOW] and reader.image_page == 9
+    assert reader.words_page == 0  # the last page's words, which the browser does not show
+    time.sleep(3 * _Warmer.IDLE)
+    assert not any(reader.cached(p) for p in (8, 9, 10))
+    sharpen(reader)
     assert keys == [reader._key(9) + LOW, reader._key(9)]
+    assert abs(png_size(reader.image)[0] - reader.page_size[0] * reader.zoom) <= 1
+    assert reader.words_page == 9
+    assert [w[4] for w in reader.words] == [w.text for w in documents.open_document(acl).words(9)]
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not (reader.cached(8) and reader.cached(10)):
+        time.sleep(0.05)
+    assert reader.cached(8) and reader.cached(10)  # then the background renders its neighbours
+    reader.close()
+
+
+def test_a_new_zoom_comes_quick_then_sharp_and_keeps_the_words(acl):
+    reader = sharpen(Reader(acl))
+    sent = []
+    reader.observe(lambda change: sent.append(change["name"]), names=["image_key", "words"])
+    reader.zoom = 3.0
+    assert reader.image_key == reader._key(0) + LOW
+    sharpen(reader)
+    assert reader.image_key == reader._key(0) and sent == ["image_key", "image_key"]
+    reader.close()
+
+
+def test_a_page_rendered_already_comes_sharp_at_once(acl):
+    reader = sharpen(Reader(acl))
+    reader.ahead = 1
+    keys = []
+    reader.observe(lambda change: keys.append(change["new"]), names=["image_key"])
+    reader.page = 1  # sent ahead: rendered
+    reader.page = 0  # seen sharp before
+    assert keys == [reader._key(1), reader._key(0)]
+    reader.close()
+
+
+def test_a_page_shown_quick_a_second_time_is_sharpened_again(acl):
+    """The browser reports each quick image it paints only once; Python forgets the report
+    with every quick image it sends, so the same quick key painted again is heard again."""
+    reader = sharpen(Reader(acl))
+    reader.page = 9
+    sharpen(reader)
+    reader._pages.clear()  # the page cache has dropped page 10 since
+    reader.page = 3
+    reader.page = 9
+    assert reader.image_key == reader._key(9) + LOW and reader.painted == ""
+    assert sharpen(reader).image_key == reader._key(9)
     reader.close()
 
 
@@ -471,7 +523,7 @@ def test_paging_through_a_book_keeps_the_page_cache_bounded(acl):
     reader = Reader(acl)
     for i in range(reader.page_count):
         reader.page = i
-        assert reader.image_page == i and reader.words_page == i
+        assert sharpen(reader).image_page == i and reader.words_page == i
     assert len(reader._pages) <= PAGE_CACHE
     reader.close()
 
@@ -495,9 +547,10 @@ def test_an_empty_reader_shows_nothing_until_a_document_is_opened(acl):
     assert reader.image == b"" and reader.words == []
     reader.open_document(acl, file="papers/longeval.pdf", page=2)
     assert (reader.file, reader.page, reader.page_count) == ("papers/longeval.pdf", 2, 20)
-    # Quick first, as with a new widget; sharp once the browser says it painted it.
-    assert reader.image_key == reader._key(2) + LOW and reader.image_page == reader.words_page == 2
-    assert sharpen(reader).image_key == reader._key(2)
+    # Quick first, as with a new widget; sharp, with the words, once the browser says it
+    # painted it.
+    assert reader.image_key == reader._key(2) + LOW and reader.image_page == 2
+    assert sharpen(reader).image_key == reader._key(2) and reader.words_page == 2
     assert [w[4] for w in reader.words] == [w.text for w in documents.open_document(acl).words(2)]
     reader.close()
 
@@ -514,7 +567,7 @@ def test_a_second_document_replaces_everything_about_the_first(acl, attention):
     doc = documents.open_document(attention)
     assert (reader.file, reader.page, reader.page_count) == ("attention.pdf", 0, doc.page_count)
     assert reader.image_key == reader._key(0) + LOW != first_key + LOW
-    assert [w[4] for w in reader.words] == [w.text for w in doc.words(0)]
+    assert [w[4] for w in sharpen(reader).words] == [w.text for w in doc.words(0)]
     assert reader.passage() is None and reader.selection == {} and reader.marked == []
     assert (reader.query, reader.hits, reader.search) == ("", [], {})
     assert (reader.ahead, reader.ahead_page, reader.ahead_key, reader.ahead_image) == (

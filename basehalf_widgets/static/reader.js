@@ -29,6 +29,19 @@ function bytesOf(value) {
   return null;
 }
 
+// Page image bytes to an ImageBitmap, decoded off the main thread. WebCodecs' ImageDecoder
+// takes the bytes as they are; createImageBitmap(Blob), the fallback, first stores them in the
+// browser process's blob registry and reads them back, two trips through a process that is
+// also busy carrying marimo's websocket.
+function decodeImage(bytes, type) {
+  if (typeof ImageDecoder !== "function") return createImageBitmap(new Blob([bytes], { type }));
+  const decoder = new ImageDecoder({ data: bytes, type });
+  return decoder
+    .decode()
+    .then(({ image }) => createImageBitmap(image).finally(() => image.close()))
+    .finally(() => decoder.close());
+}
+
 function make(tag, cls, attrs = {}) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -93,18 +106,14 @@ function render({ model, el }) {
 
   // A performance mark per page painted, for bench/reader_browser.py (only the last is kept).
   // After each paint, ask Python for the page the learner will most likely want next.
-  // A page may first come as a quick low-resolution image (key ending in "~low") that the
-  // sharp one replaces. Marks: "bh-page-shown" at every paint, "bh-page-sharp" at the sharp one.
+  // A page not rendered yet comes as a quick low-resolution image (key ending in "~low"); Python
+  // renders the sharp one once told the quick one is painted. Marks: "bh-page-shown" at every
+  // paint, "bh-page-sharp" at the sharp one.
   function onDrawn() {
     const shown = Number(img.dataset.page);
-    const sharp = !shownKey.endsWith(LOW);
+    const key = shownKey;
+    const sharp = !key.endsWith(LOW);
     imageLoaded = true;
-    // A quick image and nothing sharper in yet (the first page comes quick with the widget):
-    // say so, and Python sends the sharp one.
-    if (!sharp && model.get("image_key") === shownKey && model.get("painted") !== shownKey) {
-      model.set("painted", shownKey);
-      model.save_changes();
-    }
     requestAnimationFrame(() => {
       performance.clearMarks("bh-page-shown");
       performance.mark("bh-page-shown", { detail: shown });
@@ -112,12 +121,23 @@ function render({ model, el }) {
         performance.clearMarks("bh-page-sharp");
         performance.mark("bh-page-sharp", { detail: shown });
       }
+      // After the frame, not before it: the report is a request to the kernel, and making it
+      // held up the frame. In a task of its own, so the request leaves before the words are
+      // laid out in the next.
+      setTimeout(() => reportPainted(key), 0);
       // The words are laid out once the image is on screen, not before its first frame.
       setTimeout(() => {
         if (deferredSharp) paintFrom(deferredSharp);
         buildPendingWords();
       }, 0);
     });
+  }
+  // A quick image on screen and nothing sharper in yet: say so, and Python sends the sharp one.
+  function reportPainted(key) {
+    if (key.endsWith(LOW) && key === shownKey && model.get("image_key") === key && model.get("painted") !== key) {
+      model.set("painted", key);
+      model.save_changes();
+    }
   }
 
   // Decoded sharp pages: key -> {key, page, size, words, bitmap (a Promise)}, oldest first.
@@ -128,7 +148,7 @@ function render({ model, el }) {
     if (entry) memory.delete(key);
     else {
       const type = model.get("image_type") || "image/jpeg";
-      entry = { key, page, size, words: null, bitmap: createImageBitmap(new Blob([bytes], { type })) };
+      entry = { key, page, size, words: null, bitmap: decodeImage(bytes, type) };
       entry.bitmap.catch(() => memory.delete(key));
     }
     memory.set(key, entry); // most recent last
@@ -487,7 +507,7 @@ function render({ model, el }) {
       next.entry ||
       (key && !key.endsWith(LOW)
         ? remember(key, next.page, next.size, next.bytes)
-        : { bitmap: createImageBitmap(new Blob([next.bytes], { type })) });
+        : { bitmap: decodeImage(next.bytes, type) });
     drawing = key;
     entry.bitmap
       .then((bitmap) => {
