@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -267,6 +268,23 @@ _BLOCK = re.compile(r"<<<(\w+)([^\n]*)>>>\n(.*?)\n<<<END \1>>>", re.DOTALL)
 def blocks(text: str) -> list[tuple[str, str, str]]:
     """(kind, header attributes, body) of each delimited block in a prompt."""
     return [(m.group(1), m.group(2), m.group(3)) for m in _BLOCK.finditer(text)]
+
+
+def practice_folder(folder: Path, note: tuple[str, str], questions: str, card: str) -> Path:
+    """Make ``folder`` with one note and a practice card whose upstream is that note.
+
+    Args:
+        folder: The folder to make (its parent must exist).
+        note: The note's file name and text.
+        questions: The card's numbered questions (and answers), after its title.
+        card: The card's file name.
+    """
+    folder.mkdir()
+    (folder / note[0]).write_text(note[1])
+    (folder / card).write_text(
+        f"---\nupstream:\n  - {note[0]}\nkind: practice\n---\n# Card\n\n{questions}"
+    )
+    return folder
 
 
 def grading_reply(verdict: str | dict[int, str] = "Correct", evidence: str | None = None) -> Reply:

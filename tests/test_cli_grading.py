@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from openai_server import grading_reply, openai_server  # noqa: F401
+from openai_server import grading_reply, openai_server, practice_folder  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "grading"
@@ -38,17 +38,13 @@ def run(*args: str, **env: str) -> subprocess.CompletedProcess:
 
 
 def study(tmp_path: Path) -> Path:
-    folder = tmp_path / "study"
-    folder.mkdir()
-    (folder / "notes.md").write_text(
-        "# Circuits\n\nA bulb lights when it is in a closed path with the battery.\n"
-    )
-    (folder / "card.md").write_text(
-        "---\nupstream:\n  - notes.md\nkind: practice\n---\n# Card\n\n"
+    return practice_folder(
+        tmp_path / "study",
+        ("notes.md", "# Circuits\n\nA bulb lights when it is in a closed path with the battery.\n"),
         "1. When does a bulb light?\n   Answer: When it is in a closed path with the battery.\n"
-        "2. What is a short circuit?\n"
+        "2. What is a short circuit?\n",
+        "card.md",
     )
-    return folder
 
 
 def test_grade_prints_verdicts_and_writes_the_grading_file(tmp_path):

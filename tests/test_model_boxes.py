@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from openai_server import blocks, no_model_env, openai_server  # noqa: F401
+from openai_server import blocks, no_model_env, openai_server, practice_folder  # noqa: F401
 
 from basehalf_core.folder.workspace import Workspace
 from basehalf_widgets import cells
@@ -86,15 +86,12 @@ KEY = {1: "The query is what a position looks for.", 2: "The values are what it 
 
 
 def test_draft_answer_key_goes_to_the_server_in_the_api_base_box(tmp_path, openai_server):
-    folder = tmp_path / "study"
-    folder.mkdir()
-    (folder / "01-note.md").write_text(
-        "# Attention\n\nThe query is what the current position is looking for.\n"
-    )
-    (folder / "02-card.md").write_text(
-        "---\nupstream:\n  - 01-note.md\nkind: practice\n---\n# Card\n\n"
+    folder = practice_folder(
+        tmp_path / "study",
+        ("01-note.md", "# Attention\n\nThe query is what the current position is looking for.\n"),
         "1. What is the query?\n   Answer: What a position looks for.\n"
-        "2. What are the values?\n   Answer: What it passes on.\n"
+        "2. What are the values?\n   Answer: What it passes on.\n",
+        "02-card.md",
     )
     ws = Workspace.open(folder)
     openai_server.default = {
