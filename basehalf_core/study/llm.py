@@ -10,6 +10,7 @@ secret) is sent then, because the OpenAI client refuses to start without one.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import threading
 import time
@@ -152,8 +153,16 @@ def _lib():
 WARM_UP_BASE = "http://127.0.0.1:9/v1"  # loopback discard port: refused at once, never sent
 
 
+# Imported by litellm's success logging on the first call that gets a reply (a background
+# thread, so the refused warm-up call below never walks it); optional in SDK-only installs.
+_FIRST_REPLY_IMPORTS = ("litellm.proxy.spend_tracking.savings",)
+
+
 def _warm() -> None:
     lib = _lib()
+    for name in _FIRST_REPLY_IMPORTS:
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
     # litellm and its HTTP stack import more on the first call (~0.5 s); a call that is
     # refused on the loopback discard port walks the same path without reaching anything.
     with contextlib.suppress(Exception):  # refused, as intended
