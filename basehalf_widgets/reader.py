@@ -625,6 +625,10 @@ class Reader(CachedScript, anywidget.AnyWidget):
                 if not found:
                     self._say(f"No match for “{text}” in {self.file}.")
         if turned:
+            # PyMuPDF holds the GIL while it renders: let marimo send "done" first, or the
+            # learner sees the search running until the sharp page and its words are made.
+            if self.comm is not None:
+                time.sleep(HANDOFF)
             # Rendered first, so the page goes out sharp, not quick again; a page that cannot
             # be rendered says so when it is delivered.
             with contextlib.suppress(DocumentError):
