@@ -624,7 +624,8 @@ class Reader(CachedScript, anywidget.AnyWidget):
                 self.search = {"query": query, "done": True}
                 if not found:
                     self._say(f"No match for “{text}” in {self.file}.")
-        if turned:
+        if turned and self.image_key == self._key(self.page) + LOW:
+            # Only a page still shown quick: one that was cached went out sharp, with its words.
             # PyMuPDF holds the GIL while it renders: let marimo send "done" first, or the
             # learner sees the search running until the sharp page and its words are made.
             if self.comm is not None:
