@@ -120,7 +120,11 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
             res["overlap"], res[name] = got["overlap"], got["offline"]
         took = time.perf_counter() - t
         label = f"{split.split('_')[0][:6]}/{protocol[:4]}"
-        for name in ("overlap", *graders):
+        shown = ("overlap", *graders)
+        if LEARNED_ROW:
+            res |= split_rows(rows, res["offline"], res["+learned"])
+            shown += ("split", "and")
+        for name in shown:
             r = res[name]
             print(
                 f"{label:<12}{name:<9}{r['n']:>6}{r['f1_2way']:>9.3f}"
@@ -139,6 +143,19 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
                 )
         l2 = " ".join(f"{v:g}" for v in res[list(graders)[-1]]["l2"])
         print(f"{'':<12}({took:.0f} s; ridge penalty chosen per outer fold: {l2})")
+
+
+def split_rows(rows: Sequence[dict], lexical: dict, learned: dict) -> dict[str, dict]:
+    """The 2-way decision of the learned row beside the definite verdicts of the lexical one:
+    ``split`` keeps the lexical verdicts as they are; ``and`` keeps one only where the learned
+    2-way decision agrees with it (:func:`.model.agree`), else Unsure."""
+    gold = [ev.is_correct(r) for r in rows]
+    lean = learned["two_way"]
+    both = [model_module.agree(v, t) for v, t in zip(lexical["verdicts"], lean, strict=True)]
+    return {
+        "split": ev.Outcome(lexical["verdicts"], lean).report(gold) | {"l2": learned["l2"]},
+        "and": ev.Outcome(both, lean).report(gold) | {"l2": learned["l2"]},
+    }
 
 
 def bootstrap(

@@ -344,6 +344,7 @@ def cross_validate(
             two_way["overlap"][i] = base[i] >= bpol.t_2way
     report = Outcome(verdicts["offline"], two_way["offline"], probs).report(gold)
     report["l2"], report["two_way"] = chosen, two_way["offline"]
+    report["verdicts"] = verdicts["offline"]
     return {
         "offline": report,
         "overlap": Outcome(verdicts["overlap"], two_way["overlap"]).report(gold)

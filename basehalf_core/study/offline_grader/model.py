@@ -171,6 +171,21 @@ def decide(p: float, m: Match, policy: Policy) -> str:
     return "Unsure"
 
 
+def agree(verdict: str, lean_correct: bool) -> str:
+    """A definite verdict kept only where a second, full-coverage decision agrees with it.
+
+    The high-precision word rules give ``verdict``; a better-ranking model gives
+    ``lean_correct`` (its 2-way decision). A Correct the model leans against, or a Wrong or
+    Partial it leans for, becomes Unsure: a definite verdict never contradicts the lean, and
+    dropping verdicts cannot bring a wrong one in.
+    """
+    if verdict == "Correct" and not lean_correct:
+        return "Unsure"
+    if verdict in ("Wrong", "Partial") and lean_correct:
+        return "Unsure"
+    return verdict
+
+
 def confidence(verdict: str, p: float) -> float:
     """The probability of the verdict's side (for Unsure: of the likelier side, said as such)."""
     if verdict == "Correct":
