@@ -8,6 +8,7 @@ Run from the project root::
     .venv/bin/python bench/grading.py --batch    # only the concurrency measurement
     .venv/bin/python bench/grading.py --ablation # candidate features, nested CV, unseen questions
     .venv/bin/python bench/grading.py --write-params   # refit the shipped offline weights
+    .venv/bin/python bench/grading.py --write-vector-params   # refit the word-vector model
     .venv/bin/python bench/grading.py --vectors-cost   # load time of the vector/encoder candidates
     .venv/bin/python bench/grading.py --cv --margin 0.03 --meaning sentence   # the +meaning row
     .venv/bin/python bench/grading.py --embed    # fill the sentence encoder's caches first
@@ -406,7 +407,27 @@ def write_params() -> None:
     )
 
 
-def _write_params(path: Path, names: Sequence[str], models: list, policy: Any, n: int) -> None:
+VECTOR_PARAMS = PARAMS.with_name("params_vectors.py")
+
+
+def write_vector_params() -> None:
+    """Fit the word-vector model (:data:`LEARNED_SETS` ``hist``: the shipped word features,
+    wordllama's similarities and the alignment profile) on all training rows of both splits,
+    its ridge penalty from :data:`LEARNED_GRID` by out-of-fold log-loss, and write
+    ``params_vectors.py``. ``grade()`` takes only its 2-way decision (``T_2WAY``/``GATE_2WAY``)
+    and P(correct) from it; the definite verdicts stay the word rules' of ``params.py``."""
+    if word_vectors() is None:
+        sys.exit(f"{vectors.PACKAGE} is not installed: params_vectors.py left as it was")
+    rows = [r for split in SPLITS for r in load(split)]
+    learner = ev.Learner(LEARNED_GRID, numpy=True)
+    names = features.FEATURES + vectors.FEATURES + vectors.PROFILE_FEATURES
+    fitted = ev.fit_all(rows, extra=LEARNED_SETS["hist"], learner=learner)
+    _write_params(VECTOR_PARAMS, names, *fitted, how="--write-vector-params")
+
+
+def _write_params(
+    path: Path, names: Sequence[str], models: list, policy: Any, n: int, how: str = "--write-params"
+) -> None:
     (model,) = models
 
     def fmt(values) -> str:  # one item a line, as ruff format writes it
@@ -414,7 +435,7 @@ def _write_params(path: Path, names: Sequence[str], models: list, policy: Any, n
         return "(\n" + "".join(f"    {i},\n" for i in items) + ")"
 
     text = (
-        '"""Weights of the offline grader, fitted by ``bench/grading.py --write-params``.\n\n'
+        f'"""Weights of the offline grader, fitted by ``bench/grading.py {how}``.\n\n'
         "Derived numbers (feature means, scales, logistic-regression weights, thresholds), not\n"
         "data. They were fitted on the SemEval-2013 Task 7 training splits (SciEntsBank and\n"
         "Beetle), licensed CC BY-SA 3.0: see LICENSE.params.CC-BY-SA-3.0.txt beside this file.\n"
@@ -578,6 +599,9 @@ def main(argv: list[str] | None = None) -> None:
         default="both",
         help="cv: hold out unseen questions, unseen answers, or both (default)",
     )
+    ap.add_argument(
+        "--write-vector-params", action="store_true", help="refit params_vectors.py (wordllama)"
+    )
     ap.add_argument("--vectors-cost", action="store_true", help="time the vectors' load")
     ap.add_argument("--embed", action="store_true", help="fill the meaning vectors' cache")
     ap.add_argument(
@@ -609,6 +633,9 @@ def main(argv: list[str] | None = None) -> None:
     MEANING_ROW, LEARNED_ROW, BOOTSTRAP = args.meaning, args.learned or "", args.bootstrap
     if args.write_params:
         write_params()
+        return
+    if args.write_vector_params:
+        write_vector_params()
         return
     if args.vectors_cost:
         vectors_cost()

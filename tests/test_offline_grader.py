@@ -273,3 +273,22 @@ def test_log_loss_prefers_the_confident_right_answer():
         [0.6, 0.4], [True, False]
     )
     assert evaluate.log_loss([0.0], [True]) < 30  # clipped, never infinite
+
+
+@pytest.mark.parametrize(
+    ("verdict", "lean", "kept"),
+    [
+        ("Correct", True, "Correct"),
+        ("Correct", False, "Unsure"),
+        ("Wrong", False, "Wrong"),
+        ("Wrong", True, "Unsure"),
+        ("Partial", False, "Partial"),
+        ("Partial", True, "Unsure"),
+        ("Unsure", True, "Unsure"),
+        ("Unsure", False, "Unsure"),
+    ],
+)
+def test_a_word_rule_verdict_stands_only_where_the_lean_agrees(verdict, lean, kept):
+    from basehalf_core.study.offline_grader.model import agree
+
+    assert agree(verdict, lean) == kept
