@@ -15,6 +15,8 @@ Run from the project root::
     .venv/bin/python bench/grading.py --cv --margin 0.03 --learned hist --bootstrap 1000
         # a +learned row (numpy logistic regression, ridge chosen on inner folds) with 95 %
         # intervals over resampled questions; sets: wordllama, minilm, hist, hist+minilm
+    .venv/bin/python bench/grading.py --cv --margin 0.03 --learned hist --trees
+        # the same, the inner folds choosing between it and numpy gradient-boosted trees
 
 The +learned sets read wordllama's word vectors (``pip install wordllama``; see
 basehalf_core/study/offline_grader/vectors.py); ``minilm`` and ``hist+minilm`` also need the
@@ -73,6 +75,11 @@ PROTOCOLS = {"questions": ev.UNSEEN_QUESTIONS, "answers": ev.UNSEEN_ANSWERS}
 MEANING_ROW = "sentence"  # or "sentence+alignment" (--meaning)
 LEARNED_ROW = ""  # a key of LEARNED_SETS (--learned): replaces the +meaning row
 LEARNED_GRID = (1.0, 10.0, 100.0, 1000.0)  # ridge penalties the inner folds choose among
+# With --trees the inner folds also choose among gradient-boosted trees (depth, rounds).
+TREE_GRID = tuple(
+    ("trees", d, r) for d in (1, 2) for r in (400, 200, 100)
+)  # longest first: the rest are its prefixes
+TREES = False
 BOOTSTRAP = 0  # resamples for the intervals of the last row's F1 (--bootstrap)
 
 
@@ -83,7 +90,9 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
         " questions: the product's case) or by answer (unseen answers to known questions);"
         f"\nthresholds chosen by an inner {inner_k}-fold CV inside each training part only"
         f" (margin {ev.MARGIN} above each target); +meaning: {MEANING_ROW} features;"
-        f"\n+learned: {LEARNED_ROW or '-'} set, ridge penalty from {LEARNED_GRID} on inner folds."
+        f"\n+learned: {LEARNED_ROW or '-'} set, ridge penalty from {LEARNED_GRID}"
+        f"{' or boosted trees (depth, rounds) from ' + str(TREE_GRID) if TREES else ''}"
+        " on inner folds; split/and: +learned's 2-way, offline's verdicts (and: where both agree)."
         f"\nTargets: precision of Correct >= {ev.TARGET_CORRECT}, of Wrong/Partial (answer not"
         f" correct) >= {ev.TARGET_WRONG}; 2-way macro-F1 at full coverage;\nP(Corr)/P(Wrong):"
         f" precision of those verdicts; ECE: calibration error of the held-out P(correct)."
@@ -99,7 +108,8 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
         # The learned similarity: numpy logistic regression over the shipped word features,
         # the candidate's similarities and the pair vectors, its ridge penalty chosen on the
         # inner folds of each training part (by log-loss) among LEARNED_GRID.
-        graders["+learned"] = (LEARNED_SETS[LEARNED_ROW], ev.Learner(LEARNED_GRID, numpy=True))
+        grid = LEARNED_GRID + (TREE_GRID if TREES else ())
+        graders["+learned"] = (LEARNED_SETS[LEARNED_ROW], ev.Learner(grid, numpy=True))
     elif meaning_vectors() is not None:
         # The sentence-meaning features of the last round, beside the lexical grader.
         graders["+meaning"] = (
@@ -142,7 +152,10 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
                     f" {list(graders)[-1]} F1 95% [{f_lo:.3f}, {f_hi:.3f}]"
                     f" ({BOOTSTRAP} resamples of the questions)"
                 )
-        l2 = " ".join(f"{v:g}" for v in res[list(graders)[-1]]["l2"])
+        l2 = " ".join(
+            f"trees{v[1:]}" if isinstance(v, tuple) else f"{v:g}"
+            for v in res[list(graders)[-1]]["l2"]
+        )
         print(f"{'':<12}({took:.0f} s; ridge penalty chosen per outer fold: {l2})")
 
 
@@ -459,8 +472,11 @@ def _write_params(
 _FIRST_GRADE = """
 import sys, time
 t = time.perf_counter()
-if sys.argv[1] == "grader":
-    from basehalf_core.study.offline_grader import grade
+if sys.argv[1] in ("grader", "words"):
+    from basehalf_core.study.offline_grader import grade, vectors
+    if sys.argv[1] == "words":  # as without wordllama: the word rules alone
+        vectors.word_vectors = lambda: None
+        import logging; logging.disable(logging.WARNING)
     grade("What happens to the current?", "It goes down.", reference="The current decreases.")
 elif sys.argv[1] == "meaning":  # load (hash check included) + one answer's meaning features
     from basehalf_core.study.offline_grader import meaning
@@ -475,7 +491,8 @@ print(time.perf_counter() - t)
 """
 
 COST_LABELS = {
-    "grader": "offline grader: import + first grade",
+    "words": "offline grader, word rules only: import + first grade",
+    "grader": "offline grader (word vectors too): import + first grade",
     "vectors": "wordllama vectors: load + 1 answer",
     "meaning": "MiniLM (numpy): import + hash + load + 1 answer",
 }
@@ -486,7 +503,7 @@ def vectors_cost(reps: int = 5) -> None:
     costs now: a fresh process imports the offline grader and grades one answer, or loads the
     candidate and scores one answer (median of ``reps`` runs each); then, in this process,
     the sentence encoder's cost per further answer."""
-    modes = ["grader"]
+    modes = ["words", "grader"]
     modes += ["vectors"] if word_vectors() is not None else []
     modes += ["meaning"] if meaning.encoder() is not None else []
     times: dict[str, list[float]] = {mode: [] for mode in modes}
@@ -500,7 +517,7 @@ def vectors_cost(reps: int = 5) -> None:
     med = {mode: sorted(got)[len(got) // 2] for mode, got in times.items()}
     print(f"fresh process, median of {reps}:")
     for mode in modes:
-        ratio = "" if mode == "grader" else f"   ({med[mode] / med['grader']:.1f}x the grader)"
+        ratio = "" if mode == "words" else f"   ({med[mode] / med['words']:.1f}x the word rules)"
         print(f"  {COST_LABELS[mode]:<50}{med[mode]:6.2f} s{ratio}")
     enc = meaning.encoder()
     if enc is not None:
@@ -622,6 +639,11 @@ def main(argv: list[str] | None = None) -> None:
         help="cv: a +learned row (numpy logistic regression over this set and the pair vectors)",
     )
     ap.add_argument(
+        "--trees",
+        action="store_true",
+        help="cv: the inner folds also choose among boosted trees (with --learned)",
+    )
+    ap.add_argument(
         "--bootstrap", type=int, default=0, help="cv: resamples for 95%% intervals of the F1"
     )
     ap.add_argument("--concurrency", type=int, default=32, help="batch: learners at once")
@@ -629,8 +651,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--sequential", type=int, default=20, help="batch: learners, one at a time")
     args = ap.parse_args(argv)
     ev.MARGIN = args.margin  # read by select_policy at each call
-    global MEANING_ROW, LEARNED_ROW, BOOTSTRAP
+    global MEANING_ROW, LEARNED_ROW, BOOTSTRAP, TREES
     MEANING_ROW, LEARNED_ROW, BOOTSTRAP = args.meaning, args.learned or "", args.bootstrap
+    TREES = args.trees
     if args.write_params:
         write_params()
         return

@@ -292,3 +292,21 @@ def test_a_word_rule_verdict_stands_only_where_the_lean_agrees(verdict, lean, ke
     from basehalf_core.study.offline_grader.model import agree
 
     assert agree(verdict, lean) == kept
+
+
+def test_boosted_trees_learn_an_interaction_a_logistic_model_cannot():
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    x, xt = rng.normal(size=(600, 3)), rng.normal(size=(400, 3))
+    y, yt = (x[:, 0] > 0) ^ (x[:, 1] > 0), (xt[:, 0] > 0) ^ (xt[:, 1] > 0)
+    trees = evaluate.fit_boosted(x, y.tolist(), depth=2, rounds=100)
+    logistic = evaluate.fit_numpy(x, y.tolist(), 1.0)
+    assert ((trees.probabilities(xt) >= 0.5) == yt).mean() > 0.9
+    assert ((evaluate.probabilities(logistic, xt) >= 0.5) == yt).mean() < 0.65
+    fewer = evaluate.fit_boosted(x, y.tolist(), depth=2, rounds=40)  # a prefix of the longer fit
+    assert fewer.trees == trees.trees[:40]
+    learner = evaluate.Learner((1.0, ("trees", 2, 40)), numpy=True)
+    assert learner.score(learner.fit(x, y.tolist(), ("trees", 2, 40)), xt) == (
+        fewer.probabilities(xt).tolist()
+    )
