@@ -518,10 +518,27 @@ def vectors_cost(reps: int = 5) -> None:
     print(f"fresh process, median of {reps}:")
     for mode in modes:
         ratio = "" if mode == "words" else f"   ({med[mode] / med['words']:.1f}x the word rules)"
-        print(f"  {COST_LABELS[mode]:<50}{med[mode]:6.2f} s{ratio}")
+        print(f"  {COST_LABELS[mode]:<58}{med[mode]:6.2f} s{ratio}")
+    rows = load(SPLITS[0])[:50]
+    for label, lean in (("word rules only", lambda *a: None), ("word vectors too", None)):
+        saved = model_module.lean
+        model_module.lean = lean or saved
+        try:
+            model_module.grade(
+                rows[0]["question"], rows[0]["student_answer"], reference=_refs(rows[0])
+            )
+            t = time.perf_counter()
+            for r in rows:
+                model_module.grade(r["question"], r["student_answer"], reference=_refs(r))
+            each = (time.perf_counter() - t) / len(rows)
+        finally:
+            model_module.lean = saved
+        print(
+            f"  offline grader, {label}: per further answer (mean of {len(rows)})"
+            f" {each * 1000:6.1f} ms"
+        )
     enc = meaning.encoder()
     if enc is not None:
-        rows = load(SPLITS[0])[:50]
         t = time.perf_counter()
         for r in rows:  # no cache across answers: each answer embeds its question and key too
             meaning.answer_features(enc, r["question"], r["student_answer"], _refs(r))
