@@ -367,7 +367,9 @@ LEARNED_SETS = {
     # shippable: wordllama is a plain dependency (weights in its wheel, no torch)
     "wordllama": lambda r: vector_features(r) + vector_pair(r),
     # shippable: how well words are matched (question-free), not what they mean
-    "hist": lambda r: vector_features(r) + vector_profile(r),
+    "hist": lambda r: vectors.grader_values(
+        word_vectors(), r["question"], r["student_answer"], _refs(r)
+    ),
     # not shippable as a plain dependency (the MiniLM package declares torch): for the record
     "minilm": lambda r: meaning_features(r) + alignment_features(r) + minilm_pair(r),
     # not shippable either: every similarity at hand, no pair vectors (an upper bound)
@@ -433,7 +435,7 @@ def write_vector_params() -> None:
         sys.exit(f"{vectors.PACKAGE} is not installed: params_vectors.py left as it was")
     rows = [r for split in SPLITS for r in load(split)]
     learner = ev.Learner(LEARNED_GRID, numpy=True)
-    names = features.FEATURES + vectors.FEATURES + vectors.PROFILE_FEATURES
+    names = features.FEATURES + vectors.GRADER_FEATURES
     fitted = ev.fit_all(rows, extra=LEARNED_SETS["hist"], learner=learner)
     _write_params(VECTOR_PARAMS, names, *fitted, how="--write-vector-params")
 

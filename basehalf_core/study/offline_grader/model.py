@@ -189,8 +189,7 @@ def lean(question: str, answer: str, refs: Sequence[str], m: Match) -> tuple[flo
     from basehalf_core.study.offline_grader import vectors
 
     wv, model, policy = found
-    values = m.values + vectors.values(wv, question, answer, refs)
-    p = model.probability(values + vectors.profile(wv, question, answer, refs))
+    p = model.probability(m.values + vectors.grader_values(wv, question, answer, refs))
     return p, p >= policy.t_2way and not (policy.gate_2way and m.flipped)
 
 
