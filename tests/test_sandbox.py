@@ -91,7 +91,7 @@ _GOOD = {
         ({"dependencies": ["basehalf", "marimo>=0.24"]}, "differs from pyproject"),
         ({"dependencies": ["marimo>=0.25.2,<0.26"]}, "'basehalf' is not a dependency"),
         ({"dependencies": ["basehalf"]}, "marimo is not a dependency"),
-        ({"dependencies": ["basehalf", "marimo>=0.25.2,<0.26", "numpy"]}, "numpy is not"),
+        ({"dependencies": ["basehalf", "marimo>=0.25.2,<0.26", "pandas"]}, "pandas is not"),
         ({"requires-python": ">=3.10"}, "requires-python"),
         ({"tool": {}}, "no editable path source"),
         ({"tool": {"uv": {"sources": {"basehalf": {"path": ".."}}}}}, "no editable path"),
