@@ -34,6 +34,7 @@ def test_the_set_is_broad_enough():
         "fresh3",
         "fresh4",
         "fresh5",
+        "fresh6",
     }
 
 
