@@ -35,6 +35,7 @@ def test_the_set_is_broad_enough():
         "fresh4",
         "fresh5",
         "fresh6",
+        "fresh7",
     }
 
 
