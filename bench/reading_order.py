@@ -12,8 +12,9 @@ is in ../shared/corpus, so it is not counted as unseen) and the "fresh" batch (f
 written with the rule frozen at commit eacca29; "fresh2", written after the rules it led to,
 frozen at 38591f4; "fresh3", frozen at cfa99a1; "fresh4", CJK pages in two columns and in
 vertical tiers, frozen at dba9389; "fresh5", more CJK pages written after the rules that batch
-led to, frozen at 82a8578; "fresh6", real pages from six more publishers, all CC BY, frozen at f658fa1;
-"fresh7", a textbook layout with side notes (CC0), frozen at 085950c), in the same run.
+led to, frozen at 82a8578; "fresh6", real pages from six more publishers, all CC BY, frozen
+at f658fa1; "fresh7", a textbook layout with side notes (CC0), frozen at 085950c), in the same
+run.
 
 Run: ``PYTHONPATH=. python bench/reading_order.py [--no-pdfjs] [--show-dev-failures]``
 (the held-out and unseen cases' texts are never printed: they stay out of sight while designing).
