@@ -142,6 +142,7 @@ class PageText:
         else:
             blocks = _group(_segments(units, info), tuple(rot))
         _mark_regions(blocks, page)
+        _mark_fixed_pitch(blocks, info)
         if running:
             _mark_running(blocks, raw_words, height, running)
         order = order_blocks([b.block for b in blocks], h_disp)
@@ -751,7 +752,7 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
         return r[2] - r[0] >= w * em and r[3] - r[1] >= h * em
 
     boxes = []
-    if any(sized(r, 3, 1.5) for r in marks):
+    if any(sized(r, 3, 1) for r in marks):
         # The C-level paths: get_drawings() makes Python objects of every point (40 ms a page).
         with PYMUPDF_LOCK:
             drawings = page.get_cdrawings()
@@ -759,9 +760,10 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
         for d in drawings:
             fill = d.get("fill")
             r = tuple(d["rect"])
-            if _invisible(d):
-                # Drawn with no ink (opacity 0: a clip-like frame of a plotting tool): it
-                # neither groups a figure nor boxes text, however large.
+            if _invisible(d) or _paper_white(d):
+                # Drawn with no ink (opacity 0: a clip-like frame of a plotting tool), or
+                # only filled in the paper's white (the background of a code listing's
+                # lines): it neither groups a figure nor boxes text, however large.
                 unseen.append(r)
                 continue
             small = (r[2] - r[0]) * (r[3] - r[1]) < half
@@ -779,6 +781,12 @@ def _invisible(d: dict) -> bool:
     fill_gone = "f" not in kind or d.get("fill_opacity", 1.0) == 0
     stroke_gone = "s" not in kind or d.get("stroke_opacity", 1.0) == 0
     return fill_gone and stroke_gone
+
+
+def _paper_white(d: dict) -> bool:
+    """A path only filled, in white: on a white page it draws nothing to be seen."""
+    fill = d.get("fill")
+    return d.get("type", "") == "f" and bool(fill) and min(fill) >= 0.95
 
 
 def _same_rect(r, q, slack: float = 1.0) -> bool:
@@ -822,6 +830,31 @@ def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
                 for r in figures
             ):
                 g.block.region = "float"
+
+
+# PyMuPDF's span flag for a font whose descriptor says it is fixed-pitch (monospaced).
+FIXED_PITCH_FLAG = 8
+
+
+def _mark_fixed_pitch(groups: list[_Group], info: dict) -> None:
+    """Set ``Block.fixed`` where most of a block's characters are in a fixed-pitch font."""
+    spans: dict[tuple[int, int], list] = {}
+    for b in info.get("blocks", []):
+        for ln, line in enumerate(b.get("lines", [])):
+            spans[(b["number"], ln)] = [
+                s["bbox"]
+                for s in line["spans"]
+                if s["flags"] & FIXED_PITCH_FLAG and s["text"].strip()
+            ]
+    for g in groups:
+        fixed = total = 0
+        for seg in g.segments:
+            for u in seg.units:
+                cx = (u.rect[0] + u.rect[2]) / 2
+                total += len(u.text)
+                if any(r[0] <= cx <= r[2] for r in spans.get((u.block, u.line), ())):
+                    fixed += len(u.text)
+        g.block.fixed = 2 * fixed > total
 
 
 def _first_line(g: _Group) -> str:
