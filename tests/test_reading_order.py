@@ -36,6 +36,7 @@ def test_the_set_is_broad_enough():
         "fresh5",
         "fresh6",
         "fresh7",
+        "fresh8",
     }
 
 
