@@ -756,19 +756,23 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
         # The C-level paths: get_drawings() makes Python objects of every point (40 ms a page).
         with PYMUPDF_LOCK:
             drawings = page.get_cdrawings()
-        unseen = []
+        unseen, white, inked = [], [], []
         for d in drawings:
             fill = d.get("fill")
             r = tuple(d["rect"])
-            if _invisible(d) or _paper_white(d):
-                # Drawn with no ink (opacity 0: a clip-like frame of a plotting tool), or
-                # only filled in the paper's white (the background of a code listing's
-                # lines): it neither groups a figure nor boxes text, however large.
+            if _invisible(d):
+                # Drawn with no ink (opacity 0: a clip-like frame of a plotting tool): it
+                # neither groups a figure nor boxes text, however large.
                 unseen.append(r)
                 continue
+            if _paper_white(d):
+                white.append(r)
+                continue
+            inked.append(r)
             small = (r[2] - r[0]) * (r[3] - r[1]) < half
             if fill and min(fill) < 0.95 and sized(r, 3, 1.5) and small:
                 boxes.append(r)
+        unseen += _text_backgrounds(white, marks, inked, unseen)
         if unseen:
             marks = [r for r in marks if not any(_same_rect(r, q) for q in unseen)]
     figures = [r for r in _cluster(marks, 0.5 * em) if sized(r, 2, 2)]
@@ -787,6 +791,29 @@ def _paper_white(d: dict) -> bool:
     """A path only filled, in white: on a white page it draws nothing to be seen."""
     fill = d.get("fill")
     return d.get("type", "") == "f" and bool(fill) and min(fill) >= 0.95
+
+
+def _text_backgrounds(white: list, marks: list, inked: list, unseen: list) -> list:
+    """The white rectangles with nothing drawn on them: backgrounds of text alone.
+
+    The listings package puts each line of code on a white rectangle; two stacked measure
+    like a figure, but they hold only text. A plotting tool's white background holds the
+    plot's lines and ticks, and a shape painted white under its ink (an arrowhead) holds
+    that ink: they stay marks, so a figure keeps its labels and its parts together.
+
+    Args:
+        white: rectangles of paths only filled in white.
+        marks: the page's marks (images too), the white and unseen paths among them.
+        inked: rectangles of the paths drawn in ink.
+        unseen: paths drawn with no ink.
+    """
+    if not white:
+        return []
+    drawn = [r for r in marks if not any(_same_rect(r, q) for q in white + unseen)] + inked
+    centres = [((r[0] + r[2]) / 2, (r[1] + r[3]) / 2) for r in drawn]
+    return [
+        w for w in white if not any(w[0] <= x <= w[2] and w[1] <= y <= w[3] for x, y in centres)
+    ]
 
 
 def _same_rect(r, q, slack: float = 1.0) -> bool:
@@ -846,6 +873,8 @@ def _mark_fixed_pitch(groups: list[_Group], info: dict) -> None:
                 for s in line["spans"]
                 if s["flags"] & FIXED_PITCH_FLAG and s["text"].strip()
             ]
+    if not any(spans.values()):
+        return  # no fixed-pitch text on the page (most pages)
     for g in groups:
         fixed = total = 0
         for seg in g.segments:
