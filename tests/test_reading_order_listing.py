@@ -99,3 +99,25 @@ def test_small_print_in_a_proportional_font_between_paragraphs_is_still_left_out
         "makes sense at the start of a chapter, with this code: "
         "As the space in the margin is a valuable resource,"
     )
+
+
+def test_a_plots_white_background_still_holds_its_labels(tmp_path):
+    # A plotting tool paints a white rectangle under the axes and puts the tick labels on it,
+    # outside the lines it draws. Something is drawn on that white: it is the figure's
+    # ground, and the labels on it stay the figure's contents (a drag leaves them out).
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    for k, line in enumerate(ABOVE):
+        page.insert_text((70, 100 + 12 * k), line, fontsize=10, fontname="tiro")
+    page.draw_rect((70, 130, 370, 330), color=None, fill=(1, 1, 1))
+    page.draw_polyline([(120, 300), (200, 220), (280, 180), (350, 150)], color=(0, 0, 1))
+    page.draw_rect((110, 140, 360, 310), color=(0, 0, 0), fill=None)
+    for k, tick in enumerate(["90", "80", "70", "60"]):
+        page.insert_text((80, 150 + 45 * k), tick, fontsize=6, fontname="helv")
+    page.insert_text((180, 325), "k: number of passages", fontsize=6, fontname="helv")
+    for k, line in enumerate(BELOW):
+        page.insert_text((70, 360 + 12 * k), line, fontsize=10, fontname="tiro")
+    path = tmp_path / "plot.pdf"
+    doc.save(path)
+    doc = open_document(path)
+    assert {w.role for w in doc.words(0) if w.text in ("90", "passages")} == {"float"}
