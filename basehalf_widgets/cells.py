@@ -25,6 +25,7 @@ from basehalf_core.views import export, grading_panel, panels
 from basehalf_core.views.note_edit import EditorController
 from basehalf_widgets import panes
 from basehalf_widgets.canvas import Canvas
+from basehalf_widgets.document_pane import DocumentPane
 from basehalf_widgets.note_editor import NoteEditor
 
 
@@ -54,11 +55,11 @@ def document_reader(wiring: panes.Wiring):
     """The one reader of the workbench and its view, shown by a cell that never re-runs.
 
     A card opened by the learner (a double-click on the canvas, Open card, a highlight, a
-    grow) reaches :meth:`panes.DocumentPane.follow` from ``open_card`` itself, so the
+    grow) reaches :meth:`DocumentPane.follow` from ``open_card`` itself, so the
     document's first page is on its way before any cell re-runs; the ``reader_sync`` cell
     follows every other change of the open card (the folder's first document, a switch).
     """
-    documents = panes.DocumentPane(wiring)
+    documents = DocumentPane(wiring)
     wiring.opening.append(documents.follow)
     return documents, documents.view()
 
@@ -97,7 +98,7 @@ def model_boxes():
     return model_box, api_base_box
 
 
-def note_editor(ws: Workspace, bump: Callable, open_card: Callable, documents: panes.DocumentPane):
+def note_editor(ws: Workspace, bump: Callable, open_card: Callable, documents: DocumentPane):
     """The note editor widget and its controller (Save, conflicts, Source links)."""
     editor = NoteEditor()
     editing = EditorController(editor, ws, bump)

@@ -8,12 +8,15 @@ Run from the project root::
     .venv/bin/python bench/grading.py --batch    # only the concurrency measurement
     .venv/bin/python bench/grading.py --ablation # candidate features, nested CV, unseen questions
     .venv/bin/python bench/grading.py --write-params   # refit the shipped offline weights
+    .venv/bin/python bench/grading.py --write-vector-params   # refit the word-vector model
     .venv/bin/python bench/grading.py --vectors-cost   # load time of the vector/encoder candidates
     .venv/bin/python bench/grading.py --cv --margin 0.03 --meaning sentence   # the +meaning row
     .venv/bin/python bench/grading.py --embed    # fill the sentence encoder's caches first
     .venv/bin/python bench/grading.py --cv --margin 0.03 --learned hist --bootstrap 1000
         # a +learned row (numpy logistic regression, ridge chosen on inner folds) with 95 %
         # intervals over resampled questions; sets: wordllama, minilm, hist, hist+minilm
+    .venv/bin/python bench/grading.py --cv --margin 0.03 --learned hist --trees
+        # the same, the inner folds choosing between it and numpy gradient-boosted trees
 
 The +learned sets read wordllama's word vectors (``pip install wordllama``; see
 basehalf_core/study/offline_grader/vectors.py); ``minilm`` and ``hist+minilm`` also need the
@@ -72,6 +75,11 @@ PROTOCOLS = {"questions": ev.UNSEEN_QUESTIONS, "answers": ev.UNSEEN_ANSWERS}
 MEANING_ROW = "sentence"  # or "sentence+alignment" (--meaning)
 LEARNED_ROW = ""  # a key of LEARNED_SETS (--learned): replaces the +meaning row
 LEARNED_GRID = (1.0, 10.0, 100.0, 1000.0)  # ridge penalties the inner folds choose among
+# With --trees the inner folds also choose among gradient-boosted trees (depth, rounds).
+TREE_GRID = tuple(
+    ("trees", d, r) for d in (1, 2) for r in (400, 200, 100)
+)  # longest first: the rest are its prefixes
+TREES = False
 BOOTSTRAP = 0  # resamples for the intervals of the last row's F1 (--bootstrap)
 
 
@@ -82,7 +90,9 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
         " questions: the product's case) or by answer (unseen answers to known questions);"
         f"\nthresholds chosen by an inner {inner_k}-fold CV inside each training part only"
         f" (margin {ev.MARGIN} above each target); +meaning: {MEANING_ROW} features;"
-        f"\n+learned: {LEARNED_ROW or '-'} set, ridge penalty from {LEARNED_GRID} on inner folds."
+        f"\n+learned: {LEARNED_ROW or '-'} set, ridge penalty from {LEARNED_GRID}"
+        f"{' or boosted trees (depth, rounds) from ' + str(TREE_GRID) if TREES else ''}"
+        " on inner folds; split/and: +learned's 2-way, offline's verdicts (and: where both agree)."
         f"\nTargets: precision of Correct >= {ev.TARGET_CORRECT}, of Wrong/Partial (answer not"
         f" correct) >= {ev.TARGET_WRONG}; 2-way macro-F1 at full coverage;\nP(Corr)/P(Wrong):"
         f" precision of those verdicts; ECE: calibration error of the held-out P(correct)."
@@ -98,7 +108,8 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
         # The learned similarity: numpy logistic regression over the shipped word features,
         # the candidate's similarities and the pair vectors, its ridge penalty chosen on the
         # inner folds of each training part (by log-loss) among LEARNED_GRID.
-        graders["+learned"] = (LEARNED_SETS[LEARNED_ROW], ev.Learner(LEARNED_GRID, numpy=True))
+        grid = LEARNED_GRID + (TREE_GRID if TREES else ())
+        graders["+learned"] = (LEARNED_SETS[LEARNED_ROW], ev.Learner(grid, numpy=True))
     elif meaning_vectors() is not None:
         # The sentence-meaning features of the last round, beside the lexical grader.
         graders["+meaning"] = (
@@ -120,7 +131,11 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
             res["overlap"], res[name] = got["overlap"], got["offline"]
         took = time.perf_counter() - t
         label = f"{split.split('_')[0][:6]}/{protocol[:4]}"
-        for name in ("overlap", *graders):
+        shown = ("overlap", *graders)
+        if LEARNED_ROW:
+            res |= split_rows(rows, res["offline"], res["+learned"])
+            shown += ("split", "and")
+        for name in shown:
             r = res[name]
             print(
                 f"{label:<12}{name:<9}{r['n']:>6}{r['f1_2way']:>9.3f}"
@@ -137,8 +152,24 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
                     f" {list(graders)[-1]} F1 95% [{f_lo:.3f}, {f_hi:.3f}]"
                     f" ({BOOTSTRAP} resamples of the questions)"
                 )
-        l2 = " ".join(f"{v:g}" for v in res[list(graders)[-1]]["l2"])
+        l2 = " ".join(
+            f"trees{v[1:]}" if isinstance(v, tuple) else f"{v:g}"
+            for v in res[list(graders)[-1]]["l2"]
+        )
         print(f"{'':<12}({took:.0f} s; ridge penalty chosen per outer fold: {l2})")
+
+
+def split_rows(rows: Sequence[dict], lexical: dict, learned: dict) -> dict[str, dict]:
+    """The 2-way decision of the learned row beside the definite verdicts of the lexical one:
+    ``split`` keeps the lexical verdicts as they are; ``and`` keeps one only where the learned
+    2-way decision agrees with it (:func:`.model.agree`), else Unsure."""
+    gold = [ev.is_correct(r) for r in rows]
+    lean = learned["two_way"]
+    both = [model_module.agree(v, t) for v, t in zip(lexical["verdicts"], lean, strict=True)]
+    return {
+        "split": ev.Outcome(lexical["verdicts"], lean).report(gold) | {"l2": learned["l2"]},
+        "and": ev.Outcome(both, lean).report(gold) | {"l2": learned["l2"]},
+    }
 
 
 def bootstrap(
@@ -336,7 +367,9 @@ LEARNED_SETS = {
     # shippable: wordllama is a plain dependency (weights in its wheel, no torch)
     "wordllama": lambda r: vector_features(r) + vector_pair(r),
     # shippable: how well words are matched (question-free), not what they mean
-    "hist": lambda r: vector_features(r) + vector_profile(r),
+    "hist": lambda r: vectors.grader_values(
+        word_vectors(), r["question"], r["student_answer"], _refs(r)
+    ),
     # not shippable as a plain dependency (the MiniLM package declares torch): for the record
     "minilm": lambda r: meaning_features(r) + alignment_features(r) + minilm_pair(r),
     # not shippable either: every similarity at hand, no pair vectors (an upper bound)
@@ -389,7 +422,27 @@ def write_params() -> None:
     )
 
 
-def _write_params(path: Path, names: Sequence[str], models: list, policy: Any, n: int) -> None:
+VECTOR_PARAMS = PARAMS.with_name("params_vectors.py")
+
+
+def write_vector_params() -> None:
+    """Fit the word-vector model (:data:`LEARNED_SETS` ``hist``: the shipped word features,
+    wordllama's similarities and the alignment profile) on all training rows of both splits,
+    its ridge penalty from :data:`LEARNED_GRID` by out-of-fold log-loss, and write
+    ``params_vectors.py``. ``grade()`` takes only its 2-way decision (``T_2WAY``/``GATE_2WAY``)
+    and P(correct) from it; the definite verdicts stay the word rules' of ``params.py``."""
+    if word_vectors() is None:
+        sys.exit(f"{vectors.PACKAGE} is not installed: params_vectors.py left as it was")
+    rows = [r for split in SPLITS for r in load(split)]
+    learner = ev.Learner(LEARNED_GRID, numpy=True)
+    names = features.FEATURES + vectors.GRADER_FEATURES
+    fitted = ev.fit_all(rows, extra=LEARNED_SETS["hist"], learner=learner)
+    _write_params(VECTOR_PARAMS, names, *fitted, how="--write-vector-params")
+
+
+def _write_params(
+    path: Path, names: Sequence[str], models: list, policy: Any, n: int, how: str = "--write-params"
+) -> None:
     (model,) = models
 
     def fmt(values) -> str:  # one item a line, as ruff format writes it
@@ -397,7 +450,7 @@ def _write_params(path: Path, names: Sequence[str], models: list, policy: Any, n
         return "(\n" + "".join(f"    {i},\n" for i in items) + ")"
 
     text = (
-        '"""Weights of the offline grader, fitted by ``bench/grading.py --write-params``.\n\n'
+        f'"""Weights of the offline grader, fitted by ``bench/grading.py {how}``.\n\n'
         "Derived numbers (feature means, scales, logistic-regression weights, thresholds), not\n"
         "data. They were fitted on the SemEval-2013 Task 7 training splits (SciEntsBank and\n"
         "Beetle), licensed CC BY-SA 3.0: see LICENSE.params.CC-BY-SA-3.0.txt beside this file.\n"
@@ -421,8 +474,11 @@ def _write_params(path: Path, names: Sequence[str], models: list, policy: Any, n
 _FIRST_GRADE = """
 import sys, time
 t = time.perf_counter()
-if sys.argv[1] == "grader":
-    from basehalf_core.study.offline_grader import grade
+if sys.argv[1] in ("grader", "words"):
+    from basehalf_core.study.offline_grader import grade, vectors
+    if sys.argv[1] == "words":  # as without wordllama: the word rules alone
+        vectors.word_vectors = lambda: None
+        import logging; logging.disable(logging.WARNING)
     grade("What happens to the current?", "It goes down.", reference="The current decreases.")
 elif sys.argv[1] == "meaning":  # load (hash check included) + one answer's meaning features
     from basehalf_core.study.offline_grader import meaning
@@ -437,7 +493,8 @@ print(time.perf_counter() - t)
 """
 
 COST_LABELS = {
-    "grader": "offline grader: import + first grade",
+    "words": "offline grader, word rules only: import + first grade",
+    "grader": "offline grader (word vectors too): import + first grade",
     "vectors": "wordllama vectors: load + 1 answer",
     "meaning": "MiniLM (numpy): import + hash + load + 1 answer",
 }
@@ -448,7 +505,7 @@ def vectors_cost(reps: int = 5) -> None:
     costs now: a fresh process imports the offline grader and grades one answer, or loads the
     candidate and scores one answer (median of ``reps`` runs each); then, in this process,
     the sentence encoder's cost per further answer."""
-    modes = ["grader"]
+    modes = ["words", "grader"]
     modes += ["vectors"] if word_vectors() is not None else []
     modes += ["meaning"] if meaning.encoder() is not None else []
     times: dict[str, list[float]] = {mode: [] for mode in modes}
@@ -462,11 +519,28 @@ def vectors_cost(reps: int = 5) -> None:
     med = {mode: sorted(got)[len(got) // 2] for mode, got in times.items()}
     print(f"fresh process, median of {reps}:")
     for mode in modes:
-        ratio = "" if mode == "grader" else f"   ({med[mode] / med['grader']:.1f}x the grader)"
-        print(f"  {COST_LABELS[mode]:<50}{med[mode]:6.2f} s{ratio}")
+        ratio = "" if mode == "words" else f"   ({med[mode] / med['words']:.1f}x the word rules)"
+        print(f"  {COST_LABELS[mode]:<58}{med[mode]:6.2f} s{ratio}")
+    rows = load(SPLITS[0])[:50]
+    for label, lean in (("word rules only", lambda *a: None), ("word vectors too", None)):
+        saved = model_module.lean
+        model_module.lean = lean or saved
+        try:
+            model_module.grade(
+                rows[0]["question"], rows[0]["student_answer"], reference=_refs(rows[0])
+            )
+            t = time.perf_counter()
+            for r in rows:
+                model_module.grade(r["question"], r["student_answer"], reference=_refs(r))
+            each = (time.perf_counter() - t) / len(rows)
+        finally:
+            model_module.lean = saved
+        print(
+            f"  offline grader, {label}: per further answer (mean of {len(rows)})"
+            f" {each * 1000:6.1f} ms"
+        )
     enc = meaning.encoder()
     if enc is not None:
-        rows = load(SPLITS[0])[:50]
         t = time.perf_counter()
         for r in rows:  # no cache across answers: each answer embeds its question and key too
             meaning.answer_features(enc, r["question"], r["student_answer"], _refs(r))
@@ -561,6 +635,9 @@ def main(argv: list[str] | None = None) -> None:
         default="both",
         help="cv: hold out unseen questions, unseen answers, or both (default)",
     )
+    ap.add_argument(
+        "--write-vector-params", action="store_true", help="refit params_vectors.py (wordllama)"
+    )
     ap.add_argument("--vectors-cost", action="store_true", help="time the vectors' load")
     ap.add_argument("--embed", action="store_true", help="fill the meaning vectors' cache")
     ap.add_argument(
@@ -581,6 +658,11 @@ def main(argv: list[str] | None = None) -> None:
         help="cv: a +learned row (numpy logistic regression over this set and the pair vectors)",
     )
     ap.add_argument(
+        "--trees",
+        action="store_true",
+        help="cv: the inner folds also choose among boosted trees (with --learned)",
+    )
+    ap.add_argument(
         "--bootstrap", type=int, default=0, help="cv: resamples for 95%% intervals of the F1"
     )
     ap.add_argument("--concurrency", type=int, default=32, help="batch: learners at once")
@@ -588,10 +670,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--sequential", type=int, default=20, help="batch: learners, one at a time")
     args = ap.parse_args(argv)
     ev.MARGIN = args.margin  # read by select_policy at each call
-    global MEANING_ROW, LEARNED_ROW, BOOTSTRAP
+    global MEANING_ROW, LEARNED_ROW, BOOTSTRAP, TREES
     MEANING_ROW, LEARNED_ROW, BOOTSTRAP = args.meaning, args.learned or "", args.bootstrap
+    TREES = args.trees
     if args.write_params:
         write_params()
+        return
+    if args.write_vector_params:
+        write_vector_params()
         return
     if args.vectors_cost:
         vectors_cost()

@@ -79,6 +79,12 @@ def click_card(page, canvas, node: str, *, shift: bool = False) -> None:
         page.keyboard.up("Shift")
 
 
+def select_card(page, canvas, node: str) -> None:
+    """Click ``node`` and wait until Card Detail shows it."""
+    click_card(page, canvas, node)
+    expect(page.locator("[data-testid='card-detail']")).to_have_text(node, timeout=TIMEOUT)
+
+
 def in_view(canvas, node: str) -> bool:
     """The card's centre is drawn inside the canvas element."""
     return canvas.evaluate(
@@ -124,10 +130,7 @@ def test_clicking_a_card_selects_it_in_python(canvas_app, browser_page, tmp_path
     folder = make_study(tmp_path / "study")
     page = browser_page
     canvas = open_canvas(page, canvas_app(folder))
-    click_card(page, canvas, "the-transformer-claim.md")
-    expect(page.locator("[data-testid='card-detail']")).to_have_text(
-        "the-transformer-claim.md", timeout=TIMEOUT
-    )
+    select_card(page, canvas, "the-transformer-claim.md")
     # A ghost card opens the note that lists the missing file.
     click_card(page, canvas, "//missing/moved-away.pdf")
     expect(page.locator("[data-testid='card-detail']")).to_have_text("lost.md", timeout=TIMEOUT)
@@ -162,10 +165,7 @@ def test_a_grow_adds_a_card_and_nothing_else_moves(canvas_app, browser_page, tmp
     folder = make_study(tmp_path / "study")
     page = browser_page
     canvas = open_canvas(page, canvas_app(folder))
-    click_card(page, canvas, "the-transformer-claim.md")
-    expect(page.locator("[data-testid='card-detail']")).to_have_text(
-        "the-transformer-claim.md", timeout=TIMEOUT
-    )
+    select_card(page, canvas, "the-transformer-claim.md")
     shown = ["attention.pdf", "the-transformer-claim.md", "qkv.md", "lost.md", "titled.md"]
     before = {n: centre(canvas, n) for n in shown}
     page.get_by_role("button", name="Grow").click()
@@ -191,8 +191,7 @@ def test_hostile_names_and_titles_show_as_text_and_run_nothing(canvas_app, brows
     # Text only: innerText turns line ends into <br>, and nothing else becomes an element.
     tags = tooltip.evaluate("(el) => [...el.querySelectorAll('*')].map((e) => e.tagName)")
     assert set(tags) <= {"BR"}
-    click_card(page, canvas, XSS_NAME)
-    expect(page.locator("[data-testid='card-detail']")).to_have_text(XSS_NAME, timeout=TIMEOUT)
+    select_card(page, canvas, XSS_NAME)
     x, y = centre(canvas, "titled.md")
     page.mouse.move(x, y)
     expect(tooltip).to_contain_text("<img src=y onerror=alert(3)>")
@@ -248,8 +247,7 @@ def test_a_grown_card_outside_the_view_is_brought_into_it(canvas_app, browser_pa
     expect(canvas).to_have_attribute("data-node-count", "121", timeout=TIMEOUT)
     # Zoomed in on the PDF: the row below it is full, a note grown from it lands far out.
     canvas.evaluate("(el) => el.bhFocus('paper.pdf', 1)")
-    click_card(page, canvas, "paper.pdf")
-    expect(page.locator("[data-testid='card-detail']")).to_have_text("paper.pdf", timeout=TIMEOUT)
+    select_card(page, canvas, "paper.pdf")
     page.get_by_role("button", name="Grow").click()
     expect(canvas).to_have_attribute("data-node-count", "122", timeout=TIMEOUT)
     grown = canvas.evaluate("(el) => el.bhPosition('grown-1.md')")
@@ -332,29 +330,29 @@ def test_thirty_cards_fit_the_pane_with_readable_labels(canvas_app, browser_page
 # --- the workbench (the lead's app) ---------------------------------------------------------
 
 
-def test_workbench_canvas_opens_card_detail(marimo_app, browser_page, tmp_path):
-    folder = make_study(tmp_path / "study")
-    page = browser_page
-    page.goto(marimo_app(folder))
+def open_in_workbench(page, url: str, node: str):
+    """Open the workbench at ``url``, double-click card ``node`` on its canvas and wait until
+    Card Detail has it open; returns Card Detail."""
+    page.goto(url)
     wait_for_app(page)
     canvas = page.locator(CANVAS)
     expect(canvas).to_have_attribute("data-node-count", "7", timeout=TIMEOUT)
-    page.mouse.dblclick(*centre(canvas, "the-transformer-claim.md"))  # double-click opens
+    page.mouse.dblclick(*centre(canvas, node))  # double-click opens
     detail = page.locator("[data-testid='card-detail']")
-    expect(detail).to_have_attribute("data-path", "the-transformer-claim.md", timeout=TIMEOUT)
+    expect(detail).to_have_attribute("data-path", node, timeout=TIMEOUT)
+    return detail
+
+
+def test_workbench_canvas_opens_card_detail(marimo_app, browser_page, tmp_path):
+    folder = make_study(tmp_path / "study")
+    detail = open_in_workbench(browser_page, marimo_app(folder), "the-transformer-claim.md")
     expect(detail).to_contain_text("The Transformer claim")
 
 
 def test_workbench_hostile_note_runs_nothing_in_card_detail(marimo_app, browser_page, tmp_path):
     folder = make_study(tmp_path / "study")
     page = browser_page
-    page.goto(marimo_app(folder))
-    wait_for_app(page)
-    canvas = page.locator(CANVAS)
-    expect(canvas).to_have_attribute("data-node-count", "7", timeout=TIMEOUT)
-    page.mouse.dblclick(*centre(canvas, XSS_NAME))
-    detail = page.locator("[data-testid='card-detail']")
-    expect(detail).to_have_attribute("data-path", XSS_NAME, timeout=TIMEOUT)
+    detail = open_in_workbench(page, marimo_app(folder), XSS_NAME)
     expect(detail).to_contain_text("<script>alert(2)</script>")
     body = page.locator("[data-testid='card-body']")
     expect(body).to_contain_text("<img src=w onerror=alert(5)>", timeout=TIMEOUT)

@@ -11,7 +11,8 @@ import pytest
 from class_server import LONGEVAL, PASSWORD, ClassServer, make_class
 from conftest import wait_for_app
 from playwright.sync_api import expect
-from test_browser_walkthrough import drag, words
+from test_browser_reader import drag
+from test_browser_walkthrough import words
 
 from basehalf_core.teaching import roster
 

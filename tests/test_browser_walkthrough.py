@@ -22,6 +22,7 @@ import pytest
 from conftest import ROOT, corpus, wait_for_app
 from openai_server import grading_reply, start
 from playwright.sync_api import expect
+from test_browser_reader import drag
 
 pytestmark = pytest.mark.browser
 
@@ -98,20 +99,6 @@ def find(texts: list[str], run: list[str], after: int = 0) -> int:
         if texts[k : k + len(run)] == run:
             return k
     raise AssertionError(f"{run!r} not on this page")
-
-
-def drag(page, first: int, last: int) -> None:
-    span = page.locator(f"[data-testid=text-layer] span[data-i='{first}']")
-    span.evaluate("e => e.scrollIntoView({block: 'center'})")
-    a = page.locator(f"[data-testid=text-layer] span[data-i='{first}']").bounding_box()
-    z = page.locator(f"[data-testid=text-layer] span[data-i='{last}']").bounding_box()
-    x0, y0 = a["x"] + 1, a["y"] + a["height"] / 2
-    x1, y1 = z["x"] + z["width"] - 1, z["y"] + z["height"] / 2
-    page.mouse.move(x0, y0)
-    page.mouse.down()
-    for s in range(1, 13):
-        page.mouse.move(x0 + (x1 - x0) * s / 12, y0 + (y1 - y0) * s / 12)
-    page.mouse.up()
 
 
 def go_to(page, number: int) -> None:

@@ -1,4 +1,4 @@
-"""The workbench's one reader (panes.DocumentPane) on a real study folder: which card opens
+"""The workbench's one reader (DocumentPane) on a real study folder: which card opens
 what, the page each document was left at, passwords, broken files, grow and highlight clicks,
 and the Stage that says whether the reader or Card Detail is up.
 
@@ -15,7 +15,8 @@ from conftest import corpus
 
 from basehalf_core.documents import document as documents
 from basehalf_core.folder.workspace import Workspace
-from basehalf_widgets import cells, panes
+from basehalf_widgets import cells
+from basehalf_widgets.document_pane import DocumentPane
 from basehalf_widgets.stage import DETAIL, READER, fit_zoom
 
 A, B = "attention.pdf", "multicolumn.pdf"
@@ -66,7 +67,7 @@ def app():
 
 @pytest.fixture
 def pane(folder, app):
-    documents_pane = panes.DocumentPane(app.wiring())
+    documents_pane = DocumentPane(app.wiring())
     documents_pane.use(Workspace.open(folder))
     return documents_pane
 
@@ -196,7 +197,7 @@ def test_grow_writes_the_note_and_a_highlight_click_opens_it(pane, app, folder):
 
 def test_open_card_opens_the_document_before_the_cells_re_run(folder, app):
     wiring = app.wiring()
-    pane = panes.DocumentPane(wiring)
+    pane = DocumentPane(wiring)
     wiring.opening.append(pane.follow)
     pane.reader.observe(lambda c: app.hook_order.append(("page_count", c["new"])), ["page_count"])
     pane.use(Workspace.open(folder))

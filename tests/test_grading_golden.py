@@ -98,6 +98,7 @@ def with_key(text: str) -> str:
 def test_with_an_answer_key_the_correct_answers_are_not_wrong_and_most_are_correct(tmp_path):
     got = grade(tmp_path, with_key((SESSION / CARD).read_text(encoding="utf-8")))
     assert all(g.verdict != "Wrong" for g in got.values()), got
+    assert all("leans not correct" not in g.reason for g in got.values()), got
     assert sum(g.verdict == "Correct" for g in got.values()) >= 3, got
     assert all(g.evidence in ANSWER_KEY for g in got.values())  # graded against the key
 
@@ -115,6 +116,7 @@ def test_with_an_answer_key_the_variants_are_never_correct(tmp_path, variant, ch
     got = grade(tmp_path, with_key((GOLDEN / variant).read_text(encoding="utf-8")))
     for n in changed:
         assert got[n].verdict != "Correct", got[n]
+        assert "leans correct" not in got[n].reason, got[n]  # nor hinted at
 
 
 def test_the_shipped_longeval_grading_is_what_the_offline_grader_says_now(tmp_path):

@@ -136,6 +136,34 @@ def test_nested_cv_on_real_data_meets_the_precision_goals_beside_the_baseline(na
     assert 0 < off["coverage"] < 1
 
 
+def test_the_grader_as_shipped_keeps_the_precision_goals_and_beats_the_word_rules():
+    # What grade() does with a key: the word rules' verdicts, each kept only where the
+    # word-vector model's 2-way lean agrees; that lean is the 2-way decision. Same folds for
+    # both models (questions held out), thresholds and lean from inner folds only; the ridge
+    # is fixed at the one --write-vector-params chose (the bench chooses it per fold).
+    # SciEntsBank whole, the split the 0.72 goal is about, 3 folds (when written: F1 0.707 vs
+    # 0.677 word rules vs 0.628 overlap; P(Correct) 0.871 of 473, P(Wrong) 0.938 of 194); the
+    # issue's figures (5 folds, both splits) are bench/grading.py's.
+    from basehalf_core.study.offline_grader import model, vectors
+
+    wv = vectors.word_vectors()
+    rows = load("sciEntsBank_3way_train.jsonl")
+    learner = evaluate.Learner((100.0,), numpy=True)
+    refs = [r.get("reference_answers_all") or [r["reference_answer"]] for r in rows]
+    extra = {r["id"]: vectors.grader_values(wv, r["question"], r["student_answer"], k)
+             for r, k in zip(rows, refs, strict=True)}  # fmt: skip
+    words = evaluate.cross_validate(rows, k=3, inner_k=3)
+    both = evaluate.cross_validate(
+        rows, k=3, inner_k=3, extra=lambda r: extra[r["id"]], learner=learner
+    )
+    lean = both["offline"]["two_way"]
+    kept = [model.agree(v, t) for v, t in zip(words["offline"]["verdicts"], lean, strict=True)]
+    got = evaluate.Outcome(kept, lean).report([evaluate.is_correct(r) for r in rows])
+    assert got["f1_2way"] > words["offline"]["f1_2way"] > words["overlap"]["f1_2way"], got
+    assert got["n_correct"] >= 90 and got["n_wrong"] >= 90
+    assert got["prec_correct"] >= 0.85 and got["prec_wrong"] >= 0.90, got
+
+
 def test_threshold_selection_never_sees_the_test_fold(monkeypatch):
     rows = load("sciEntsBank_3way_train.jsonl", 600)
     seen: list[int] = []
@@ -273,3 +301,40 @@ def test_log_loss_prefers_the_confident_right_answer():
         [0.6, 0.4], [True, False]
     )
     assert evaluate.log_loss([0.0], [True]) < 30  # clipped, never infinite
+
+
+@pytest.mark.parametrize(
+    ("verdict", "lean", "kept"),
+    [
+        ("Correct", True, "Correct"),
+        ("Correct", False, "Unsure"),
+        ("Wrong", False, "Wrong"),
+        ("Wrong", True, "Unsure"),
+        ("Partial", False, "Partial"),
+        ("Partial", True, "Unsure"),
+        ("Unsure", True, "Unsure"),
+        ("Unsure", False, "Unsure"),
+    ],
+)
+def test_a_word_rule_verdict_stands_only_where_the_lean_agrees(verdict, lean, kept):
+    from basehalf_core.study.offline_grader.model import agree
+
+    assert agree(verdict, lean) == kept
+
+
+def test_boosted_trees_learn_an_interaction_a_logistic_model_cannot():
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    x, xt = rng.normal(size=(600, 3)), rng.normal(size=(400, 3))
+    y, yt = (x[:, 0] > 0) ^ (x[:, 1] > 0), (xt[:, 0] > 0) ^ (xt[:, 1] > 0)
+    trees = evaluate.fit_boosted(x, y.tolist(), depth=2, rounds=100)
+    logistic = evaluate.fit_numpy(x, y.tolist(), 1.0)
+    assert ((trees.probabilities(xt) >= 0.5) == yt).mean() > 0.9
+    assert ((evaluate.probabilities(logistic, xt) >= 0.5) == yt).mean() < 0.65
+    fewer = evaluate.fit_boosted(x, y.tolist(), depth=2, rounds=40)  # a prefix of the longer fit
+    assert fewer.trees == trees.trees[:40]
+    learner = evaluate.Learner((1.0, ("trees", 2, 40)), numpy=True)
+    assert learner.score(learner.fit(x, y.tolist(), ("trees", 2, 40)), xt) == (
+        fewer.probabilities(xt).tolist()
+    )

@@ -1,22 +1,23 @@
-"""Word vectors read from the wordllama wheel's data files (the package's code never runs)."""
+"""Word vectors read from the wordllama wheel's data files (the package's code never runs).
+
+wordllama is a dependency (pyproject): these tests fail, not skip, when it is missing.
+"""
 
 from __future__ import annotations
 
+import logging
+import re
 import sys
 
 import pytest
 
-from basehalf_core.study.offline_grader import vectors
-
-needs_vectors = pytest.mark.skipif(
-    vectors.files() is None, reason=f"{vectors.PACKAGE} is not installed (pip install wordllama)"
-)
+import basehalf_core.study.offline_grader as og
+from basehalf_core.study.offline_grader import features, model, params_vectors, vectors
 
 Q = "What happens to the current in the circuit when the resistance increases?"
 KEY = "When the resistance increases, the current decreases."
 
 
-@needs_vectors
 def test_vectors_load_from_the_wheel_without_importing_wordllama():
     wv = vectors.word_vectors()
     assert wv is not None
@@ -26,7 +27,6 @@ def test_vectors_load_from_the_wheel_without_importing_wordllama():
     assert abs(float(v @ v) - 1.0) < 1e-5
 
 
-@needs_vectors
 def test_a_paraphrase_is_nearer_the_key_than_an_unrelated_answer():
     wv = vectors.word_vectors()
     near = vectors.values(wv, Q, "The current goes down, it gets smaller.", [KEY])
@@ -36,7 +36,6 @@ def test_a_paraphrase_is_nearer_the_key_than_an_unrelated_answer():
         assert near[names.index(name)] > far[names.index(name)], name
 
 
-@needs_vectors
 def test_the_pair_vector_is_the_product_and_gap_of_answer_and_nearest_key():
     wv = vectors.word_vectors()
     same = vectors.pair(wv, KEY, ["Something else entirely about frogs.", KEY])
@@ -45,11 +44,66 @@ def test_the_pair_vector_is_the_product_and_gap_of_answer_and_nearest_key():
     assert max(same[vectors.DIM :]) < 1e-6  # no gap
 
 
-def test_no_package_means_no_vectors(monkeypatch):
+@pytest.fixture
+def without_wordllama(monkeypatch):
+    """The process as it would be with wordllama missing (caches emptied before and after)."""
     vectors.word_vectors.cache_clear()
+    model.word_meaning.cache_clear()
     monkeypatch.setattr(vectors, "PACKAGE", "no-such-distribution-basehalf")
-    try:
-        assert vectors.files() is None
-        assert vectors.word_vectors() is None
-    finally:
-        vectors.word_vectors.cache_clear()
+    yield
+    vectors.word_vectors.cache_clear()
+    model.word_meaning.cache_clear()
+
+
+def test_no_package_means_no_vectors(without_wordllama):
+    assert vectors.files() is None
+    assert vectors.word_vectors() is None
+
+
+def test_without_wordllama_the_grader_keeps_to_the_word_rules_and_says_so(
+    without_wordllama, caplog
+):
+    with caplog.at_level(logging.WARNING):
+        g = og.grade(Q, "I like the colour of the wires.", reference=KEY)
+    assert g.verdict in ("Wrong", "Unsure") and "word meanings" not in g.reason, g
+    said = [r.getMessage() for r in caplog.records]
+    missing = vectors.PACKAGE  # the fixture's stand-in for wordllama
+    assert any(f"{missing} is not installed" in m and f"pip install {missing}" in m for m in said)
+    model.word_meaning.cache_clear()
+    with caplog.at_level(logging.WARNING):
+        again = og.grade(Q, "I like the colour of the wires.", reference=KEY)
+    assert again == g  # the same verdict each time, whatever the log says
+
+
+def test_the_shipped_vector_model_reads_the_features_the_grader_computes():
+    names = features.FEATURES + vectors.GRADER_FEATURES
+    assert vectors.GRADER_FEATURES == vectors.FEATURES + vectors.PROFILE_FEATURES
+    assert names == params_vectors.FEATURES
+    assert len(params_vectors.WEIGHTS) == len(names) + 1  # bias first
+    assert len(params_vectors.MEANS) == len(params_vectors.SCALES) == len(names)
+    assert 0 < params_vectors.T_2WAY < 1
+
+
+@pytest.mark.parametrize(
+    ("answer", "side"),
+    [
+        ("I like the colour of the wires.", "not correct"),
+        ("The bulb is painted blue on the outside.", "not correct"),
+    ],
+)
+def test_an_unsure_answer_says_which_way_word_meanings_lean(answer, side):
+    g = og.grade(Q, answer, reference=KEY)
+    if g.verdict == "Unsure":
+        said = re.search(r"it leans ([a-z ]+) \(P\(correct\) ([0-9.]+)\)\.$", g.reason)
+        assert said and said[1] == side, g
+        assert abs(float(said[2]) - g.p_correct) <= 0.006, g  # the P(correct) reported
+        assert g.confidence == round(max(g.p_correct, 1 - g.p_correct), 3)
+    else:
+        assert g.verdict == "Wrong", g
+
+
+def test_a_lean_towards_correct_is_not_shown_beside_a_negation():
+    # "does not ... never ..." keeps the negation parity of the key, so the flip test passes
+    # it; a lean towards correct would tell the learner a negated claim is probably right.
+    g = og.grade(Q, "The current does not decrease and never gets smaller.", reference=KEY)
+    assert g.verdict != "Correct" and "leans correct" not in g.reason, g

@@ -1,7 +1,9 @@
 """The documents floor: PDFs and EPUBs through PyMuPDF (open, render, words, passages), reading
 order, passage anchors (with search and highlights) and fetching a paper.
 
-``text`` holds the pure text rules (no PyMuPDF), ``pages`` the extraction of one page's words.
+``text`` holds the pure text rules (no PyMuPDF), ``pages`` the extraction of one page's words
+(``vertical`` reads a page set in columns of CJK; ``raw_text`` holds the PyMuPDF lock and the
+units and styles both read from PyMuPDF's dictionaries).
 """
 
 __all__ = [
@@ -10,7 +12,9 @@ __all__ = [
     "document",
     "fetch",
     "pages",
+    "raw_text",
     "reading_order",
     "text",
+    "vertical",
     "web",
 ]

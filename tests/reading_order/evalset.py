@@ -33,7 +33,7 @@ from pathlib import Path
 import pymupdf
 
 from basehalf_core.documents.document import open_document
-from basehalf_core.documents.pages import TEXT_FLAGS
+from basehalf_core.documents.raw_text import TEXT_FLAGS
 from basehalf_core.documents.text import is_cjk, join, normalise
 
 HERE = Path(__file__).parent

