@@ -12,7 +12,9 @@ is in ../shared/corpus, so it is not counted as unseen) and the "fresh" batch (f
 written with the rule frozen at commit eacca29; "fresh2", written after the rules it led to,
 frozen at 38591f4; "fresh3", frozen at cfa99a1; "fresh4", CJK pages in two columns and in
 vertical tiers, frozen at dba9389; "fresh5", more CJK pages written after the rules that batch
-led to, frozen at 82a8578), in the same run.
+led to, frozen at 82a8578; "fresh6", real pages from six more publishers, all CC BY, frozen
+at f658fa1; "fresh7", a textbook layout with side notes (CC0), frozen at 085950c; "fresh8",
+six more pages of two of fresh6's papers, frozen at 51c23f9), in the same run.
 
 Run: ``PYTHONPATH=. python bench/reading_order.py [--no-pdfjs] [--show-dev-failures]``
 (the held-out and unseen cases' texts are never printed: they stay out of sight while designing).
@@ -76,6 +78,9 @@ def main() -> int:
         "fresh3": lambda c: c["split"] == "fresh3",
         "fresh4": lambda c: c["split"] == "fresh4",
         "fresh5": lambda c: c["split"] == "fresh5",
+        "fresh6": lambda c: c["split"] == "fresh6",
+        "fresh7": lambda c: c["split"] == "fresh7",
+        "fresh8": lambda c: c["split"] == "fresh8",
     }
     print(f"{'reader':<18}" + "".join(f"{k:>15}" for k in columns))
     for name in readers:
@@ -95,6 +100,9 @@ def main() -> int:
         ("fresh3 (frozen at cfa99a1)", ("fresh3",)),
         ("fresh4 (CJK, frozen at dba9389)", ("fresh4",)),
         ("fresh5 (CJK, frozen at 82a8578)", ("fresh5",)),
+        ("fresh6 (frozen at f658fa1)", ("fresh6",)),
+        ("fresh7 (textbook side notes, frozen at 085950c)", ("fresh7",)),
+        ("fresh8 (frozen at 51c23f9)", ("fresh8",)),
     )
     for label, keep in batches:
         first = [c["first_measured"] == "ok" for c in cases if c["split"] in keep]

@@ -135,6 +135,7 @@ class PageText:
         else:
             blocks = _group(_segments(units, info), tuple(rot))
         _mark_regions(blocks, page)
+        _mark_fixed_pitch(blocks, info)
         if running:
             _mark_running(blocks, raw_words, height, running)
         order = order_blocks([b.block for b in blocks], h_disp)
@@ -490,11 +491,11 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
         return r[2] - r[0] >= w * em and r[3] - r[1] >= h * em
 
     boxes = []
-    if any(sized(r, 3, 1.5) for r in marks):
+    if any(sized(r, 3, 1) for r in marks):
         # The C-level paths: get_drawings() makes Python objects of every point (40 ms a page).
         with PYMUPDF_LOCK:
             drawings = page.get_cdrawings()
-        unseen = []
+        unseen, white, inked = [], [], []
         for d in drawings:
             fill = d.get("fill")
             r = tuple(d["rect"])
@@ -503,13 +504,47 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
                 # neither groups a figure nor boxes text, however large.
                 unseen.append(r)
                 continue
+            if _paper_white(d):
+                white.append(r)
+                continue
+            inked.append(r)
             small = (r[2] - r[0]) * (r[3] - r[1]) < half
             if fill and min(fill) < 0.95 and sized(r, 3, 1.5) and small:
                 boxes.append(r)
+        unseen += _text_backgrounds(white, marks, inked, unseen)
         if unseen:
             marks = [r for r in marks if not any(_same_rect(r, q) for q in unseen)]
     figures = [r for r in _cluster(marks, 0.5 * em) if sized(r, 2, 2)]
     return figures, boxes
+
+
+def _paper_white(d: dict) -> bool:
+    """A path only filled, in white: on a white page it draws nothing to be seen."""
+    fill = d.get("fill")
+    return d.get("type", "") == "f" and bool(fill) and min(fill) >= 0.95
+
+
+def _text_backgrounds(white: list, marks: list, inked: list, unseen: list) -> list:
+    """The white rectangles with nothing drawn on them: backgrounds of text alone.
+
+    The listings package puts each line of code on a white rectangle; two stacked measure
+    like a figure, but they hold only text. A plotting tool's white background holds the
+    plot's lines and ticks, and a shape painted white under its ink (an arrowhead) holds
+    that ink: they stay marks, so a figure keeps its labels and its parts together.
+
+    Args:
+        white: rectangles of paths only filled in white.
+        marks: the page's marks (images too), the white and unseen paths among them.
+        inked: rectangles of the paths drawn in ink.
+        unseen: paths drawn with no ink.
+    """
+    if not white:
+        return []
+    drawn = [r for r in marks if not any(_same_rect(r, q) for q in white + unseen)] + inked
+    centres = [((r[0] + r[2]) / 2, (r[1] + r[3]) / 2) for r in drawn]
+    return [
+        w for w in white if not any(w[0] <= x <= w[2] and w[1] <= y <= w[3] for x, y in centres)
+    ]
 
 
 def _same_rect(r, q, slack: float = 1.0) -> bool:
@@ -553,6 +588,33 @@ def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
                 for r in figures
             ):
                 g.block.region = "float"
+
+
+# PyMuPDF's span flag for a font whose descriptor says it is fixed-pitch (monospaced).
+FIXED_PITCH_FLAG = 8
+
+
+def _mark_fixed_pitch(groups: list[_Group], info: dict) -> None:
+    """Set ``Block.fixed`` where most of a block's characters are in a fixed-pitch font."""
+    spans: dict[tuple[int, int], list] = {}
+    for b in info.get("blocks", []):
+        for ln, line in enumerate(b.get("lines", [])):
+            spans[(b["number"], ln)] = [
+                s["bbox"]
+                for s in line["spans"]
+                if s["flags"] & FIXED_PITCH_FLAG and s["text"].strip()
+            ]
+    if not any(spans.values()):
+        return  # no fixed-pitch text on the page (most pages)
+    for g in groups:
+        fixed = total = 0
+        for seg in g.segments:
+            for u in seg.units:
+                cx = (u.rect[0] + u.rect[2]) / 2
+                total += len(u.text)
+                if any(r[0] <= cx <= r[2] for r in spans.get((u.block, u.line), ())):
+                    fixed += len(u.text)
+        g.block.fixed = 2 * fixed > total
 
 
 def _first_line(g: _Group) -> str:

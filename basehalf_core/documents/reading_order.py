@@ -53,6 +53,7 @@ class Block:
         style: its font family and size, e.g. ``Times@10.0`` ("" if unknown).
         region: ``float`` or ``box`` when the page's drawings set it apart ("" if not).
         running: it repeats at the same height on nearby pages (a running head or footer).
+        fixed: most of its characters are set in a fixed-pitch font (a code listing).
     """
 
     id: object
@@ -65,6 +66,7 @@ class Block:
     style: str = ""
     region: str = ""
     running: bool = False
+    fixed: bool = False
 
 
 def _dir_key(direction: tuple[float, float]) -> tuple[int, int]:
@@ -177,13 +179,17 @@ def _body_style(body: list[Block]) -> str:
 
 
 def _headings_read_as_text(body: list[Block], body_style: str) -> None:
-    """Give section headings the running text's style: a drag reads them with the text.
+    """Give section headings and code listings the running text's style: a drag reads them.
 
     A drag keeps only text set like its two ends (a caption, table or permission block
     between them is set otherwise), but a heading between two paragraphs is read. A heading
     is one or two short lines at about the body's size or larger, inside a column of
     running text (no wider than it) and within three body sizes of it above or below. A
-    headline across columns or a pull quote set much larger keeps its own style.
+    headline across columns or a pull quote set much larger keeps its own style. A block set
+    in a fixed-pitch font, in a column of running text and as close to it, is a code listing
+    in the text's flow (a command shown between two sentences of a manual): it is read too, at
+    any length, down to half the text's size. Captions, tables and permission blocks are set
+    in the text's proportional fonts.
     """
     if not body_style:
         return
@@ -192,12 +198,22 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
         return
     size = Counter(b.size for b in text).most_common(1)[0][0]
     for b in body:
-        if b.style == body_style or b.lines > 2 or b.chars > 120 or b.region:
+        if b.style == body_style or b.region:
             continue
-        if not FOOTNOTE_SIZE_RATIO * size <= b.size <= HEADING_MAX_RATIO * size:
+        if b.fixed:
+            # A code listing between paragraphs is read with them, whatever its length; it
+            # is set smaller than the text, and may run a little past the column's edge.
+            if b.size < TINY_RATIO * size:
+                continue
+            slack = size
+        elif b.lines > 2 or b.chars > 120:
+            continue
+        elif not FOOTNOTE_SIZE_RATIO * size <= b.size <= HEADING_MAX_RATIO * size:
             continue  # small capitals come out a little under the body's size
+        else:
+            slack = 1
         for t in text:
-            inside = t.bbox[0] - 1 <= b.bbox[0] and b.bbox[2] <= t.bbox[2] + 1
+            inside = t.bbox[0] - slack <= b.bbox[0] and b.bbox[2] <= t.bbox[2] + slack
             near = max(t.bbox[1] - b.bbox[3], b.bbox[1] - t.bbox[3]) <= 3 * size
             if inside and near:
                 b.style = body_style
