@@ -14,7 +14,8 @@ frozen at 38591f4; "fresh3", frozen at cfa99a1; "fresh4", CJK pages in two colum
 vertical tiers, frozen at dba9389; "fresh5", more CJK pages written after the rules that batch
 led to, frozen at 82a8578; "fresh6", real pages from six more publishers, all CC BY, frozen
 at f658fa1; "fresh7", a textbook layout with side notes (CC0), frozen at 085950c; "fresh8",
-six more pages of two of fresh6's papers, frozen at 51c23f9), in the same run.
+six more pages of two of fresh6's papers, frozen at 51c23f9; "fresh9", two Elsevier articles
+(CC BY), frozen at ce43297), in the same run.
 
 Run: ``PYTHONPATH=. python bench/reading_order.py [--no-pdfjs] [--show-dev-failures]``
 (the held-out and unseen cases' texts are never printed: they stay out of sight while designing).
@@ -81,6 +82,7 @@ def main() -> int:
         "fresh6": lambda c: c["split"] == "fresh6",
         "fresh7": lambda c: c["split"] == "fresh7",
         "fresh8": lambda c: c["split"] == "fresh8",
+        "fresh9": lambda c: c["split"] == "fresh9",
     }
     print(f"{'reader':<18}" + "".join(f"{k:>15}" for k in columns))
     for name in readers:
@@ -103,6 +105,7 @@ def main() -> int:
         ("fresh6 (frozen at f658fa1)", ("fresh6",)),
         ("fresh7 (textbook side notes, frozen at 085950c)", ("fresh7",)),
         ("fresh8 (frozen at 51c23f9)", ("fresh8",)),
+        ("fresh9 (Elsevier, frozen at ce43297)", ("fresh9",)),
     )
     for label, keep in batches:
         first = [c["first_measured"] == "ok" for c in cases if c["split"] in keep]

@@ -306,7 +306,76 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
             members, (bx0, by0, bx1, by1) = groups[best]
             members.append(seg)
             groups[best] = (members, (min(bx0, x0), min(by0, y0), max(bx1, x1), max(by1, y1)))
-    return _blocks_of(groups, rot)
+    groups, credits = _split_credit_lines(groups, ordered)
+    out = _blocks_of(groups, rot)
+    for n in credits:
+        # Read in the flow like a caption, left out of a drag between two pieces of text.
+        out[n].block.region = "float"
+    return out
+
+
+# A credit line ends at its block's right edge and starts at least this many font sizes in.
+CREDIT_INDENT = 4.0
+# A closing credit paragraph has at most this many lines.
+CREDIT_LINES = 3
+
+
+def _split_credit_lines(
+    groups: list[tuple[list[_Segment], tuple]], segs: list[_Segment]
+) -> tuple[list[tuple[list[_Segment], tuple]], list[int]]:
+    """Split off a block's closing paragraph whose last line is set flush right.
+
+    A copyright and licence line closing an abstract, or an attribution under a quotation,
+    follows the text at its line spacing in its font, so it groups with it; but its last
+    line is pushed to the right edge, which the last line of a paragraph of running text
+    (left-aligned, justified or ragged) never is. That paragraph, from the line after the
+    last one that ends short of the edge, is split off as its own block. The flush-right
+    line must stand alone on its line (an equation's number or a table's last cell has
+    something to its left) and follow at least two lines of text.
+
+    Returns:
+        the groups (split ones in place of the originals) and the indices of the split-off
+        credit blocks among them.
+    """
+    out: list[tuple[list[_Segment], tuple]] = []
+    credits: list[int] = []
+    for members, box in groups:
+        head = members[0]
+        bx0, _by0, bx1, _by1 = box
+        size = head.size
+        split = None
+        if head.direction == (1.0, 0.0) and len(members) >= 3:
+            last = members[-1].box
+            flush_right = last[2] >= bx1 - 0.5 * size and last[0] >= bx0 + CREDIT_INDENT * size
+            alone = flush_right and not any(
+                o is not members[-1]
+                and min(o.box[3], last[3]) - max(o.box[1], last[1]) > 0
+                and o.box[2] <= last[0] + 1
+                and o.box[2] > bx0 - size
+                for o in segs
+            )
+            # Running text here starts its lines at the block's left edge (not right-aligned).
+            left = sum(1 for m in members[:-1] if m.box[0] <= bx0 + 2 * size)
+            if alone and left >= (len(members) - 1) / 2:
+                for k in range(len(members) - 2, -1, -1):
+                    if members[k].box[2] < bx1 - 2 * size:  # the paragraph before ends here
+                        split = k + 1
+                        break
+            if split is not None and len(members) - split > CREDIT_LINES:
+                split = None
+        if split is None or split < 2:
+            out.append((members, box))
+            continue
+        for part in (members[:split], members[split:]):
+            part_box = (
+                min(m.box[0] for m in part),
+                min(m.box[1] for m in part),
+                max(m.box[2] for m in part),
+                max(m.box[3] for m in part),
+            )
+            out.append((part, part_box))
+        credits.append(len(out) - 1)
+    return out, credits
 
 
 def _blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[_Group]:
