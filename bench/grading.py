@@ -5,6 +5,9 @@ Run from the project root::
     .venv/bin/python bench/grading.py            # both parts (nested CV takes minutes)
     .venv/bin/python bench/grading.py --cv       # only the cross-validation table
     .venv/bin/python bench/grading.py --cv --protocol questions   # only unseen questions
+    .venv/bin/python bench/grading.py --cv --protocol domains     # unseen modules (SciEntsBank)
+    .venv/bin/python bench/grading.py --cv --protocol all --margin 0.03 --learned hist
+        # all three protocols, with a summary table (grader, word rules, baseline) at the end
     .venv/bin/python bench/grading.py --batch    # only the concurrency measurement
     .venv/bin/python bench/grading.py --ablation # candidate features, nested CV, unseen questions
     .venv/bin/python bench/grading.py --write-params   # refit the shipped offline weights
@@ -69,7 +72,13 @@ def _pct(value: float) -> str:
     return "   -  " if value != value else f"{value:6.3f}"  # NaN: no such verdict given
 
 
-PROTOCOLS = {"questions": ev.UNSEEN_QUESTIONS, "answers": ev.UNSEEN_ANSWERS}
+PROTOCOLS = {
+    "questions": ev.UNSEEN_QUESTIONS,
+    "answers": ev.UNSEEN_ANSWERS,
+    "domains": ev.UNSEEN_DOMAINS,
+}
+# Only SciEntsBank has modules (domains); Beetle's questions all come from one tutor.
+PROTOCOL_SPLITS = {"domains": SPLITS[:1]}
 
 
 MEANING_ROW = "sentence"  # or "sentence+alignment" (--meaning)
@@ -87,7 +96,9 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
     """Nested grouped CV per split: the offline grader beside the word-overlap baseline."""
     print(
         f"{k}-fold cross-validation, with an answer key; folds grouped by question (unseen"
-        " questions: the product's case) or by answer (unseen answers to known questions);"
+        " questions: the product's case), by answer (unseen answers to known questions) or by"
+        "\nSciEntsBank module (unseen domains: 5 fixed folds of whole modules, the module being"
+        " the question id's prefix);"
         f"\nthresholds chosen by an inner {inner_k}-fold CV inside each training part only"
         f" (margin {ev.MARGIN} above each target); +meaning: {MEANING_ROW} features;"
         f"\n+learned: {LEARNED_ROW or '-'} set, ridge penalty from {LEARNED_GRID}"
@@ -120,7 +131,8 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
         )
     else:
         print(f"(+meaning row left out: {meaning.PACKAGE} is not installed)")
-    for split, protocol in ((s, p) for p in protocols for s in SPLITS):
+    summary = []
+    for split, protocol in ((s, p) for p in protocols for s in PROTOCOL_SPLITS.get(p, SPLITS)):
         rows = load(split)
         t = time.perf_counter()
         res = {}
@@ -157,6 +169,30 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
             for v in res[list(graders)[-1]]["l2"]
         )
         print(f"{'':<12}({took:.0f} s; ridge penalty chosen per outer fold: {l2})")
+        # The grader as grade() runs it: with --learned, the word rules' verdicts kept where the
+        # word-vector lean agrees ("and"); else the row after the word rules, if any.
+        shipped = "and" if LEARNED_ROW else shown[-1]
+        summary.append((label, shipped, res[shipped], res["offline"], res["overlap"]))
+    print_summary(summary)
+
+
+def print_summary(summary: list[tuple[str, str, dict, dict, dict]]) -> None:
+    """One line per split and protocol: the grader's 2-way macro-F1 beside the word rules
+    alone and the word-overlap baseline (all three from the same folds of the same run), then
+    the grader's precision of Wrong and Correct and its coverage of definite verdicts."""
+    head = (
+        f"{'split':<12}{'n':>6}{'grader':>8}{'(row)':>9}{'words':>7}{'baseline':>9}"
+        f"{'P(Wrong)':>9}{'P(Corr)':>8}{'coverage':>9}"
+    )
+    print("\nsummary: 2-way macro-F1 of the grader, the word rules alone and the baseline")
+    print(head)
+    print("-" * len(head))
+    for label, row, grader, words, base in summary:
+        print(
+            f"{label:<12}{grader['n']:>6}{grader['f1_2way']:>8.3f}{row:>9}{words['f1_2way']:>7.3f}"
+            f"{base['f1_2way']:>9.3f}{_pct(grader['prec_wrong']):>9}"
+            f"{_pct(grader['prec_correct']):>8}{grader['coverage']:>9.3f}"
+        )
 
 
 def split_rows(rows: Sequence[dict], lexical: dict, learned: dict) -> dict[str, dict]:
@@ -631,9 +667,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument(
         "--protocol",
-        choices=(*PROTOCOLS, "both"),
+        choices=(*PROTOCOLS, "both", "all"),
         default="both",
-        help="cv: hold out unseen questions, unseen answers, or both (default)",
+        help="cv: hold out unseen questions, answers or domains (SciEntsBank's modules);"
+        " both: questions and answers (default); all: the three",
     )
     ap.add_argument(
         "--write-vector-params", action="store_true", help="refit params_vectors.py (wordllama)"
@@ -691,7 +728,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     both = not (args.cv or args.batch)
     if args.cv or both:
-        cv_table(protocols=tuple(PROTOCOLS) if args.protocol == "both" else (args.protocol,))
+        chosen = {"both": ("questions", "answers"), "all": tuple(PROTOCOLS)}
+        cv_table(protocols=chosen.get(args.protocol, (args.protocol,)))
     if args.batch or both:
         batch_table(args.concurrency, args.learners, args.sequential)
 
