@@ -55,7 +55,7 @@ sys.path.insert(0, str(ROOT))
 from basehalf_core.study.offline_grader import evaluate as ev  # noqa: E402
 from basehalf_core.study.offline_grader import features, meaning, vectors  # noqa: E402
 from basehalf_core.study.offline_grader import model as model_module  # noqa: E402
-from basehalf_core.study.offline_grader.text import content, tokens  # noqa: E402
+from basehalf_core.study.offline_grader.text import content, neg_count, stem, tokens  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "grading"
 SPLITS = ("sciEntsBank_3way_train.jsonl", "beetle_3way_train.jsonl")
@@ -398,6 +398,60 @@ def minilm_pair(row: dict) -> list[float]:
     return [*(u * v).tolist(), *abs(u - v).tolist()]
 
 
+# --- Candidates of round 5 (declared in /work/notes/grade5-note.md before measuring): what the
+# question gives away, measured on both sides, and negation scoped to the key's own words.
+
+NEG_WINDOW = 3  # a negation cue this many tokens before a word negates it ("not attracted")
+
+
+def _negated(toks: list[str]) -> set[str]:
+    """Stems of content words with a negation cue among the :data:`NEG_WINDOW` tokens before."""
+    return {
+        s
+        for i, t in enumerate(toks)
+        if neg_count(toks[max(0, i - NEG_WINDOW) : i])
+        for s in content([t])
+    }
+
+
+def question_aware(row: dict) -> list[float]:
+    """Question-aware alignment (QA) and scoped negation (NS) features of a SemEval row.
+
+    QA: the share of the key's and of the answer's content words the question holds; how
+    closely the key's new words are met by the answer's *new* words only (a word copied from
+    the question meets nothing the question did not already say), as a mean best cosine and
+    as the share met at 0.7; the share of the answer's new words near neither key nor
+    question (cosine < 0.5: off-topic content). NS: of the key's words the answer shares,
+    the share negated on one side only (a negation cue within three tokens before).
+    """
+    wv = word_vectors()
+    q = {stem(w) for w in tokens(row["question"])}
+    a_toks = tokens(row["student_answer"])
+    a_stems = set(content(a_toks))
+    ref = vectors._best_reference(wv, row["student_answer"], _refs(row))
+    r_toks = tokens(ref)
+    r_stems = list(dict.fromkeys(content(r_toks)))
+    a_new, r_new = vectors.words(row["student_answer"], q), vectors.words(ref, q)
+    r_all = vectors.words(ref)
+    q_words = vectors.words(row["question"])
+    key_given = sum(s in q for s in r_stems) / (len(r_stems) or 1)
+    answer_given = sum(s in q for s in a_stems) / (len(a_stems) or 1)
+    if a_new and r_new:
+        best = (wv.matrix(r_new) @ wv.matrix(a_new).T).max(axis=1)
+        soft_new, met_new = float(best.mean()), float((best >= 0.7).mean())
+    else:
+        soft_new = met_new = 0.0
+    if a_new:
+        near = wv.matrix(a_new) @ wv.matrix(r_all + q_words).T if r_all + q_words else None
+        stray = float((near.max(axis=1) < 0.5).mean()) if near is not None else 1.0
+    else:
+        stray = 0.0
+    shared = [s for s in r_stems if s in a_stems]
+    neg_a, neg_r = _negated(a_toks), _negated(r_toks)
+    scoped = sum((s in neg_a) != (s in neg_r) for s in shared) / (len(shared) or 1)
+    return [key_given, answer_given, soft_new, met_new, stray, scoped]
+
+
 # Feature sets of the +learned row, each declared (in the note) before it was measured.
 LEARNED_SETS = {
     # shippable: wordllama is a plain dependency (weights in its wheel, no torch)
@@ -412,6 +466,10 @@ LEARNED_SETS = {
     "hist+minilm": lambda r: (
         vector_features(r) + vector_profile(r) + meaning_features(r) + alignment_features(r)
     ),
+    # round 5 (grade5): hist with question-aware alignment (QA) and scoped negation (NS)
+    "hist+qa": lambda r: LEARNED_SETS["hist"](r) + question_aware(r)[:5],
+    "hist+ns": lambda r: LEARNED_SETS["hist"](r) + question_aware(r)[5:],
+    "hist+qa+ns": lambda r: LEARNED_SETS["hist"](r) + question_aware(r),
 }
 
 
