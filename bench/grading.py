@@ -103,7 +103,8 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
         f" (margin {ev.MARGIN} above each target); +meaning: {MEANING_ROW} features;"
         f"\n+learned: {LEARNED_ROW or '-'} set, ridge penalty from {LEARNED_GRID}"
         f"{' or boosted trees (depth, rounds) from ' + str(TREE_GRID) if TREES else ''}"
-        " on inner folds; split/and: +learned's 2-way, offline's verdicts (and: where both agree)."
+        " on inner folds; split/and: +learned's 2-way, offline's verdicts (and: where both agree);"
+        "\nro: offline's verdicts, its 2-way following them where definite, else +learned's."
         f"\nTargets: precision of Correct >= {ev.TARGET_CORRECT}, of Wrong/Partial (answer not"
         f" correct) >= {ev.TARGET_WRONG}; 2-way macro-F1 at full coverage;\nP(Corr)/P(Wrong):"
         f" precision of those verdicts; ECE: calibration error of the held-out P(correct)."
@@ -146,7 +147,7 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
         shown = ("overlap", *graders)
         if LEARNED_ROW:
             res |= split_rows(rows, res["offline"], res["+learned"])
-            shown += ("split", "and")
+            shown += ("split", "and", "ro")
         for name in shown:
             r = res[name]
             print(
@@ -164,6 +165,14 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
                     f" {list(graders)[-1]} F1 95% [{f_lo:.3f}, {f_hi:.3f}]"
                     f" ({BOOTSTRAP} resamples of the questions)"
                 )
+        if BOOTSTRAP and "ro" in res:
+            lo, hi, f_lo, f_hi = bootstrap(
+                rows, res["ro"]["two_way"], res["overlap"]["two_way"], BOOTSTRAP
+            )
+            print(
+                f"{'':<12}ro - overlap: F1 gap 95% [{lo:+.3f}, {hi:+.3f}];"
+                f" ro F1 95% [{f_lo:.3f}, {f_hi:.3f}] ({BOOTSTRAP} resamples of the questions)"
+            )
         l2 = " ".join(
             f"trees{v[1:]}" if isinstance(v, tuple) else f"{v:g}"
             for v in res[list(graders)[-1]]["l2"]
@@ -202,9 +211,17 @@ def split_rows(rows: Sequence[dict], lexical: dict, learned: dict) -> dict[str, 
     gold = [ev.is_correct(r) for r in rows]
     lean = learned["two_way"]
     both = [model_module.agree(v, t) for v, t in zip(lexical["verdicts"], lean, strict=True)]
+    # rules-over (round-5 candidate RO): the 2-way decision follows a definite word-rule
+    # verdict where there is one, the lean elsewhere; the verdicts are the word rules'.
+    ruled = [
+        v == "Correct" if v in ("Correct", "Wrong", "Partial") else t
+        for v, t in zip(lexical["verdicts"], lean, strict=True)
+    ]
     return {
         "split": ev.Outcome(lexical["verdicts"], lean).report(gold) | {"l2": learned["l2"]},
         "and": ev.Outcome(both, lean).report(gold) | {"l2": learned["l2"]},
+        "ro": ev.Outcome(lexical["verdicts"], ruled).report(gold)
+        | {"l2": learned["l2"], "two_way": ruled},
     }
 
 
