@@ -168,3 +168,24 @@ def test_the_summary_puts_grader_word_rules_and_baseline_side_by_side(capsys):
     )
     line = capsys.readouterr().out.splitlines()[-1].split()
     assert line == ["sciEnt/doma", "12", "0.708", "and", "0.687", "0.624", "0.900", "-", "0.250"]
+
+
+def test_the_outer_fold_seed_reaches_the_folds_and_the_inner_folds_keep_theirs(monkeypatch):
+    rows = [{"id": f"{q}.{i}", "question_id": f"Q_{q}"} for q in range(12) for i in range(3)]
+    seeds: list[tuple[int, int]] = []
+    real = evaluate.group_folds
+
+    def spy(sub, k=5, seed=7, group=evaluate.UNSEEN_QUESTIONS):
+        seeds.append((len(sub), seed))
+        return real(sub, k, seed, group)
+
+    monkeypatch.setattr(evaluate, "group_folds", spy)
+    monkeypatch.setattr(evaluate, "row_match", lambda r: evaluate.match("q?", "a b", ["a b"]))
+    monkeypatch.setattr(evaluate, "is_correct", lambda r: r["id"].endswith(".0"))
+    monkeypatch.setattr(evaluate, "overlap_score", lambda r: 0.5)
+    evaluate.cross_validate(rows, k=3, inner_k=2, seed=3)
+    assert seeds[0] == (36, 3)  # the outer folds, shuffled by the seed asked for
+    assert {s for n, s in seeds[1:]} == {11}  # inner folds: fixed, whatever the outer seed
+    assert evaluate.group_folds is spy
+    by_seed = {s: real(rows, 3, s) for s in (3, 7)}
+    assert by_seed[3] != by_seed[7]
