@@ -5,6 +5,10 @@ Run from the project root::
     .venv/bin/python bench/grading.py            # both parts (nested CV takes minutes)
     .venv/bin/python bench/grading.py --cv       # only the cross-validation table
     .venv/bin/python bench/grading.py --cv --protocol questions   # only unseen questions
+    .venv/bin/python bench/grading.py --cv --protocol domains     # unseen modules (SciEntsBank)
+    .venv/bin/python bench/grading.py --cv --protocol all --margin 0.03 --learned hist
+        # all three protocols, with a summary table (grader, word rules, baseline) at the end;
+        # --seed N reshuffles which questions share an outer fold (default 7)
     .venv/bin/python bench/grading.py --batch    # only the concurrency measurement
     .venv/bin/python bench/grading.py --ablation # candidate features, nested CV, unseen questions
     .venv/bin/python bench/grading.py --write-params   # refit the shipped offline weights
@@ -14,7 +18,8 @@ Run from the project root::
     .venv/bin/python bench/grading.py --embed    # fill the sentence encoder's caches first
     .venv/bin/python bench/grading.py --cv --margin 0.03 --learned hist --bootstrap 1000
         # a +learned row (numpy logistic regression, ridge chosen on inner folds) with 95 %
-        # intervals over resampled questions; sets: wordllama, minilm, hist, hist+minilm
+        # intervals over resampled questions; sets: wordllama, minilm, hist, hist+minilm, and the
+        # round-5 candidates hist+qa, hist+ns, hist+qa+ns (measured, not shipped)
     .venv/bin/python bench/grading.py --cv --margin 0.03 --learned hist --trees
         # the same, the inner folds choosing between it and numpy gradient-boosted trees
 
@@ -52,7 +57,7 @@ sys.path.insert(0, str(ROOT))
 from basehalf_core.study.offline_grader import evaluate as ev  # noqa: E402
 from basehalf_core.study.offline_grader import features, meaning, vectors  # noqa: E402
 from basehalf_core.study.offline_grader import model as model_module  # noqa: E402
-from basehalf_core.study.offline_grader.text import content, tokens  # noqa: E402
+from basehalf_core.study.offline_grader.text import content, neg_count, stem, tokens  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "grading"
 SPLITS = ("sciEntsBank_3way_train.jsonl", "beetle_3way_train.jsonl")
@@ -69,7 +74,13 @@ def _pct(value: float) -> str:
     return "   -  " if value != value else f"{value:6.3f}"  # NaN: no such verdict given
 
 
-PROTOCOLS = {"questions": ev.UNSEEN_QUESTIONS, "answers": ev.UNSEEN_ANSWERS}
+PROTOCOLS = {
+    "questions": ev.UNSEEN_QUESTIONS,
+    "answers": ev.UNSEEN_ANSWERS,
+    "domains": ev.UNSEEN_DOMAINS,
+}
+# Only SciEntsBank has modules (domains); Beetle's questions all come from one tutor.
+PROTOCOL_SPLITS = {"domains": SPLITS[:1]}
 
 
 MEANING_ROW = "sentence"  # or "sentence+alignment" (--meaning)
@@ -81,18 +92,22 @@ TREE_GRID = tuple(
 )  # longest first: the rest are its prefixes
 TREES = False
 BOOTSTRAP = 0  # resamples for the intervals of the last row's F1 (--bootstrap)
+SEED = 7  # shuffles which questions (or answers) share an outer fold (--seed)
 
 
 def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questions",)) -> None:
     """Nested grouped CV per split: the offline grader beside the word-overlap baseline."""
     print(
         f"{k}-fold cross-validation, with an answer key; folds grouped by question (unseen"
-        " questions: the product's case) or by answer (unseen answers to known questions);"
+        " questions: the product's case), by answer (unseen answers to known questions) or by"
+        "\nSciEntsBank module (unseen domains: 5 fixed folds of whole modules, the module being"
+        " the question id's prefix);"
         f"\nthresholds chosen by an inner {inner_k}-fold CV inside each training part only"
         f" (margin {ev.MARGIN} above each target); +meaning: {MEANING_ROW} features;"
         f"\n+learned: {LEARNED_ROW or '-'} set, ridge penalty from {LEARNED_GRID}"
         f"{' or boosted trees (depth, rounds) from ' + str(TREE_GRID) if TREES else ''}"
-        " on inner folds; split/and: +learned's 2-way, offline's verdicts (and: where both agree)."
+        " on inner folds; split/and: +learned's 2-way, offline's verdicts (and: where both agree);"
+        "\nro: offline's verdicts, its 2-way following them where definite, else +learned's."
         f"\nTargets: precision of Correct >= {ev.TARGET_CORRECT}, of Wrong/Partial (answer not"
         f" correct) >= {ev.TARGET_WRONG}; 2-way macro-F1 at full coverage;\nP(Corr)/P(Wrong):"
         f" precision of those verdicts; ECE: calibration error of the held-out P(correct)."
@@ -120,13 +135,20 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
         )
     else:
         print(f"(+meaning row left out: {meaning.PACKAGE} is not installed)")
-    for split, protocol in ((s, p) for p in protocols for s in SPLITS):
+    summary = []
+    for split, protocol in ((s, p) for p in protocols for s in PROTOCOL_SPLITS.get(p, SPLITS)):
         rows = load(split)
         t = time.perf_counter()
         res = {}
         for name, (extra, learner) in graders.items():
             got = ev.cross_validate(
-                rows, k=k, inner_k=inner_k, group=PROTOCOLS[protocol], extra=extra, learner=learner
+                rows,
+                k=k,
+                inner_k=inner_k,
+                group=PROTOCOLS[protocol],
+                extra=extra,
+                learner=learner,
+                seed=SEED,
             )
             res["overlap"], res[name] = got["overlap"], got["offline"]
         took = time.perf_counter() - t
@@ -134,7 +156,7 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
         shown = ("overlap", *graders)
         if LEARNED_ROW:
             res |= split_rows(rows, res["offline"], res["+learned"])
-            shown += ("split", "and")
+            shown += ("split", "and", "ro")
         for name in shown:
             r = res[name]
             print(
@@ -152,11 +174,43 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
                     f" {list(graders)[-1]} F1 95% [{f_lo:.3f}, {f_hi:.3f}]"
                     f" ({BOOTSTRAP} resamples of the questions)"
                 )
+        if BOOTSTRAP and "ro" in res:
+            lo, hi, f_lo, f_hi = bootstrap(
+                rows, res["ro"]["two_way"], res["overlap"]["two_way"], BOOTSTRAP
+            )
+            print(
+                f"{'':<12}ro - overlap: F1 gap 95% [{lo:+.3f}, {hi:+.3f}];"
+                f" ro F1 95% [{f_lo:.3f}, {f_hi:.3f}] ({BOOTSTRAP} resamples of the questions)"
+            )
         l2 = " ".join(
             f"trees{v[1:]}" if isinstance(v, tuple) else f"{v:g}"
             for v in res[list(graders)[-1]]["l2"]
         )
         print(f"{'':<12}({took:.0f} s; ridge penalty chosen per outer fold: {l2})")
+        # The grader as grade() runs it: with --learned, the word rules' verdicts kept where the
+        # word-vector lean agrees ("and"); else the row after the word rules, if any.
+        shipped = "and" if LEARNED_ROW else shown[-1]
+        summary.append((label, shipped, res[shipped], res["offline"], res["overlap"]))
+    print_summary(summary)
+
+
+def print_summary(summary: list[tuple[str, str, dict, dict, dict]]) -> None:
+    """One line per split and protocol: the grader's 2-way macro-F1 beside the word rules
+    alone and the word-overlap baseline (all three from the same folds of the same run), then
+    the grader's precision of Wrong and Correct and its coverage of definite verdicts."""
+    head = (
+        f"{'split':<12}{'n':>6}{'grader':>8}{'(row)':>9}{'words':>7}{'baseline':>9}"
+        f"{'P(Wrong)':>9}{'P(Corr)':>8}{'coverage':>9}"
+    )
+    print("\nsummary: 2-way macro-F1 of the grader, the word rules alone and the baseline")
+    print(head)
+    print("-" * len(head))
+    for label, row, grader, words, base in summary:
+        print(
+            f"{label:<12}{grader['n']:>6}{grader['f1_2way']:>8.3f}{row:>9}{words['f1_2way']:>7.3f}"
+            f"{base['f1_2way']:>9.3f}{_pct(grader['prec_wrong']):>9}"
+            f"{_pct(grader['prec_correct']):>8}{grader['coverage']:>9.3f}"
+        )
 
 
 def split_rows(rows: Sequence[dict], lexical: dict, learned: dict) -> dict[str, dict]:
@@ -166,9 +220,17 @@ def split_rows(rows: Sequence[dict], lexical: dict, learned: dict) -> dict[str, 
     gold = [ev.is_correct(r) for r in rows]
     lean = learned["two_way"]
     both = [model_module.agree(v, t) for v, t in zip(lexical["verdicts"], lean, strict=True)]
+    # rules-over (round-5 candidate RO): the 2-way decision follows a definite word-rule
+    # verdict where there is one, the lean elsewhere; the verdicts are the word rules'.
+    ruled = [
+        v == "Correct" if v in ("Correct", "Wrong", "Partial") else t
+        for v, t in zip(lexical["verdicts"], lean, strict=True)
+    ]
     return {
         "split": ev.Outcome(lexical["verdicts"], lean).report(gold) | {"l2": learned["l2"]},
         "and": ev.Outcome(both, lean).report(gold) | {"l2": learned["l2"]},
+        "ro": ev.Outcome(lexical["verdicts"], ruled).report(gold)
+        | {"l2": learned["l2"], "two_way": ruled},
     }
 
 
@@ -362,6 +424,60 @@ def minilm_pair(row: dict) -> list[float]:
     return [*(u * v).tolist(), *abs(u - v).tolist()]
 
 
+# --- Candidates of round 5 (declared in /work/notes/grade5-note.md before measuring): what the
+# question gives away, measured on both sides, and negation scoped to the key's own words.
+
+NEG_WINDOW = 3  # a negation cue this many tokens before a word negates it ("not attracted")
+
+
+def _negated(toks: list[str]) -> set[str]:
+    """Stems of content words with a negation cue among the :data:`NEG_WINDOW` tokens before."""
+    return {
+        s
+        for i, t in enumerate(toks)
+        if neg_count(toks[max(0, i - NEG_WINDOW) : i])
+        for s in content([t])
+    }
+
+
+def question_aware(row: dict) -> list[float]:
+    """Question-aware alignment (QA) and scoped negation (NS) features of a SemEval row.
+
+    QA: the share of the key's and of the answer's content words the question holds; how
+    closely the key's new words are met by the answer's *new* words only (a word copied from
+    the question meets nothing the question did not already say), as a mean best cosine and
+    as the share met at 0.7; the share of the answer's new words near neither key nor
+    question (cosine < 0.5: off-topic content). NS: of the key's words the answer shares,
+    the share negated on one side only (a negation cue within three tokens before).
+    """
+    wv = word_vectors()
+    q = {stem(w) for w in tokens(row["question"])}
+    a_toks = tokens(row["student_answer"])
+    a_stems = set(content(a_toks))
+    ref = vectors._best_reference(wv, row["student_answer"], _refs(row))
+    r_toks = tokens(ref)
+    r_stems = list(dict.fromkeys(content(r_toks)))
+    a_new, r_new = vectors.words(row["student_answer"], q), vectors.words(ref, q)
+    r_all = vectors.words(ref)
+    q_words = vectors.words(row["question"])
+    key_given = sum(s in q for s in r_stems) / (len(r_stems) or 1)
+    answer_given = sum(s in q for s in a_stems) / (len(a_stems) or 1)
+    if a_new and r_new:
+        best = (wv.matrix(r_new) @ wv.matrix(a_new).T).max(axis=1)
+        soft_new, met_new = float(best.mean()), float((best >= 0.7).mean())
+    else:
+        soft_new = met_new = 0.0
+    if a_new:
+        near = wv.matrix(a_new) @ wv.matrix(r_all + q_words).T if r_all + q_words else None
+        stray = float((near.max(axis=1) < 0.5).mean()) if near is not None else 1.0
+    else:
+        stray = 0.0
+    shared = [s for s in r_stems if s in a_stems]
+    neg_a, neg_r = _negated(a_toks), _negated(r_toks)
+    scoped = sum((s in neg_a) != (s in neg_r) for s in shared) / (len(shared) or 1)
+    return [key_given, answer_given, soft_new, met_new, stray, scoped]
+
+
 # Feature sets of the +learned row, each declared (in the note) before it was measured.
 LEARNED_SETS = {
     # shippable: wordllama is a plain dependency (weights in its wheel, no torch)
@@ -376,6 +492,10 @@ LEARNED_SETS = {
     "hist+minilm": lambda r: (
         vector_features(r) + vector_profile(r) + meaning_features(r) + alignment_features(r)
     ),
+    # round 5 (grade5): hist with question-aware alignment (QA) and scoped negation (NS)
+    "hist+qa": lambda r: LEARNED_SETS["hist"](r) + question_aware(r)[:5],
+    "hist+ns": lambda r: LEARNED_SETS["hist"](r) + question_aware(r)[5:],
+    "hist+qa+ns": lambda r: LEARNED_SETS["hist"](r) + question_aware(r),
 }
 
 
@@ -621,6 +741,7 @@ def batch_table(concurrency: int, learners: int, sequential: int) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point; see the module docstring."""
+    global MEANING_ROW, LEARNED_ROW, BOOTSTRAP, TREES, SEED
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cv", action="store_true")
     ap.add_argument("--batch", action="store_true")
@@ -631,9 +752,10 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument(
         "--protocol",
-        choices=(*PROTOCOLS, "both"),
+        choices=(*PROTOCOLS, "both", "all"),
         default="both",
-        help="cv: hold out unseen questions, unseen answers, or both (default)",
+        help="cv: hold out unseen questions, answers or domains (SciEntsBank's modules);"
+        " both: questions and answers (default); all: the three",
     )
     ap.add_argument(
         "--write-vector-params", action="store_true", help="refit params_vectors.py (wordllama)"
@@ -665,14 +787,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--bootstrap", type=int, default=0, help="cv: resamples for 95%% intervals of the F1"
     )
+    ap.add_argument(
+        "--seed", type=int, default=SEED, help="cv: outer folds' shuffle (default 7, the README's)"
+    )
     ap.add_argument("--concurrency", type=int, default=32, help="batch: learners at once")
     ap.add_argument("--learners", type=int, default=200, help="batch: learners, concurrent run")
     ap.add_argument("--sequential", type=int, default=20, help="batch: learners, one at a time")
     args = ap.parse_args(argv)
     ev.MARGIN = args.margin  # read by select_policy at each call
-    global MEANING_ROW, LEARNED_ROW, BOOTSTRAP, TREES
     MEANING_ROW, LEARNED_ROW, BOOTSTRAP = args.meaning, args.learned or "", args.bootstrap
-    TREES = args.trees
+    TREES, SEED = args.trees, args.seed
     if args.write_params:
         write_params()
         return
@@ -691,7 +815,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     both = not (args.cv or args.batch)
     if args.cv or both:
-        cv_table(protocols=tuple(PROTOCOLS) if args.protocol == "both" else (args.protocol,))
+        chosen = {"both": ("questions", "answers"), "all": tuple(PROTOCOLS)}
+        cv_table(protocols=chosen.get(args.protocol, (args.protocol,)))
     if args.batch or both:
         batch_table(args.concurrency, args.learners, args.sequential)
 

@@ -51,13 +51,56 @@ def overlap_score(row: dict) -> float:
 
 UNSEEN_QUESTIONS = "question_id"  # folds by question: a test fold's questions are unseen
 UNSEEN_ANSWERS = "id"  # folds by answer: other answers to a test question were in training
+# Folds by module (SciEntsBank's domains: FOSS science modules such as ME "magnetism and
+# electricity"): a test fold's whole subject area is unseen, as in SemEval-2013's third test
+# split, "unseen domains". The rows have no module field; see :func:`module_of`.
+UNSEEN_DOMAINS = "module"
+
+
+def module_of(row: dict) -> str:
+    """The module (domain) of a SemEval row: its question id up to the first ``_``.
+
+    SciEntsBank's question ids start with their module's code (``ME_65a``: module ME), the
+    same code the row's source file starts with (``ME-inv3-65a.xml``); a question id without
+    ``_`` is its own module.
+    """
+    return row["question_id"].split("_", 1)[0]
+
+
+def domain_folds(rows: Sequence[dict], k: int = 5) -> list[list[int]]:
+    """Split row indices into ``k`` folds of whole modules (:func:`module_of`).
+
+    Fixed, not random: the largest module first, each into the fold holding the fewest rows
+    so far (ties to the lowest fold), so that the folds are about the same size and the same
+    rows always give the same folds.
+
+    Raises:
+        ValueError: fewer modules than folds (a fold would be empty).
+    """
+    sizes: dict[str, int] = {}
+    for r in rows:
+        sizes[module_of(r)] = sizes.get(module_of(r), 0) + 1
+    if len(sizes) < k:
+        raise ValueError(f"{len(sizes)} modules cannot fill {k} folds")
+    filled = [0] * k
+    fold_of: dict[str, int] = {}
+    for mod in sorted(sizes, key=lambda m: (-sizes[m], m)):
+        fold_of[mod] = min(range(k), key=lambda i: (filled[i], i))
+        filled[fold_of[mod]] += sizes[mod]
+    folds: list[list[int]] = [[] for _ in range(k)]
+    for i, r in enumerate(rows):
+        folds[fold_of[module_of(r)]].append(i)
+    return folds
 
 
 def group_folds(
     rows: Sequence[dict], k: int = 5, seed: int = 7, group: str = UNSEEN_QUESTIONS
 ) -> list[list[int]]:
     """Split row indices into ``k`` folds by ``group`` (by default by question, so that a
-    fold's questions are unseen in training)."""
+    fold's questions are unseen in training); :data:`UNSEEN_DOMAINS` gives
+    :func:`domain_folds` (``seed`` unused: those folds are fixed)."""
+    if group == UNSEEN_DOMAINS:
+        return domain_folds(rows, k)
     keys = sorted({r[group] for r in rows})
     random.Random(seed).shuffle(keys)
     fold_of = {q: i % k for i, q in enumerate(keys)}
@@ -413,15 +456,18 @@ def cross_validate(
     group: str = UNSEEN_QUESTIONS,
     extra: Callable[[dict], list[float]] | None = None,
     learner: Learner = LEXICAL,
+    seed: int = 7,
 ) -> dict[str, dict[str, Any]]:
     """Nested grouped CV of the offline grader and the word-overlap baseline on one split.
 
     ``group`` says what a test fold holds out, in the outer and the inner folds alike:
-    :data:`UNSEEN_QUESTIONS` (the product's case: a new card with its key) or
-    :data:`UNSEEN_ANSWERS` (SemEval's "unseen answers": new answers to known questions).
+    :data:`UNSEEN_QUESTIONS` (the product's case: a new card with its key),
+    :data:`UNSEEN_ANSWERS` (SemEval's "unseen answers": new answers to known questions) or
+    :data:`UNSEEN_DOMAINS` (SemEval's "unseen domains": whole modules held out).
     ``extra`` adds candidate features to each row's vector (``bench/grading.py --ablation``
     measures them this way before any is shipped); ``learner`` says how P(correct) is fitted
-    and which ridge penalties each training part chooses among (on its inner folds).
+    and which ridge penalties each training part chooses among (on its inner folds);
+    ``seed`` shuffles the outer folds' groups (not the fixed :data:`UNSEEN_DOMAINS` folds).
 
     Returns:
         ``{"offline": report, "overlap": report}``, see :meth:`Outcome.report`.
@@ -442,7 +488,7 @@ def cross_validate(
     }
     probs = [0.0] * len(rows)
     chosen = []
-    for fold in group_folds(rows, k, group=group):
+    for fold in group_folds(rows, k, seed=seed, group=group):
         held = set(fold)
         train = [i for i in range(len(rows)) if i not in held]
         l2, inner = _choose_l2(train, rows, gold, fitter, learner, inner_k, group)

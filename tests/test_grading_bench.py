@@ -1,0 +1,191 @@
+"""The grading benchmark's "unseen domains" folds: whole SciEntsBank modules held out together."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from basehalf_core.study.offline_grader import evaluate
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "grading"
+
+
+def rows_of(sizes: dict[str, int]) -> list[dict]:
+    """Synthetic rows: ``sizes[module]`` answers per module, two questions per module."""
+    return [
+        {"id": f"{mod}.{i}", "question_id": f"{mod}_{i % 2}a"}
+        for mod, n in sizes.items()
+        for i in range(n)
+    ]
+
+
+def homes(rows: list[dict], folds: list[list[int]]) -> dict[str, set[int]]:
+    """The folds each module's rows landed in."""
+    out: dict[str, set[int]] = {}
+    for n, fold in enumerate(folds):
+        for i in fold:
+            out.setdefault(evaluate.module_of(rows[i]), set()).add(n)
+    return out
+
+
+TABLES = {
+    "equal": {m: 10 for m in "ABCDEFGHIJ"},
+    "skewed": {"ME": 80, "MX": 70, "PS": 50, "SE": 50, "EM": 40, "VB": 9, "LF": 7, "LP": 1},
+    "exactly-k": {"A": 3, "B": 30, "C": 12, "D": 7, "E": 1},
+}
+
+
+@pytest.mark.parametrize("sizes", TABLES.values(), ids=TABLES.keys())
+def test_a_module_never_spans_two_folds_and_every_row_is_tested_once(sizes):
+    rows = rows_of(sizes)
+    folds = evaluate.group_folds(rows, 5, group=evaluate.UNSEEN_DOMAINS)
+    assert len(folds) == 5 and all(folds)
+    assert sorted(i for f in folds for i in f) == list(range(len(rows)))
+    assert all(len(h) == 1 for h in homes(rows, folds).values())
+
+
+@pytest.mark.parametrize("sizes", TABLES.values(), ids=TABLES.keys())
+def test_domain_folds_are_fixed_whatever_the_seed_or_row_order(sizes):
+    rows = rows_of(sizes)
+    first = homes(rows, evaluate.group_folds(rows, 5, seed=1, group=evaluate.UNSEEN_DOMAINS))
+    again = homes(rows, evaluate.group_folds(rows, 5, seed=2, group=evaluate.UNSEEN_DOMAINS))
+    shuffled = rows[:]
+    random.Random(5).shuffle(shuffled)
+    moved = homes(shuffled, evaluate.domain_folds(shuffled, 5))
+    assert first == again == moved
+
+
+def test_the_largest_modules_are_spread_and_small_ones_fill_the_gaps():
+    # 80, 70, 50, 50, 40 open the five folds; then 9 and 7 go to the 40 (the emptiest, at 40
+    # and then 49), and 1 to the first of the two at 50.
+    rows = rows_of(TABLES["skewed"])
+    got = {m: h.pop() for m, h in homes(rows, evaluate.domain_folds(rows, 5)).items()}
+    assert got == {"ME": 0, "MX": 1, "PS": 2, "SE": 3, "EM": 4, "VB": 4, "LF": 4, "LP": 2}
+
+
+def test_fewer_modules_than_folds_is_refused():
+    with pytest.raises(ValueError, match="4 modules cannot fill 5 folds"):
+        evaluate.domain_folds(rows_of({m: 5 for m in "ABCD"}), 5)
+
+
+@pytest.mark.parametrize(
+    ("question_id", "module"), [("ME_65a", "ME"), ("LF_26a2", "LF"), ("PS_4ap", "PS"), ("X", "X")]
+)
+def test_the_module_is_the_question_ids_prefix(question_id, module):
+    assert evaluate.module_of({"question_id": question_id}) == module
+
+
+def test_scientsbank_modules_match_their_source_files_and_fill_five_even_folds():
+    path = DATA / "sciEntsBank_3way_train.jsonl"
+    if not path.exists():
+        pytest.fail(f"grading data missing: {path}")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    # The module is not a field of the data: the question id's prefix is the source file's.
+    files = {Path(r["source_file"]).name.split("-")[0] for r in rows}
+    assert {evaluate.module_of(r) for r in rows} == files and len(files) == 12
+    folds = evaluate.group_folds(rows, 5, group=evaluate.UNSEEN_DOMAINS)
+    assert sorted(i for f in folds for i in f) == list(range(len(rows)))
+    assert all(len(h) == 1 for h in homes(rows, folds).values())
+    assert max(map(len, folds)) < 1.25 * min(map(len, folds))  # about a fifth each
+
+
+def test_inner_folds_of_the_domains_protocol_hold_out_modules_too(monkeypatch):
+    # Settings are chosen on inner folds that hold out whole modules of the training part,
+    # so the choice itself never sees a module it is then tested on.
+    rows = [
+        {
+            "id": f"{m}.{i}",
+            "question_id": f"{m}_{i % 3}",
+            "question": "What happens to the current when the resistance increases?",
+            "reference_answer": "The current decreases.",
+            "student_answer": "It decreases." if i % 2 else "It increases.",
+            "original_label": "correct" if i % 2 else "contradictory",
+        }
+        for m in "ABCDEFGHIJ"
+        for i in range(12)
+    ]
+    calls: list[tuple[int, str]] = []
+    real = evaluate.group_folds
+
+    def spy(sub, k=5, seed=7, group=evaluate.UNSEEN_QUESTIONS):
+        calls.append((len(sub), group))
+        folds = real(sub, k, seed, group)
+        assert all(len(h) == 1 for h in homes(list(sub), folds).values())
+        return folds
+
+    monkeypatch.setattr(evaluate, "group_folds", spy)
+    evaluate.cross_validate(rows, k=5, inner_k=2, group=evaluate.UNSEEN_DOMAINS)
+    assert {g for _, g in calls} == {evaluate.UNSEEN_DOMAINS}
+    assert sorted(n for n, _ in calls) == [96] * 5 + [120]  # 5 training parts, then all rows
+
+
+def bench_module():
+    """bench/grading.py, imported from its file (bench is not a package)."""
+    spec = importlib.util.spec_from_file_location("grading_bench", ROOT / "bench" / "grading.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["grading_bench"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("flag", "protocols"),
+    [
+        ("domains", ("domains",)),
+        ("both", ("questions", "answers")),
+        ("all", ("questions", "answers", "domains")),
+    ],
+)
+def test_the_bench_runs_the_protocols_asked_for(monkeypatch, flag, protocols):
+    bench = bench_module()
+    got = []
+    monkeypatch.setattr(bench, "cv_table", lambda protocols: got.append(protocols))
+    bench.main(["--cv", "--protocol", flag])
+    assert got == [protocols]
+    assert bench.PROTOCOLS["domains"] == evaluate.UNSEEN_DOMAINS
+    assert bench.PROTOCOL_SPLITS["domains"] == ("sciEntsBank_3way_train.jsonl",)
+
+
+def test_the_summary_puts_grader_word_rules_and_baseline_side_by_side(capsys):
+    bench = bench_module()
+    report = {"n": 12, "prec_wrong": 0.9, "prec_correct": float("nan"), "coverage": 0.25}
+    bench.print_summary(
+        [
+            (
+                "sciEnt/doma",
+                "and",
+                report | {"f1_2way": 0.708},
+                report | {"f1_2way": 0.687},
+                report | {"f1_2way": 0.624},
+            )
+        ]
+    )
+    line = capsys.readouterr().out.splitlines()[-1].split()
+    assert line == ["sciEnt/doma", "12", "0.708", "and", "0.687", "0.624", "0.900", "-", "0.250"]
+
+
+def test_the_outer_fold_seed_reaches_the_folds_and_the_inner_folds_keep_theirs(monkeypatch):
+    rows = [{"id": f"{q}.{i}", "question_id": f"Q_{q}"} for q in range(12) for i in range(3)]
+    seeds: list[tuple[int, int]] = []
+    real = evaluate.group_folds
+
+    def spy(sub, k=5, seed=7, group=evaluate.UNSEEN_QUESTIONS):
+        seeds.append((len(sub), seed))
+        return real(sub, k, seed, group)
+
+    monkeypatch.setattr(evaluate, "group_folds", spy)
+    monkeypatch.setattr(evaluate, "row_match", lambda r: evaluate.match("q?", "a b", ["a b"]))
+    monkeypatch.setattr(evaluate, "is_correct", lambda r: r["id"].endswith(".0"))
+    monkeypatch.setattr(evaluate, "overlap_score", lambda r: 0.5)
+    evaluate.cross_validate(rows, k=3, inner_k=2, seed=3)
+    assert seeds[0] == (36, 3)  # the outer folds, shuffled by the seed asked for
+    assert {s for n, s in seeds[1:]} == {11}  # inner folds: fixed, whatever the outer seed
+    assert evaluate.group_folds is spy
+    by_seed = {s: real(rows, 3, s) for s in (3, 7)}
+    assert by_seed[3] != by_seed[7]
