@@ -424,7 +424,7 @@ def minilm_pair(row: dict) -> list[float]:
     return [*(u * v).tolist(), *abs(u - v).tolist()]
 
 
-# --- Candidates of round 5 (declared in /work/notes/grade5-note.md before measuring): what the
+# --- Candidates of round 5 (declared before measuring; none shipped, see README): what the
 # question gives away, measured on both sides, and negation scoped to the key's own words.
 
 NEG_WINDOW = 3  # a negation cue this many tokens before a word negates it ("not attracted")
