@@ -60,7 +60,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from basehalf_core.documents import anchors
+from basehalf_core.documents import anchors, search_helper
 from basehalf_core.documents import document as documents
 from basehalf_core.documents.document import (
     Document,
@@ -238,6 +238,8 @@ class Reader(CachedScript, anywidget.AnyWidget):
             the browser need not ask for the page again at another scale).
         """
         self._warmer.reset()
+        if self.doc is not None:
+            search_helper.detach(self.doc)  # one helper per document shown, not per one seen
         self._opened += 1
         self.path = Path(path)
         self.doc, self.error = None, None
@@ -279,6 +281,9 @@ class Reader(CachedScript, anywidget.AnyWidget):
             else:
                 self.page = first  # the observer delivers
             self.set_highlights(self._stored_highlights)
+        # After the first image: the helper's start (a process, ~250 ms of the other core)
+        # is not on the first page's path, and is over before a learner's first search.
+        search_helper.attach(doc)
 
     def _refuse(self, exc: DocumentError, message: str) -> None:
         self.error = exc
@@ -499,6 +504,8 @@ class Reader(CachedScript, anywidget.AnyWidget):
     def close(self) -> None:
         """Stop the background renderer and close the widget."""
         self._warmer.stop()
+        if self.doc is not None:
+            search_helper.detach(self.doc)
         super().close()
 
     # -- selection ---------------------------------------------------------------------------

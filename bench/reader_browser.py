@@ -67,7 +67,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from harness import MarimoServer, launch_chromium  # noqa: E402  (one launcher with the tests)
 
-CORPUS = ROOT.parent / "shared" / "corpus"
+# BASEHALF_SHARED: the shared folder when the checkout is not beside it (a git worktree).
+CORPUS = Path(os.environ.get("BASEHALF_SHARED", ROOT.parent / "shared")) / "corpus"
 BOOK = "pymupdf_mupdf_explored.pdf"
 PDFJS_VERSION = "6.5.438"
 PDFJS_DIR = Path(os.environ.get("BASEHALF_PDFJS_DIR", "/tmp/basehalf-bench-pdfjs"))
