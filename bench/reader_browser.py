@@ -19,7 +19,9 @@
    ``search_for`` over every page in this process. Cold: a fresh app per repetition, searched
    as soon as page 1 is shown (nothing of the book's text read), against a freshly opened
    ``pymupdf.Document``; repeat: more searches in that app (they reuse the text read before),
-   against one document kept open. Both ratios are printed; goal ≤ 1.2×.
+   against one document kept open. Both ratios are printed; goal ≤ 1.2×. Cold, no match:
+   another fresh app whose first search finds nothing (:data:`NO_MATCH`, a typo), against
+   ``search_for`` of it over a freshly opened document.
 5. RSS of the marimo app process (with any children) while paging 1 → 285 with the → key:
    sampled along the way, plus the kernel's peak (VmHWM). Goal: flat in pages, < 400 MB.
 6. The product's path (``--only workbench``): ``marimo run workbench.py`` on a study folder
@@ -67,7 +69,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from harness import MarimoServer, launch_chromium  # noqa: E402  (one launcher with the tests)
 
-CORPUS = ROOT.parent / "shared" / "corpus"
+# BASEHALF_SHARED: the shared folder when the checkout is not beside it (a git worktree).
+CORPUS = Path(os.environ.get("BASEHALF_SHARED", ROOT.parent / "shared")) / "corpus"
 BOOK = "pymupdf_mupdf_explored.pdf"
 PDFJS_VERSION = "6.5.438"
 PDFJS_DIR = Path(os.environ.get("BASEHALF_PDFJS_DIR", "/tmp/basehalf-bench-pdfjs"))
@@ -76,6 +79,7 @@ ZOOM = 1.5  # the reader's default render scale: pdf.js renders at the same pixe
 JUMP_PAGES = [40, 90, 140, 190, 240, 280]  # 0-based
 WALK_FIRST, WALK_PAGES = 1, 60  # next page against pdf.js: pages 2..61
 QUERY = "reference counting"
+NO_MATCH = "refrence counting"  # a typo: in no page, so every page is searched and no hit shown
 TIMEOUT = 120_000
 QUIET_MS = 1000  # after a search, before PyMuPDF's: the app's follow-up work is done
 READING_PAUSE_MS = 300  # between page turns in the walk: a learner glances at each page
@@ -562,7 +566,7 @@ def searches(browser, book: Path, work: Path, reps: int) -> dict[str, list]:
     import pymupdf
 
     out: dict[str, list] = {k: [] for k in ("cold_first", "cold_done", "cold_search_for")}
-    out.update(first=[], done=[], search_for=[])
+    out.update(first=[], done=[], search_for=[], none_done=[], none_search_for=[])
     warm = pymupdf.open(book)
     try:
         for rep in range(reps):
@@ -590,6 +594,17 @@ def searches(browser, book: Path, work: Path, reps: int) -> dict[str, list]:
             # would otherwise slow PyMuPDF's run and flatter the ratio.
             with pymupdf.open(book) as fresh:
                 out["cold_search_for"].append(_search_for(fresh, QUERY))
+            # Cold, no match: another fresh app, its first search one that finds nothing (the
+            # reader then tries its reading-order rules too before it says so).
+            app = ReaderApp(book, work / f"search-none-{rep}.log")
+            try:
+                page = _open_reader(browser, app)
+                out["none_done"].append(_search_once(page, NO_MATCH, hit=False)[1])
+                page.context.close()
+            finally:
+                app.stop()
+            with pymupdf.open(book) as fresh:
+                out["none_search_for"].append(_search_for(fresh, NO_MATCH))
     finally:
         warm.close()
     return out
@@ -616,14 +631,17 @@ SEARCH_ENTER = """e => {
 }"""
 
 
-def _search_once(page, query: str) -> tuple[float, float]:
+def _search_once(page, query: str, hit: bool = True) -> tuple[float, float]:
     """Type ``query`` in the reader's search box and press Enter: ms to the first hit marked
-    and to the search over (the reader no longer says it is searching)."""
+    (NaN for a query without ``hit``) and to the search over (the reader no longer says it is
+    searching)."""
     box = page.locator("[data-testid=reader-search]")
     box.fill(query)
     t0 = box.evaluate(SEARCH_ENTER)
-    page.locator("[data-testid=search-hit]").first.wait_for(timeout=TIMEOUT)
-    first = page.evaluate("() => performance.now()") - t0
+    first = float("nan")
+    if hit:
+        page.locator("[data-testid=search-hit]").first.wait_for(timeout=TIMEOUT)
+        first = page.evaluate("() => performance.now()") - t0
     page.wait_for_function("() => window.__bhSearchOver !== null", timeout=TIMEOUT)
     return first, page.evaluate("() => window.__bhSearchOver") - t0
 
@@ -794,6 +812,16 @@ def _report_search(found, reps: int) -> None:
     )
     cold, base = _all(found["cold_done"]), _all(found["cold_search_for"])
     print(f"    ours all: {cold}; search_for all: {base}")
+    print(f"  cold, no match: {NO_MATCH!r} as a fresh app's first search (nothing found)")
+    print(f"    basehalf reader, Enter -> search over:      {med(found['none_done']):7.1f} ms")
+    print(
+        "    PyMuPDF search_for over every page (freshly opened document):"
+        f" {med(found['none_search_for']):7.1f} ms"
+    )
+    ratio = med(found["none_done"]) / med(found["none_search_for"])
+    print(f"    ratio ours cold no match (over) / search_for cold: {ratio:.2f}")
+    none, base = _all(found["none_done"]), _all(found["none_search_for"])
+    print(f"    ours all: {none}; search_for all: {base}")
     print("  repeat: the same app, query case alternating (the page text read before is reused)")
     print(f"    basehalf reader, Enter -> first hit marked: {med(found['first']):7.1f} ms")
     print(f"    basehalf reader, Enter -> search over:      {med(found['done']):7.1f} ms")

@@ -29,7 +29,8 @@ hypothesis.settings.load_profile("basehalf")
 # litellm must not reach for its online cost map in any test process.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-SHARED = ROOT.parent / "shared"
+# BASEHALF_SHARED: the shared folder when the checkout is not beside it (a git worktree).
+SHARED = Path(os.environ.get("BASEHALF_SHARED", ROOT.parent / "shared"))
 SESSION = ROOT / "sessions" / "attention-is-all-you-need"
 CORPUS = SHARED / "corpus"
 GRADING_DATA = SHARED / "grading"

@@ -3,7 +3,8 @@ order, passage anchors (with search and highlights) and fetching a paper.
 
 ``text`` holds the pure text rules (no PyMuPDF), ``pages`` the extraction of one page's words
 (``vertical`` reads a page set in columns of CJK; ``raw_text`` holds the PyMuPDF lock and the
-units and styles both read from PyMuPDF's dictionaries).
+units and styles both read from PyMuPDF's dictionaries; ``search_helper`` is the second
+process that searches a long PDF from its end while the kernel searches from its start).
 """
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "pages",
     "raw_text",
     "reading_order",
+    "search_helper",
     "text",
     "vertical",
     "web",

@@ -17,10 +17,19 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
+from basehalf_core.documents import search_helper
 from basehalf_core.documents.document import Document, DocumentError
 from basehalf_core.documents.pages import line_rects
 from basehalf_core.documents.reading_order import FLOW_ROLES
-from basehalf_core.documents.text import Run, fold, join_words, normalise, strip_scripts
+from basehalf_core.documents.text import (
+    Run,
+    fold,
+    join_words,
+    normalise,
+    present,
+    strip_scripts,
+    tokens,
+)
 from basehalf_core.errors import BasehalfError
 
 # Fuzzy acceptance: the quote itself must be close, and the combined score high enough.
@@ -85,8 +94,9 @@ def find_in_page(doc: Document, i: int, needle: str) -> list[list[int]]:
     return [m.word_indices for m in _find_on_page(doc, i, normalise(needle))]
 
 
-def _find_on_page(doc: Document, i: int, needle: str) -> list[Match]:
-    if not needle or not doc.may_contain(i, needle):  # cheap: no words built for the page
+def _find_on_page(doc: Document, i: int, needle: str, checked: bool = False) -> list[Match]:
+    # cheap: no words built for the page (``checked``: the caller has ruled pages out itself)
+    if not needle or not (checked or doc.may_contain(i, needle)):
         return []
     k = key(needle)
     out = []
@@ -105,7 +115,7 @@ def _find_on_page(doc: Document, i: int, needle: str) -> list[Match]:
         out = _find_unscripted(doc, i, k)
     if not out and needle.endswith("-") and len(needle) > 1:
         # A selection that ended on a line-end hyphen the page text joined ("sum-" / "maries").
-        return _find_on_page(doc, i, needle[:-1])
+        return _find_on_page(doc, i, needle[:-1], checked)
     return out
 
 
@@ -409,10 +419,14 @@ def search_pages(doc: Document, text: str, start: int = 0) -> Iterator[PageHits]
     Pages are visited from ``start`` to the end and then from the beginning, so the hit the
     learner wants next comes first. Each page is searched by MuPDF itself
     (:meth:`Document.find_text`: as fast as PyMuPDF's ``search_for``), except the pages the
-    document's text scan (:meth:`Document.scan`) already rules out. Only when no page
-    matches that way is the document searched again in reading order with the anchors' rules
-    (:func:`find_in_page`: ligatures, hyphens, curly quotes, a phrase broken by a footnote
-    between two columns), which costs a first pass over every page's text.
+    document's text scan (:meth:`Document.scan`) already rules out. A long PDF a reader shows
+    has a helper process (:mod:`search_helper`) that searches the same pages from the last
+    while this one searches from the first; they meet in the middle. The helper's hits come
+    once one of this side's has (the first hit yielded is the first in the order above),
+    else at the end, in order; a page is counted once, whoever searched it. Only when no
+    page matches that way is the document searched again in reading order with the
+    anchors' rules (:func:`find_in_page`: ligatures, hyphens, curly quotes, a phrase broken
+    by a footnote between two columns), which costs a first pass over every page's text.
     """
     needle = normalise(text)
     if not needle:
@@ -420,24 +434,83 @@ def search_pages(doc: Document, text: str, start: int = 0) -> Iterator[PageHits]
     n = doc.page_count
     start = min(max(start, 0), n - 1)
     order = [*range(start, n), *range(start)]
+    # A page whose text is known (a reader scans it in the background) is ruled out without
+    # building its text page when a piece of the needle is not in it.
+    pages = [i for i in order if doc.may_hold(i, needle) is not False]
+    texts: dict[int, str] = {}  # squashed text of the pages searched, kept while none matches
     found = False
-    for i in order:
-        # A page whose text is known (a reader scans it in the background) is ruled out
-        # without building its text page when a piece of the needle is not in it.
-        if doc.may_hold(i, needle) is False:
-            continue
-        boxes, count = doc.find_text(i, needle)
-        if boxes:
-            found = True
-            yield PageHits(i, boxes, count)
+    for hit in _search_shared(doc, needle, pages, texts):
+        found = True
+        yield hit
     if found:
         return
+    # The second pass rules pages out with the text the first one read (``texts``: every
+    # page searched, by either process), not with a second read of every page (the scan).
+    pieces = tokens(needle)
     for i in order:
-        groups = find_in_page(doc, i, needle)
+        text = texts.get(i)
+        if text is not None and not all(present(t, text) for t in pieces):
+            continue
+        groups = [m.word_indices for m in _find_on_page(doc, i, needle, text is not None)]
         if groups:
             words = doc.words(i)
             rects = [r for g in groups for r in line_rects([words[k] for k in g])]
             yield PageHits(i, doc.to_boxes(i, rects), len(groups))
+
+
+def _search_shared(
+    doc: Document, needle: str, pages: list[int], texts: dict[int, str]
+) -> Iterator[PageHits]:
+    """MuPDF's search of ``pages`` in order, shared with the document's helper if it has one.
+
+    While nothing is found, ``texts`` gets each page's squashed text (see
+    :meth:`Document.find_text`), from both processes.
+    """
+    helper = getattr(doc, "helper", None)
+    shared = None
+    if helper is not None and len(pages) >= search_helper.MIN_SEARCH_PAGES:
+        shared = helper.begin(needle, pages)
+    if shared is None:
+        for i in pages:
+            boxes, count = doc.find_text(i, needle, None if texts is None else texts)
+            if boxes:
+                texts = None  # a hit: no second pass, so no text to keep
+                yield PageHits(i, boxes, count)
+        return
+    try:
+        front, back = 0, len(pages)  # this side searched pages[:front]; the helper pages[back:]
+        theirs: list[tuple[int, list, int]] = []  # the helper's hits, held until one of ours
+        ours = False
+        while front < back:
+            for pos, rects, count, text in shared.reports():
+                back = min(back, pos)
+                if texts is not None and text is not None and pos >= front:
+                    texts[pages[pos]] = text
+                # A page before ``front`` was searched here too (the helper was mid-page as
+                # the two met): its hits are counted here.
+                if rects and pos >= front:
+                    theirs.append((pos, rects, count))
+            if front >= back:
+                break
+            i = pages[front]
+            front += 1
+            boxes, count = doc.find_text(i, needle, None if (ours or theirs) else texts)
+            if boxes:
+                ours = True
+                yield PageHits(i, boxes, count)
+            if ours and theirs:
+                yield from _theirs(doc, pages, theirs)
+        yield from _theirs(doc, pages, theirs)
+    finally:
+        shared.end()
+
+
+def _theirs(doc: Document, pages: list[int], held: list) -> Iterator[PageHits]:
+    """The helper's hits held so far, in search order (emptying ``held``)."""
+    held.sort(key=lambda h: h[0])
+    out, held[:] = list(held), []
+    for pos, rects, count in out:
+        yield PageHits(pages[pos], doc.to_boxes(pages[pos], rects), count)
 
 
 @dataclass

@@ -220,6 +220,7 @@ class Document:
                 raise BrokenDocument(
                     self.path, f"is damaged or truncated; it cannot be opened as {what} ({exc})"
                 ) from None
+            self.encrypted = bool(doc.needs_pass)  # never searched by a helper process
             if doc.needs_pass:
                 if password is None:
                     doc.close()
@@ -247,6 +248,7 @@ class Document:
         self._scan_vocab: set[str] = set()
         self._scan_lock = threading.Lock()
         self._closed = False
+        self.helper = None  # a search_helper.SearchHelper while a reader shows it
 
     @contextlib.contextmanager
     def _locked(self):
@@ -346,9 +348,16 @@ class Document:
             )
         return out
 
-    def find_text(self, i: int, needle: str) -> tuple[list[tuple[float, float, float, float]], int]:
+    def find_text(
+        self, i: int, needle: str, texts: dict[int, str] | None = None
+    ) -> tuple[list[tuple[float, float, float, float]], int]:
         """MuPDF's own search of page ``i``: displayed 0..1 boxes (one per line piece) and the
         number of occurrences.
+
+        ``texts``, if given, gets the page's squashed text (:func:`squash`) when the page has
+        no hit: read from the text page already built, it spares a search that finds nothing
+        a second read of every page (its second pass rules pages out with it). It equals the
+        squash of the text scan's (line-end hyphens and spaces are squashed out either way).
 
         One text page with :data:`SEARCH_FLAGS` (ligatures expanded, line-end hyphens joined,
         case ignored, line breaks read as spaces); nothing is kept, so a whole-book search
@@ -362,6 +371,8 @@ class Document:
             tp = page.get_textpage(flags=SEARCH_FLAGS)
             rects = tp.search(needle, quads=False)
             if not rects:
+                if texts is not None:
+                    texts[i] = squash(tp.extractText())
                 return [], 0
             count = squash(tp.extractText()).count(squash(needle))
         return self.to_boxes(i, rects), max(count, 1)
@@ -624,6 +635,9 @@ class Document:
                 self._doc.close()
                 self._closed = True
             self._pages.clear()
+        helper, self.helper = self.helper, None
+        if helper is not None:
+            helper.close()
 
 
 def _capped_zoom(w: float, h: float, zoom: float) -> float:
