@@ -43,8 +43,13 @@ def open_workbench(marimo_app, page, tmp_path: Path, server) -> Path:
     return folder
 
 
-def arrivals(page, until: str, limit: float = 180) -> list[tuple[str, int]]:
-    """(state, verdicts shown) each time it changes, until ``until`` or an end state."""
+def arrivals(
+    page, until: str, limit: float = 180, spinning: set[str] | None = None
+) -> list[tuple[str, int]]:
+    """(state, verdicts shown) each time it changes, until ``until`` or an end state.
+
+    ``spinning``, if given, collects the states seen with the spinner on screen.
+    """
     seen: list[tuple[str, int]] = []
     deadline = time.monotonic() + limit
     box = page.locator("[data-testid=grade-stream]")
@@ -53,12 +58,16 @@ def arrivals(page, until: str, limit: float = 180) -> list[tuple[str, int]]:
         # that finds it gone is simply tried again.
         try:
             got = box.first.evaluate(
-                "b => [b.dataset.state, Number(b.dataset.arrived)]", timeout=1000
+                "b => [b.dataset.state, Number(b.dataset.arrived),"
+                " b.querySelector('.bh-spinner') !== null]",
+                timeout=1000,
             )
         except PlaywrightError:
             got = None
         if got:
             now = (got[0], got[1])
+            if got[2] and spinning is not None:
+                spinning.add(got[0])
             if not seen or seen[-1] != now:
                 seen.append(now)
             if now[0] in (until, "done", "cancelled", "error"):
@@ -79,8 +88,11 @@ def test_verdicts_arrive_one_by_one_with_a_spinner_first(
     folder = open_workbench(marimo_app, page, tmp_path, slow_model)
     page.get_by_role("button", name="Grade").click()
     expect(page.locator("[data-testid=grade-stream] .bh-spinner")).to_be_visible(timeout=TIMEOUT)
-    seen = arrivals(page, "done")
+    spinning: set[str] = set()
+    seen = arrivals(page, "done", spinning=spinning)
     assert seen[-1] in (("done", 4), ("gone", 4)), seen
+    # The spinner says work is under way: never on a finished run.
+    assert "done" not in spinning, (spinning, seen)
     counts = [n for state, n in seen if state == "streaming"]
     # Shown one at a time: at least three distinct partial tables before the end.
     assert len(set(counts) & {1, 2, 3}) >= 3 and counts == sorted(counts), seen
@@ -98,7 +110,9 @@ def test_cancel_stops_the_stream_and_writes_nothing(marimo_app, browser_page, tm
     page.get_by_role("button", name="Grade").click()
     arrivals(page, "streaming")
     page.get_by_role("button", name="Cancel").click()
-    seen = arrivals(page, "cancelled")
+    spinning: set[str] = set()
+    seen = arrivals(page, "cancelled", spinning=spinning)
     assert seen[-1][0] == "cancelled" and seen[-1][1] < 4, seen
+    assert "cancelled" not in spinning, (spinning, seen)
     expect(page.locator("[data-testid=grade-stream]")).to_contain_text("nothing was written")
     assert not (folder / "06-qkv-practice.grading.md").exists()
