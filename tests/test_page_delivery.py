@@ -16,6 +16,7 @@ from conftest import corpus
 
 from basehalf_core.documents import anchors
 from basehalf_core.documents import document as D
+from basehalf_core.documents.text import present
 
 ACL = "papermage_2023.eacl-main.121.pdf"
 # Runs from the foot of the left column of p.1 to the top of the right one, with a footnote
@@ -168,3 +169,65 @@ def test_the_outline_read_on_first_use_is_pymupdfs_own(tmp_path, name):
     assert doc.toc() == expected
     page = expected[len(expected) // 2][2]
     assert doc.chapter_of(page - 1) is not None
+
+
+def _two_columns(path, left: list[str], right: list[str]) -> None:
+    """A page whose left column ends at its foot and whose right column starts at its top."""
+    pdf = pymupdf.open()
+    page = pdf.new_page(width=612, height=792)
+    for k, line in enumerate(left):
+        page.insert_text((50, 620 + 11 * k), line, fontsize=7.5)
+    for k, line in enumerate(right):
+        page.insert_text((320, 72 + 11 * k), line, fontsize=7.5)
+    pdf.save(path)
+
+
+LEFT = [
+    "Sequence models have long been built from recurrent layers that read one",
+    "token after another, which keeps them from working on many positions at",
+    "once. Our model draws on a different idea: every position looks at every",
+    "other position directly, and the model learns which of them matter most for",
+    "the task at hand. To make this work at scale the model relies on the atten-",
+]
+RIGHT = [
+    "tion mechanism alone, with no recurrence and no convolution in any of its",
+    "layers. We show that such a model trains faster than earlier designs and",
+    "reaches a better score on two translation tasks, and we study how its parts",
+    "contribute to that result with a series of careful ablations below here.",
+]
+
+
+def test_a_word_hyphenated_across_a_column_break_is_found(tmp_path):
+    path = tmp_path / "columns.pdf"
+    _two_columns(path, LEFT, RIGHT)
+    assert not pymupdf.open(path)[0].search_for("attention mechanism")  # MuPDF alone misses it
+    hits = list(anchors.search_pages(D.open_document(path), "attention mechanism alone"))
+    assert [(h.page, h.count) for h in hits] == [(0, 1)]
+
+
+@pytest.mark.parametrize(
+    "token, page, held",
+    [
+        ("attention", "the\x00attention\x00is", True),  # whole, on one line
+        ("attention", "relies\x00ontheatten\x00tionmechanism", True),  # broken at a line end
+        ("attention", "attenuated\x00signalwithout\x00tions", False),  # parts, but mid-line
+        ("refrence", "areference\x00counting", False),  # a typo: "ref" + "rence" mid-line
+        ("refrence", "areferencecounting", True),  # no line ends kept: the loose test
+        ("注意力", "自\x00注意\x00力机制", True),  # CJK: its characters are enough
+    ],
+)
+def test_ruling_a_page_out_knows_where_words_break(token, page, held):
+    assert present(token, page) is held
+
+
+def test_a_typo_that_matches_nothing_builds_no_page_layout(monkeypatch):
+    """A typo is "ref" + "rence" on most pages of a book, but never broken at a line end.
+
+    No page's reading order is built, so a search that finds nothing costs one pass over the
+    book.
+    """
+    book = D.open_document(corpus("pymupdf_mupdf_explored.pdf"))
+    built = []
+    monkeypatch.setattr(D.Document, "runs", lambda self, i: built.append(i) or [])
+    assert list(anchors.search_pages(book, "refrence counting")) == []
+    assert built == []

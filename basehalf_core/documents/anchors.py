@@ -437,7 +437,8 @@ def search_pages(doc: Document, text: str, start: int = 0) -> Iterator[PageHits]
     # A page whose text is known (a reader scans it in the background) is ruled out without
     # building its text page when a piece of the needle is not in it.
     pages = [i for i in order if doc.may_hold(i, needle) is not False]
-    texts: dict[int, str] = {}  # squashed text of the pages searched, kept while none matches
+    # Squashed text with line ends of the pages searched, kept while none matches.
+    texts: dict[int, str] = {}
     found = False
     for hit in _search_shared(doc, needle, pages, texts):
         found = True
@@ -446,8 +447,13 @@ def search_pages(doc: Document, text: str, start: int = 0) -> Iterator[PageHits]
         return
     # The second pass rules pages out with the text the first one read (``texts``: every
     # page searched, by either process), not with a second read of every page (the scan).
+    # A page the scan ruled out above stays out: asking again (may_contain) would wait for
+    # the whole scan.
     pieces = tokens(needle)
+    searched = set(pages)
     for i in order:
+        if i not in searched:
+            continue
         text = texts.get(i)
         if text is not None and not all(present(t, text) for t in pieces):
             continue

@@ -40,6 +40,7 @@ from basehalf_core.documents.text import (
     normalise,
     present,
     squash,
+    squash_lines,
     tokens,
     trim_left,
     trim_right,
@@ -354,10 +355,10 @@ class Document:
         """MuPDF's own search of page ``i``: displayed 0..1 boxes (one per line piece) and the
         number of occurrences.
 
-        ``texts``, if given, gets the page's squashed text (:func:`squash`) when the page has
-        no hit: read from the text page already built, it spares a search that finds nothing
-        a second read of every page (its second pass rules pages out with it). It equals the
-        squash of the text scan's (line-end hyphens and spaces are squashed out either way).
+        ``texts``, if given, gets the page's squashed text with its line ends
+        (:func:`squash_lines`) when the page has no hit: read from the text page already
+        built, it spares a search that finds nothing a second read of every page (its second
+        pass rules pages out with it, a word broken in two only at a line end).
 
         One text page with :data:`SEARCH_FLAGS` (ligatures expanded, line-end hyphens joined,
         case ignored, line breaks read as spaces); nothing is kept, so a whole-book search
@@ -372,7 +373,7 @@ class Document:
             rects = tp.search(needle, quads=False)
             if not rects:
                 if texts is not None:
-                    texts[i] = squash(tp.extractText())
+                    texts[i] = squash_lines(tp.extractText())
                 return [], 0
             count = squash(tp.extractText()).count(squash(needle))
         return self.to_boxes(i, rects), max(count, 1)

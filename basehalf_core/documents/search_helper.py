@@ -258,7 +258,7 @@ def _serve(
 
     import pymupdf
 
-    from basehalf_core.documents.text import squash
+    from basehalf_core.documents.text import squash, squash_lines
 
     parent = os.getppid()
     data = Path(path).read_bytes()
@@ -316,7 +316,7 @@ def _serve(
             count = max(squash(tp.extractText()).count(squash(current["needle"])), 1)
             current["hit"] = True
         elif not current.get("hit"):
-            text = squash(tp.extractText())  # as Document.find_text keeps it
+            text = squash_lines(tp.extractText())  # as Document.find_text keeps it
         msg = {"id": current["id"], "pos": pos, "rects": [tuple(r) for r in rects], "count": count}
         if text is not None:
             msg["text"] = text

@@ -79,17 +79,43 @@ def tokens(text: str) -> frozenset[str]:
     return frozenset(t for t in (squash(p) for p in _SQUASH_RE.split(normalise(text))) if t)
 
 
+# Not whitespace, so :func:`squash` keeps it: where a line of a page's text ended.
+LINE_END = "\x00"
+
+
+def squash_lines(text: str) -> str:
+    """:func:`squash` of each line of ``text`` (lines split at ``\\n``), joined by
+    :data:`LINE_END`: ruling pages out knowing where words may be broken in two."""
+    return squash(text.replace("\n", LINE_END))
+
+
 def present(token: str, page: str) -> bool:
-    """Can a squashed ``token`` be on a page whose squashed text is ``page``?"""
-    if token in page:
+    """Can a squashed ``token`` be on a page whose squashed text is ``page``?
+
+    A word may be broken in two on the page (hyphenated across lines, or across a column
+    break with a footnote between), so two parts of ``token`` on the page are enough. When
+    ``page`` keeps its line ends (:func:`squash_lines`) the break must be at one: the first
+    part ending a line, the second starting one. Without them (the text scan's squash), the
+    parts may be anywhere, a looser test that lets through many more pages (a typo such as
+    "refrence" is then "ref" + "rence" on most pages of a book).
+    """
+    lined = LINE_END in page
+    flat = page.replace(LINE_END, "") if lined else page
+    if token in flat:
         return True
     if _CJK_RE.search(token):
         # Text without spaces runs on across lines and blocks in reading order, so only
         # its characters are sure to be on the page.
-        return all(ch in page for ch in set(token))
-    return len(token) >= 4 and any(
-        token[:k] in page and token[k:] in page for k in range(2, len(token) - 1)
-    )
+        return all(ch in flat for ch in set(token))
+    if len(token) < 4:
+        return False
+    if lined:
+        edged = f"{LINE_END}{page}{LINE_END}"
+        return any(
+            f"{token[:k]}{LINE_END}" in edged and f"{LINE_END}{token[k:]}" in edged
+            for k in range(2, len(token) - 1)
+        )
+    return any(token[:k] in page and token[k:] in page for k in range(2, len(token) - 1))
 
 
 def is_cjk(ch: str) -> bool:
