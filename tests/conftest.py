@@ -44,6 +44,15 @@ def corpus(name: str) -> Path:
     return path
 
 
+def drag(doc, i: int, first: str, last: str) -> str:
+    """The quote of a mouse drag on page ``i`` from the first word ``first`` to the next
+    word ``last`` (words as the reader shows them)."""
+    words = doc.words(i)
+    a = next(w.index for w in words if w.text == first)
+    b = next(w.index for w in words[a:] if w.text == last)
+    return doc.passage(i, doc.select_between(i, a, b)).quote
+
+
 @pytest.fixture
 def corpus_file():
     """Factory: ``corpus_file(name)`` → path of a corpus document."""

@@ -8,16 +8,9 @@ of running text set on a tinted box that covers all of the page's text.
 from __future__ import annotations
 
 import pymupdf
+from conftest import drag
 
 from basehalf_core.documents.document import open_document
-
-
-def _drag(doc, i, first: str, last: str) -> str:
-    """The passage of a drag from the first word ``first`` to the next word ``last``."""
-    words = doc.words(i)
-    a = next(w.index for w in words if w.text == first)
-    b = next(w.index for w in words[a:] if w.text == last)
-    return doc.passage(i, doc.select_between(i, a, b)).quote
 
 
 def test_japanese_lines_that_break_between_kanji_and_digits_join_without_a_space(tmp_path):
@@ -35,8 +28,8 @@ def test_japanese_lines_that_break_between_kanji_and_digits_join_without_a_space
     path = tmp_path / "ja.pdf"
     doc.save(path)
     doc = open_document(path)
-    assert _drag(doc, 0, "宅", "。") == "宅配事業者の負担が増えており、2023年６月に会議で決まった。"
-    assert _drag(doc, 0, "前", "た") == "前年（約10.4％）と比べて減った"
+    assert drag(doc, 0, "宅", "。") == "宅配事業者の負担が増えており、2023年６月に会議で決まった。"
+    assert drag(doc, 0, "前", "た") == "前年（約10.4％）と比べて減った"
 
 
 def test_columns_on_a_tint_under_all_of_the_pages_text_are_read_column_by_column(tmp_path):
@@ -58,7 +51,7 @@ def test_columns_on_a_tint_under_all_of_the_pages_text_are_read_column_by_column
     path = tmp_path / "tint.pdf"
     doc.save(path)
     doc = open_document(path)
-    assert _drag(doc, 0, "and", "column.") == (
+    assert drag(doc, 0, "and", "column.") == (
         "and the sentence goes on at the top of the right column."
     )
     assert {w.role for w in doc.words(0) if w.text == "Right"} == {"body"}
@@ -114,16 +107,16 @@ def test_vertical_writing_reads_down_the_columns_right_to_left_and_tier_by_tier(
     ]
     doc = _vertical_page(tmp_path, upper + lower, 425)
     assert (
-        _drag(doc, 0, "内", "。")
+        drag(doc, 0, "内", "。")
         == "内閣は、道路交通法の一部を改正する法律に基づきこの政令を制定する。"
     )
-    assert _drag(doc, 0, "第", "て") == (
+    assert drag(doc, 0, "第", "て") == (
         "第十三条中第一号の五を第一号の六とし、次の一号を加える。"
         "一の五 医療機関が、傷病者の搬送をしようとする都道府県の要請を受けて"
     )
     # The lower tier's last column starts one advance under the upper tier's last column,
     # but across the rule: it is read last, not straight after the column above it.
-    assert _drag(doc, 0, "加", "一") == "加える。一"
+    assert drag(doc, 0, "加", "一") == "加える。一"
 
 
 def test_japanese_set_across_is_not_taken_for_vertical_writing(tmp_path):
@@ -137,7 +130,7 @@ def test_japanese_set_across_is_not_taken_for_vertical_writing(tmp_path):
     path = tmp_path / "yokogaki.pdf"
     doc.save(path)
     doc = open_document(path)
-    assert _drag(doc, 0, "文", "。") == "文章はここで終わる。"
+    assert drag(doc, 0, "文", "。") == "文章はここで終わる。"
 
 
 def test_japanese_set_across_and_turned_a_quarter_is_not_vertical_writing(tmp_path):
@@ -151,4 +144,4 @@ def test_japanese_set_across_and_turned_a_quarter_is_not_vertical_writing(tmp_pa
     path = tmp_path / "turned.pdf"
     doc.save(path)
     doc = open_document(path)
-    assert _drag(doc, 0, "文", "。") == "文章はここで終わる。"
+    assert drag(doc, 0, "文", "。") == "文章はここで終わる。"

@@ -7,6 +7,7 @@ layout programs write it), so MuPDF's own lines run across the gutters.
 from __future__ import annotations
 
 import pymupdf
+from conftest import drag
 
 from basehalf_core.documents.document import open_document
 
@@ -61,19 +62,12 @@ def _three_columns(tmp_path, last_y: float):
     return open_document(path)
 
 
-def _drag(doc, first: str, last: str) -> str:
-    words = doc.words(0)
-    a = next(w.index for w in words if w.text == first)
-    b = next(w.index for w in words[a:] if w.text == last)
-    return doc.passage(0, doc.select_between(0, a, b)).quote
-
-
 def test_ragged_columns_a_few_points_apart_are_read_one_after_the_other(tmp_path):
     doc = _three_columns(tmp_path, 600)
-    assert _drag(doc, "sentence", "top.") == "sentence goes on at the next column's top."
+    assert drag(doc, 0, "sentence", "top.") == "sentence goes on at the next column's top."
 
 
 def test_a_column_reaching_into_the_page_foot_is_not_a_footer(tmp_path):
     doc = _three_columns(tmp_path, 760)  # the last rows sit in the bottom tenth of the page
     assert {w.role for w in doc.words(0)} == {"body"}
-    assert _drag(doc, "sentence", "top.") == "sentence goes on at the next column's top."
+    assert drag(doc, 0, "sentence", "top.") == "sentence goes on at the next column's top."

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pymupdf
 import pytest
+from conftest import drag
 
 from basehalf_core.documents.document import open_document
 
@@ -71,16 +72,9 @@ def _page(tmp_path, credit_last: str, number: str | None = None):
     return open_document(path)
 
 
-def _drag(doc, first: str, last: str) -> str:
-    words = doc.words(0)
-    a = next(w.index for w in words if w.text == first)
-    b = next(w.index for w in words[a:] if w.text == last)
-    return doc.passage(0, doc.select_between(0, a, b)).quote
-
-
 def test_a_closing_line_pushed_to_the_right_edge_is_not_read(tmp_path):
     doc = _page(tmp_path, "right")
-    got = _drag(doc, "simulations", "intriguing")
+    got = drag(doc, 0, "simulations", "intriguing")
     want = "simulations of birdsong as proof of principle. 1. Introduction One of the most"
     assert got == want + " intriguing"
 
@@ -89,7 +83,7 @@ def test_a_closing_line_pushed_to_the_right_edge_is_not_read(tmp_path):
 def test_a_closing_paragraph_set_like_text_is_read(tmp_path, how):
     # A last line at the left edge (or a full one) is running text's: nothing is split off.
     doc = _page(tmp_path, how)
-    assert "under the CC BY license" in _drag(doc, "simulations", "intriguing")
+    assert "under the CC BY license" in drag(doc, 0, "simulations", "intriguing")
 
 
 def test_a_number_at_the_right_edge_of_a_line_of_text_stays(tmp_path):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pymupdf
 import pytest
+from conftest import drag
 
 from basehalf_core.documents.document import open_document
 
@@ -22,14 +23,6 @@ BELOW = [
     "As the space in the margin is a valuable resource, there is",
     "a shorter title for it. Nothing else changes on the page.",
 ]
-
-
-def _drag(doc, i, first: str, last: str) -> str:
-    """The passage of a drag from the first word ``first`` to the next word ``last``."""
-    words = doc.words(i)
-    a = next(w.index for w in words if w.text == first)
-    b = next(w.index for w in words[a:] if w.text == last)
-    return doc.passage(i, doc.select_between(i, a, b)).quote
 
 
 def _page(tmp_path, between: list[str], fontname: str, fill) -> pymupdf.Document:
@@ -70,7 +63,7 @@ READ = (
 @pytest.mark.parametrize("fill", [None, (1, 1, 1)], ids=["bare", "on-white-fills"])
 def test_a_code_listing_between_two_paragraphs_is_read_with_them(tmp_path, fill):
     doc = _page(tmp_path, LISTING, "cour", fill)
-    assert _drag(doc, 0, "makes", "resource,") == READ
+    assert drag(doc, 0, "makes", "resource,") == READ
 
 
 def test_lines_filled_in_white_make_no_figure(tmp_path):
@@ -85,7 +78,7 @@ def test_a_listing_on_grey_lines_is_still_set_apart(tmp_path):
     # that a drag from running text to running text leaves out, as before.
     doc = _page(tmp_path, LISTING, "cour", (0.85, 0.85, 0.85))
     assert {w.role for w in doc.words(0) if w.text.startswith("\\")} == {"float"}
-    assert _drag(doc, 0, "makes", "resource,") == (
+    assert drag(doc, 0, "makes", "resource,") == (
         "makes sense at the start of a chapter, with this code: "
         "As the space in the margin is a valuable resource,"
     )
@@ -95,7 +88,7 @@ def test_small_print_in_a_proportional_font_between_paragraphs_is_still_left_out
     # A caption or a permission line set small in the text's kind of font (Helvetica here)
     # is not a listing: a drag from the paragraph above to the one below leaves it out.
     doc = _page(tmp_path, ["Figure 2 Structure of the compound"], "helv", None)
-    assert _drag(doc, 0, "makes", "resource,") == (
+    assert drag(doc, 0, "makes", "resource,") == (
         "makes sense at the start of a chapter, with this code: "
         "As the space in the margin is a valuable resource,"
     )

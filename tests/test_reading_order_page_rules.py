@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pymupdf
 import pytest
+from conftest import drag
 
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.reading_order import Block, order_blocks
@@ -18,13 +19,6 @@ from basehalf_core.documents.reading_order import Block, order_blocks
 
 def _b(id_, box, size=9.0, style="Serif@9.0", lines=5, chars=300, first="A") -> Block:
     return Block(id_, box, (1.0, 0.0), size, chars, lines, first, style)
-
-
-def _drag(doc, i, first: str, last: str) -> str:
-    words = doc.words(i)
-    a = next(w.index for w in words if w.text == first)
-    b = next(w.index for w in words[a:] if w.text == last)
-    return doc.passage(i, doc.select_between(i, a, b)).quote
 
 
 def _two_columns(tmp_path, draw_right) -> pymupdf.Document:
@@ -58,7 +52,7 @@ def test_an_invisible_frame_neither_boxes_nor_frames_the_text(tmp_path):
         _right_column(page, 220)
 
     doc = _two_columns(tmp_path, right)
-    assert _drag(doc, 0, "and", "column.") == (
+    assert drag(doc, 0, "and", "column.") == (
         "and the sentence goes on at the top of the right column."
     )
     assert {w.role for w in doc.words(0) if w.text == "Right"} == {"body"}
@@ -130,7 +124,7 @@ def test_a_section_heading_between_two_paragraphs_is_read_with_them(tmp_path, si
         _right_column(page, 100)
 
     doc = _two_columns(tmp_path, right)
-    assert _drag(doc, 0, "and", "column.") == (
+    assert drag(doc, 0, "and", "column.") == (
         "and the sentence goes on at 2 Related Work the top of the right column."
     )
 
@@ -179,4 +173,4 @@ def test_the_next_line_follows_a_line_that_goes_on_in_inline_math(tmp_path):
     path = tmp_path / "math.pdf"
     doc.save(path)
     doc = open_document(path)
-    assert _drag(doc, 0, "added", "process.") == "added between each step of the process."
+    assert drag(doc, 0, "added", "process.") == "added between each step of the process."

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pymupdf
 import pytest
+from conftest import drag
 
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.pages import CAPTION_LABEL
@@ -38,13 +39,6 @@ def _page(tmp_path, between) -> tuple:
     path = tmp_path / "page.pdf"
     doc.save(path)
     return open_document(path), 0
-
-
-def _drag(doc, i, first: str, last: str) -> str:
-    words = doc.words(i)
-    a = next(w.index for w in words if w.text == first)
-    b = next(w.index for w in words[a:] if w.text == last)
-    return doc.passage(i, doc.select_between(i, a, b)).quote
 
 
 def _figure(page) -> float:
@@ -81,19 +75,19 @@ WANT = "and its last sentence goes on at the top of the right column after what 
 @pytest.mark.parametrize("between", [_figure, _table, _sidebar], ids=["figure", "table", "box"])
 def test_a_drag_between_running_text_reads_past_it(tmp_path, between):
     doc, i = _page(tmp_path, between)
-    assert _drag(doc, i, "and", "between.") == WANT
+    assert drag(doc, i, "and", "between.") == WANT
 
 
 def test_a_drag_that_starts_in_a_caption_keeps_it(tmp_path):
     doc, i = _page(tmp_path, _figure)
-    assert _drag(doc, i, "Figure", "right") == (
+    assert drag(doc, i, "Figure", "right") == (
         "Figure 1: A caption set in the body's font. the right"
     )
 
 
 def test_a_drag_inside_a_box_reads_the_box(tmp_path):
     doc, i = _page(tmp_path, _sidebar)
-    assert _drag(doc, i, "In", "text.") == (
+    assert drag(doc, i, "In", "text.") == (
         "In brief A boxed note in the body's own font, read apart from the text."
     )
 
@@ -104,7 +98,7 @@ def test_a_frame_around_running_text_is_no_figure(tmp_path):
         return 80
 
     doc, i = _page(tmp_path, framed)
-    assert _drag(doc, i, "and", "between.") == WANT
+    assert drag(doc, i, "and", "between.") == WANT
     words = doc.words(i)
     assert {w.role for w in words} == {"body"}
 
@@ -151,7 +145,7 @@ def test_a_footer_repeated_across_pages_is_left_out_wherever_it_sits(tmp_path):
     for i in range(4):
         journal = [w for w in doc.words(i) if w.text == "Journal"]
         assert [w.role for w in journal] == ["footer"]
-        assert _drag(doc, i, "and", "column.") == (
+        assert drag(doc, i, "and", "column.") == (
             "and the sentence goes on at the top of the right column."
         )
 
@@ -160,4 +154,4 @@ def test_the_same_line_on_a_single_page_is_not_taken_for_a_footer(tmp_path):
     doc = _journal(tmp_path, 1)
     assert [w.role for w in doc.words(0) if w.text == "Journal"] == ["body"]
     # Set like the text and under its column, nothing else tells the line apart.
-    assert "Journal of Made-up Studies" in _drag(doc, 0, "and", "column.")
+    assert "Journal of Made-up Studies" in drag(doc, 0, "and", "column.")
