@@ -317,6 +317,17 @@ def grading_reply(verdict: str | dict[int, str] = "Correct", evidence: str | Non
     return reply
 
 
+def key_reply(key: dict[int, str]) -> Reply:
+    """A reply that drafts ``key`` as an answer key, in the JSON shape the drafter asks for."""
+
+    def reply(body: dict) -> dict:
+        return {
+            "content": json.dumps({"key": [{"number": n, "answer": a} for n, a in key.items()]})
+        }
+
+    return reply
+
+
 @pytest.fixture
 def no_model_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """No model configured from the environment: the offline path unless a test sets one."""

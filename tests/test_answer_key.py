@@ -8,13 +8,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import SHARED
 from openai_server import blocks, no_model_env, openai_server  # noqa: F401
 
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import answer_key, grading, llm
 from basehalf_core.study.practice import parse_card
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+CORPUS = SHARED / "corpus"
 QUOTE = (
     "An attention function can be described as mapping a query and a set of key-value pairs "
     "to an output"
@@ -115,3 +116,29 @@ def test_key_replies_in_near_shapes_are_read(reply, expected):
 def test_bad_key_replies_are_named(reply, match):
     with pytest.raises(answer_key.AnswerKeyError, match=match):
         answer_key.parse_key(reply, [1, 2])
+
+
+@pytest.mark.parametrize(
+    ("note", "words"),
+    [
+        # The quote says "dk" where the document's text says "d_k" (a subscript).
+        ("03-scaled-dot-product.md", "We call our particular attention"),
+        ("02-why-not-only-recurrence.md", "This inherently sequential nature"),
+    ],
+)
+def test_the_passage_around_an_anchor_is_found_once_whatever_the_quote_spells(
+    tmp_path, note, words
+):
+    session = Path(__file__).resolve().parents[1] / "sessions" / "attention-is-all-you-need"
+    folder = tmp_path / "study"
+    folder.mkdir()
+    shutil.copy(CORPUS / "attention-1706.03762.pdf", folder / "attention-is-all-you-need.pdf")
+    shutil.copy(session / note, folder / note)
+    (folder / "card.md").write_text(
+        f"---\nupstream:\n  - {note}\nkind: practice\n---\n# Card\n\n1. Why?\n   Answer: So.\n"
+    )
+    ws = Workspace.open(folder)
+    ctx = answer_key.build_context(ws, parse_card("card.md", ws.read_text("card.md")))
+    [around] = [b for k, h, b in blocks(ctx.render()) if k == "PASSAGE" and "around=" in h]
+    # The anchored words once (a page's overlapping runs are not joined), with text around.
+    assert around.count(words) == 1 and len(around) > 2 * len(words) + 400, around

@@ -46,6 +46,27 @@ class AnswerKeyError(BasehalfError):
     """The answer key cannot be drafted or approved; the message says why."""
 
 
+def _locate(runs: list, words: list[int], quote: str) -> tuple[str, int, int] | None:
+    """The text of the run holding the anchor and the anchor's (start, end) in it.
+
+    By the anchor's word indices first: the document's run text can spell a passage otherwise
+    than the anchor's quote (a subscript is ``d_k`` in the run, ``dk`` in the quote), so a
+    text search alone loses such anchors. One run only, since a page's runs overlap (the body
+    and its reading-order flow hold the same words).
+    """
+    if words:
+        for run in runs:
+            at = {w: i for i, w in enumerate(run.words)}
+            if words[0] in at and words[-1] in at:
+                return run.text, run.spans[at[words[0]]][0], run.spans[at[words[-1]]][1]
+    want = fold(normalise(quote))
+    for run in runs:
+        at = fold(run.text).find(want) if want else -1
+        if at >= 0:
+            return run.text, at, at + len(want)
+    return None
+
+
 def _around(ws: Workspace, grown: dict) -> str | None:
     """Document text around a stored anchor, re-read from the document; ``None`` if lost."""
     rel = ws.resolve(str(grown.get("file") or ""))
@@ -56,13 +77,14 @@ def _around(ws: Workspace, grown: dict) -> str | None:
         anchor = reanchor(doc, grown)
         if anchor.status == "orphan":
             return None
-        page = " ".join(r.text for r in doc.runs(anchor.page - 1))
+        runs = list(doc.runs(anchor.page - 1))
     except (DocumentError, BadAnchor, ValueError):
         return None
-    at = fold(page).find(fold(normalise(anchor.found or str(grown.get("quote") or ""))))
-    if at < 0:
+    found = _locate(runs, anchor.word_indices, anchor.found or str(grown.get("quote") or ""))
+    if found is None:
         return None
-    start, end = max(0, at - AROUND), min(len(page), at + len(anchor.found) + AROUND)
+    page, at, stop = found
+    start, end = max(0, at - AROUND), min(len(page), stop + AROUND)
     # Whole words only: the cut would otherwise leave half a word at either end.
     while start > 0 and not page[start - 1].isspace():
         start -= 1
