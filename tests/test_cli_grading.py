@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import GRADING_DATA
 from openai_server import grading_reply, openai_server, practice_folder  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "grading"
+DATA = GRADING_DATA
 SECRET = "sk-test-CLI-SECRET-0042aa"
 VERDICTS = {"Correct", "Partial", "Wrong", "Unsure"}  # Unsure: offline only
 

@@ -9,11 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import GRADING_DATA
 
 from basehalf_core.study.offline_grader import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "grading"
+DATA = GRADING_DATA
 
 
 def rows_of(sizes: dict[str, int]) -> list[dict]:
