@@ -132,6 +132,26 @@ def wait_for_app(page, timeout: float = 60_000) -> None:
     )
 
 
+def open_practice(
+    marimo_app, page, tmp_path: Path, model: str, api_base: str, pdf: str = ""
+) -> Path:
+    """The workbench on a copy of the Attention session's notes, its practice card picked.
+
+    ``model`` at ``api_base`` (a loopback server) is the Agent Area's model; ``pdf``, if
+    given, is the name the paper is copied under (the notes' anchors cite it by name).
+    """
+    folder = tmp_path / "attention"
+    folder.mkdir()
+    for note in SESSION.glob("0*.md"):
+        shutil.copyfile(note, folder / note.name)
+    if pdf:
+        shutil.copyfile(corpus("attention-1706.03762.pdf"), folder / pdf)
+    page.goto(marimo_app(folder, env={"BASEHALF_MODEL": model, "BASEHALF_API_BASE": api_base}))
+    wait_for_app(page)
+    page.get_by_label("Practice card").select_option("06-qkv-practice.md")
+    return folder
+
+
 # --- loopback HTTP servers and the attention session, for fetch and citation tests ---
 
 

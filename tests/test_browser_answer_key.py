@@ -10,11 +10,10 @@ the learner's own answer when the offline grader reads the key.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, corpus, wait_for_app
+from conftest import open_practice
 from openai_server import blocks, key_reply, start
 from playwright.sync_api import expect
 
@@ -22,8 +21,8 @@ from basehalf_core.study.practice import parse_card
 
 pytestmark = pytest.mark.browser
 
-SESSION = ROOT / "sessions" / "attention-is-all-you-need"
 CARD = "06-qkv-practice.md"
+PDF = "attention-is-all-you-need.pdf"
 TIMEOUT = 90_000
 # What the model drafts: none of it agrees with the card's own answers.
 DRAFT = {
@@ -44,17 +43,8 @@ def drafting_model():
 
 
 def open_workbench(marimo_app, page, tmp_path: Path, server) -> Path:
-    folder = tmp_path / "attention"
-    folder.mkdir()
-    for note in SESSION.glob("0*.md"):
-        shutil.copyfile(note, folder / note.name)
-    # Under the name the notes' anchors cite, so the drafter re-reads the passages around them.
-    shutil.copyfile(corpus("attention-1706.03762.pdf"), folder / "attention-is-all-you-need.pdf")
-    env = {"BASEHALF_MODEL": "openai/key-drafter", "BASEHALF_API_BASE": server.base_url}
-    page.goto(marimo_app(folder, env=env))
-    wait_for_app(page)
-    page.get_by_label("Practice card").select_option(CARD)
-    return folder
+    # The paper under the name the notes' anchors cite: the drafter re-reads around them.
+    return open_practice(marimo_app, page, tmp_path, "openai/key-drafter", server.base_url, pdf=PDF)
 
 
 def test_draft_edit_approve_then_grade_offline_against_the_key(

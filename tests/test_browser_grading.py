@@ -6,20 +6,17 @@ real loopback server streams the model's reply slowly, chunk by chunk.
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
 import pytest
-from conftest import wait_for_app
+from conftest import open_practice
 from openai_server import grading_reply, start
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[1]
-SESSION = ROOT / "sessions" / "attention-is-all-you-need"
 TIMEOUT = 90_000
 
 
@@ -32,15 +29,7 @@ def slow_model():
 
 
 def open_workbench(marimo_app, page, tmp_path: Path, server) -> Path:
-    folder = tmp_path / "attention"
-    folder.mkdir()
-    for note in SESSION.glob("0*.md"):
-        shutil.copyfile(note, folder / note.name)
-    env = {"BASEHALF_MODEL": "openai/streaming-grader", "BASEHALF_API_BASE": server.base_url}
-    page.goto(marimo_app(folder, env=env))
-    wait_for_app(page)
-    page.get_by_label("Practice card").select_option("06-qkv-practice.md")
-    return folder
+    return open_practice(marimo_app, page, tmp_path, "openai/streaming-grader", server.base_url)
 
 
 def arrivals(
