@@ -478,7 +478,7 @@ def _search_shared(
         shared = helper.begin(needle, pages)
     if shared is None:
         for i in pages:
-            boxes, count = doc.find_text(i, needle, None if texts is None else texts)
+            boxes, count = doc.find_text(i, needle, texts)
             if boxes:
                 texts = None  # a hit: no second pass, so no text to keep
                 yield PageHits(i, boxes, count)

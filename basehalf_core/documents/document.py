@@ -177,8 +177,23 @@ class Rendered:
         return self.data
 
 
-def _fingerprint(data: bytes) -> str:
+def fingerprint_of(data: bytes) -> str:
+    """``sha256:<hex>`` of a file's bytes: which bytes a document (or an anchor) was read from."""
     return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def search_textpage(tp, needle: str, keep_text: bool) -> tuple[list, int, str | None]:
+    """MuPDF's search of one text page (the kernel's and the search helper's alike).
+
+    Returns:
+        the hits' rects, the number of occurrences (at least 1 when there is a hit), and, only
+        for a page without a hit and ``keep_text``, its squashed text with its line ends
+        (:func:`squash_lines`), for a search that finds nothing to rule pages out with.
+    """
+    rects = tp.search(needle, quads=False)
+    if not rects:
+        return [], 0, squash_lines(tp.extractText()) if keep_text else None
+    return rects, max(squash(tp.extractText()).count(squash(needle)), 1), None
 
 
 def _kind_of(path: Path, head: bytes) -> str:
@@ -212,7 +227,7 @@ class Document:
         if not data:
             raise EmptyFile(self.path, "the file is empty (0 bytes)")
         self.kind = _kind_of(self.path, data[:1024])
-        self.fingerprint = _fingerprint(data)
+        self.fingerprint = fingerprint_of(data)
         with PYMUPDF_LOCK:
             try:
                 doc = _LazyOutline(stream=data, filetype=self.kind)
@@ -370,13 +385,10 @@ class Document:
         with self._locked():
             page = self._doc[i]
             tp = page.get_textpage(flags=SEARCH_FLAGS)
-            rects = tp.search(needle, quads=False)
-            if not rects:
-                if texts is not None:
-                    texts[i] = squash_lines(tp.extractText())
-                return [], 0
-            count = squash(tp.extractText()).count(squash(needle))
-        return self.to_boxes(i, rects), max(count, 1)
+            rects, count, text = search_textpage(tp, needle, texts is not None)
+        if text is not None:
+            texts[i] = text
+        return (self.to_boxes(i, rects), count) if rects else ([], 0)
 
     def _page(self, i: int) -> PageText:
         self._check(i)

@@ -103,8 +103,6 @@ class SearchHelper:
     """The helper process of one document; used by one search at a time (:meth:`begin`)."""
 
     def __init__(self, path: Path, fingerprint: str):
-        from basehalf_core.documents.document import SEARCH_FLAGS  # (no import cycle)
-
         self.path = Path(path).resolve()
         rfd, wfd = os.pipe()
         root = str(Path(__file__).resolve().parents[2])  # the folder holding basehalf_core
@@ -112,14 +110,12 @@ class SearchHelper:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
         try:
             self._proc = subprocess.Popen(
-                # The kernel's own flags (Document.find_text), so the helper finds the same rects.
                 [
                     sys.executable,
                     "-m",
                     __name__,
                     str(self.path),
                     fingerprint,
-                    str(SEARCH_FLAGS),
                     str(wfd),
                 ],
                 stdin=subprocess.PIPE,
@@ -251,18 +247,15 @@ def _close_all() -> None:
 # -- the helper process ------------------------------------------------------------------------
 
 
-def _serve(
-    path: str, fingerprint: str, flags: int, out_fd: int
-) -> None:  # pragma: no cover (a subprocess)
-    import hashlib
-
+def _serve(path: str, fingerprint: str, out_fd: int) -> None:  # pragma: no cover (a subprocess)
     import pymupdf
 
-    from basehalf_core.documents.text import squash, squash_lines
+    # The kernel's own search (Document.find_text), so the helper finds the same rects.
+    from basehalf_core.documents.document import SEARCH_FLAGS, fingerprint_of, search_textpage
 
     parent = os.getppid()
     data = Path(path).read_bytes()
-    if "sha256:" + hashlib.sha256(data).hexdigest() != fingerprint:
+    if fingerprint_of(data) != fingerprint:
         return  # not the file the kernel opened (changed since): search nothing
     doc = pymupdf.open(stream=data, filetype="pdf")
     if doc.needs_pass:
@@ -309,14 +302,10 @@ def _serve(
         pos = current["pos"]
         current["pos"] -= 1
         i = current["pages"][pos]
-        tp = doc[i].get_textpage(flags=flags)
-        rects = tp.search(current["needle"], quads=False)
-        count, text = 0, None
+        tp = doc[i].get_textpage(flags=SEARCH_FLAGS)
+        rects, count, text = search_textpage(tp, current["needle"], not current.get("hit"))
         if rects:
-            count = max(squash(tp.extractText()).count(squash(current["needle"])), 1)
             current["hit"] = True
-        elif not current.get("hit"):
-            text = squash_lines(tp.extractText())  # as Document.find_text keeps it
         msg = {"id": current["id"], "pos": pos, "rects": [tuple(r) for r in rects], "count": count}
         if text is not None:
             msg["text"] = text
@@ -325,4 +314,4 @@ def _serve(
 
 if __name__ == "__main__":  # pragma: no cover (run as the helper process)
     with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):
-        _serve(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        _serve(sys.argv[1], sys.argv[2], int(sys.argv[3]))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -77,9 +78,7 @@ def domain_folds(rows: Sequence[dict], k: int = 5) -> list[list[int]]:
     Raises:
         ValueError: fewer modules than folds (a fold would be empty).
     """
-    sizes: dict[str, int] = {}
-    for r in rows:
-        sizes[module_of(r)] = sizes.get(module_of(r), 0) + 1
+    sizes = Counter(module_of(r) for r in rows)
     if len(sizes) < k:
         raise ValueError(f"{len(sizes)} modules cannot fill {k} folds")
     filled = [0] * k
