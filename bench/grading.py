@@ -11,6 +11,7 @@ Run from the project root::
         # --seed N reshuffles which questions share an outer fold (default 7)
     .venv/bin/python bench/grading.py --batch    # only the concurrency measurement
     .venv/bin/python bench/grading.py --ablation # candidate features, nested CV, unseen questions
+    .venv/bin/python bench/grading.py --notes --protocol both   # no key: grading against notes
     .venv/bin/python bench/grading.py --write-params   # refit the shipped offline weights
     .venv/bin/python bench/grading.py --write-vector-params   # refit the word-vector model
     .venv/bin/python bench/grading.py --vectors-cost   # load time of the vector/encoder candidates
@@ -192,6 +193,49 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
         shipped = "and" if LEARNED_ROW else shown[-1]
         summary.append((label, shipped, res[shipped], res["offline"], res["overlap"]))
     print_summary(summary)
+
+
+def notes_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questions",)) -> None:
+    """Grading with notes and no key, cross-validated: what each rule for Correct would say.
+
+    The notes are simulated (SemEval has none): each answer's lesson's reference answers, with
+    (own) or without (other) its own question's; see :func:`evaluate.lesson_notes`.
+    """
+    print(
+        f"{k}-fold cross-validation, WITHOUT an answer key: each answer graded by grade()"
+        " against simulated notes,\nits lesson's reference answers (SciEntsBank: the module's;"
+        " Beetle: the tutoring unit's), one paragraph each;\nown: the notes hold the question's"
+        " reference; other: they do not. Rules for Correct from notes: shipped (never),\nkey"
+        " threshold (the key's, the rule before), notes threshold (chosen on inner folds of"
+        " notes that hold\nthe reference). overlap: the closest note sentence's word share,"
+        " thresholds fit the same way.\nNotes never give Wrong (a low overlap may mean the notes"
+        f" do not say it). Target: P(Correct) >= {ev.TARGET_CORRECT}."
+    )
+    head = (
+        f"{'split':<18}{'rule':<17}{'n':>6}{'P(Corr)':>8}{'#Corr':>6}{'P(Wrong)':>9}"
+        f"{'#Wrong':>7}{'coverage':>9}"
+    )
+    print(head)
+    print("-" * len(head))
+    for split, protocol in ((s, p) for p in protocols for s in PROTOCOL_SPLITS.get(p, SPLITS)):
+        rows = load(split)
+        for own in (True, False):
+            t = time.perf_counter()
+            res = ev.notes_validate(
+                rows, k=k, inner_k=inner_k, group=PROTOCOLS[protocol], seed=SEED, own=own
+            )
+            label = f"{split.split('_')[0][:6]}/{protocol[:4]}/{'own' if own else 'other'}"
+            for name, r in res.items():
+                print(
+                    f"{label:<18}{name:<17}{r['n']:>6}{_pct(r['prec_correct']):>8}"
+                    f"{r['n_correct']:>6}{_pct(r['prec_wrong']):>9}{r['n_wrong']:>7}"
+                    f"{r['coverage']:>9.3f}",
+                    flush=True,
+                )
+            picked = " ".join("-" if v is None else f"{v:.3f}" for v in res["notes threshold"][
+                "t_correct_notes"])  # fmt: skip
+            took = time.perf_counter() - t
+            print(f"{'':<18}({took:.0f} s; notes threshold per outer fold: {picked})")
 
 
 def print_summary(summary: list[tuple[str, str, dict, dict, dict]]) -> None:
@@ -745,6 +789,9 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cv", action="store_true")
     ap.add_argument("--batch", action="store_true")
+    ap.add_argument(
+        "--notes", action="store_true", help="cv: grading against notes, with no answer key"
+    )
     ap.add_argument("--write-params", action="store_true")
     ap.add_argument("--ablation", action="store_true", help="measure candidate features")
     ap.add_argument(
@@ -812,6 +859,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.ablation:
         ablation_table(only=args.groups.split(",") if args.groups else None)
+        return
+    if args.notes:
+        chosen = {"both": ("questions", "answers"), "all": tuple(PROTOCOLS)}
+        notes_table(protocols=chosen.get(args.protocol, (args.protocol,)))
         return
     both = not (args.cv or args.batch)
     if args.cv or both:

@@ -26,6 +26,9 @@ def card(a1: str | None, a2: str | None) -> str:
     out += "1. When does a bulb light?\n" + (f"   Answer: {a1}\n" if a1 else "")
     out += "2. What happens to the current when resistance increases?\n"
     out += f"   Answer: {a2}\n" if a2 else ""
+    # An approved key: offline, without one, no answer is Correct (notes are not a key).
+    out += "\n## Answer key\n\n1. When it is in a closed path with the battery.\n"
+    out += "2. When the resistance increases, the current decreases.\n"
     return out
 
 
@@ -72,8 +75,9 @@ def test_offline_class_grading_writes_gradebook_and_summary(tmp_path):
     rows = {(r["learner"], r["question"]): r for r in book}
     assert rows[("ann", "1")]["verdict"] == "Correct"
     assert rows[("ann", "2")]["verdict"] == "Correct"
-    # A negated copy of the note: Unsure offline (never counted as Wrong), the reason says why.
-    assert rows[("bob", "1")]["verdict"] == "Unsure" and "negation" in rows[("bob", "1")]["reason"]
+    # A negated copy of the key: not Correct, and the reason says why.
+    assert rows[("bob", "1")]["verdict"] == "Unsure"
+    assert "negation" in rows[("bob", "1")]["reason"]
     assert rows[("bob", "2")]["verdict"] == "not answered"
     assert rows[("cy", "")]["verdict"] == "not graded"
     assert all(r["model"] == "offline" for r in book if r["verdict"] != "not graded")

@@ -43,7 +43,8 @@ def study(tmp_path: Path) -> Path:
         tmp_path / "study",
         ("notes.md", "# Circuits\n\nA bulb lights when it is in a closed path with the battery.\n"),
         "1. When does a bulb light?\n   Answer: When it is in a closed path with the battery.\n"
-        "2. What is a short circuit?\n",
+        "2. What is a short circuit?\n"
+        "\n## Answer key\n\n1. A bulb lights when it is in a closed path with the battery.\n",
         "card.md",
     )
 

@@ -35,7 +35,7 @@ def write(folder: Path, name: str, text: str) -> None:
     (folder / name).write_text(text, encoding="utf-8")
 
 
-def make_folder(tmp_path: Path, *, injection: bool = False) -> Path:
+def make_folder(tmp_path: Path, *, injection: bool = False, key: bool = False) -> Path:
     folder = tmp_path / "study"
     folder.mkdir(parents=True)
     pdf = CORPUS / "attention-1706.03762.pdf"
@@ -65,7 +65,13 @@ def make_folder(tmp_path: Path, *, injection: bool = False) -> Path:
         "   Answer: What the current position is looking for in the sequence.\n"
         "2. What are the values?\n"
         "   Answer: The values are never passed on.\n"
-        "3. What does the key stand for?\n",
+        "3. What does the key stand for?\n"
+        + (
+            "\n## Answer key\n\n1. What the current position is looking for in the sequence.\n"
+            "2. What a position passes on, weighted by how well its key matches.\n"
+            if key
+            else ""
+        ),
     )
     return folder
 
@@ -85,9 +91,11 @@ def test_offline_grading_writes_a_grading_file_that_parses_back(tmp_path):
     assert run.grading_path == "03-practice.grading.md"
     assert [g.number for g in run.grades] == [1, 2]
     assert run.missing == [3]
-    assert run.grades[0].verdict == "Correct"
-    # "never passed on" against a note that says "passed on": notes are no answer key, and a
-    # negation alone is not 90 % sure evidence of Wrong, so Unsure, naming the negation.
+    # Notes are no answer key: offline, a restatement of a note is Unsure, with the note to
+    # compare it with; "never passed on" against a note that says "passed on" is Unsure too,
+    # and the reason names the negation.
+    assert run.grades[0].verdict == "Unsure" and "no answer key" in run.grades[0].reason
+    assert run.grades[0].compare
     assert run.grades[1].verdict == "Unsure" and "negation" in run.grades[1].reason
     assert run.grades[1].compare and run.grades[0].confidence is not None
     text = (folder / "03-practice.grading.md").read_text()
@@ -135,32 +143,34 @@ def test_not_a_card_names_the_path(tmp_path, path):
 def test_injected_instruction_does_not_change_offline_verdicts(tmp_path):
     clean = Workspace.open(make_folder(tmp_path / "a"))
     dirty = Workspace.open(make_folder(tmp_path / "b", injection=True))
-    v_clean = [g.verdict for g in grading.grade_card(clean, "03-practice.md").grades]
-    v_dirty = [g.verdict for g in grading.grade_card(dirty, "03-practice.md").grades]
-    assert v_clean == v_dirty == ["Correct", "Unsure"]
+    g_clean = grading.grade_card(clean, "03-practice.md").grades
+    g_dirty = grading.grade_card(dirty, "03-practice.md").grades
+    for a, b in zip(g_clean, g_dirty, strict=True):
+        assert (a.verdict, a.evidence, a.confidence) == (b.verdict, b.evidence, b.confidence)
+    assert [g.verdict for g in g_dirty] == ["Unsure", "Unsure"]
 
 
 # --- overrides -------------------------------------------------------------------------
 
 
 def test_override_is_recorded_beside_the_grade_and_wins(tmp_path):
-    folder = make_folder(tmp_path)
+    folder = make_folder(tmp_path, key=True)
     ws = Workspace.open(folder)
     run = grading.grade_card(ws, "03-practice.md")
     grading.override(ws, run.grading_path, run.run_id, 2, "Partial", note="I meant 'always'")
     text = (folder / run.grading_path).read_text()
-    assert "### Question 2: Unsure" in text  # the grade itself is not rewritten
-    assert "## Override · run r1 · question 2" in text and "- Was: Unsure" in text
+    assert "### Question 2: Wrong" in text  # the grade itself is not rewritten
+    assert "## Override · run r1 · question 2" in text and "- Was: Wrong" in text
     eff = grading.in_force(ws, "03-practice.md")
     assert (eff[2].verdict, eff[2].source) == ("Partial", "override")
     assert (eff[1].verdict, eff[1].source) == ("Correct", "offline")
     # A new run supersedes the override of the old one.
     grading.grade_card(ws, "03-practice.md")
-    assert grading.in_force(ws, "03-practice.md")[2].verdict == "Unsure"
+    assert grading.in_force(ws, "03-practice.md")[2].verdict == "Wrong"
 
 
 def test_one_rule_in_force_last_valid_override_wins_and_a_bad_one_is_ignored(tmp_path):
-    folder = make_folder(tmp_path)
+    folder = make_folder(tmp_path, key=True)
     ws = Workspace.open(folder)
     run = grading.grade_card(ws, "03-practice.md")
     grading.override(ws, run.grading_path, run.run_id, 1, "Wrong")

@@ -190,3 +190,62 @@ def test_the_outer_fold_seed_reaches_the_folds_and_the_inner_folds_keep_theirs(m
     assert evaluate.group_folds is spy
     by_seed = {s: real(rows, 3, s) for s in (3, 7)}
     assert by_seed[3] != by_seed[7]
+
+
+# --- grading against notes, with no key (bench/grading.py --notes) ----------------------------
+
+
+def lesson_row(qid: str, source: str, ref: str, answer: str = "An answer.") -> dict:
+    return {"id": f"{qid}.1", "question_id": qid, "source_file": source, "question": "Why?",
+            "reference_answer": ref, "student_answer": answer, "label_3way": "correct"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("source", "lesson"),
+    [
+        ("training/3way/sciEntsBank/EM-inv1-45b.xml", "EM"),  # a SciEntsBank module
+        ("training/3way/beetle/FaultFinding-BULB_C_VOLTAGE_EXPLAIN_WHY1.xml", "FaultFinding"),
+        ("nodash.xml", "Q9"),  # no lesson in the name: the question is its own
+    ],
+)
+def test_the_lesson_is_the_source_files_name_up_to_its_first_dash(source, lesson):
+    assert evaluate.lesson_of(lesson_row("Q9", source, "r")) == lesson
+
+
+def test_lesson_notes_hold_the_lessons_references_with_or_without_the_cards_own():
+    rows = [
+        lesson_row("EM_1", "x/EM-inv1-1.xml", "Salt stays when water evaporates."),
+        lesson_row("EM_1", "x/EM-inv1-1.xml", "Salt stays when water evaporates."),
+        lesson_row("EM_2", "x/EM-inv2-2.xml", "A magnet attracts iron."),
+        lesson_row("ME_3", "x/ME-inv1-3.xml", "Current flows in a closed circuit."),
+    ]
+    own = evaluate.lesson_notes(rows)
+    other = evaluate.lesson_notes(rows, own=False)
+    assert own[0] == own[2] == "Salt stays when water evaporates.\n\nA magnet attracts iron."
+    assert own[3] == "Current flows in a closed circuit."  # another lesson's notes stay out
+    assert other[0] == "A magnet attracts iron." and other[2] == "Salt stays when water evaporates."
+    assert other[3] == ""
+
+
+def test_notes_cv_grades_through_grade_and_the_shipped_rule_never_says_correct_from_notes():
+    path = DATA / "beetle_3way_train.jsonl"
+    if not path.exists():
+        pytest.fail(f"grading data missing: {path}")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()][:900]
+    res = evaluate.notes_validate(rows, k=3, inner_k=3)
+    assert set(res) == {"overlap", *evaluate.NOTES_RULES}
+    for rule in evaluate.NOTES_RULES:  # notes are never evidence of Wrong
+        assert set(res[rule]["verdicts"]) <= {"Correct", "Unsure"} and res[rule]["n"] == 900
+    assert res["shipped"]["n_correct"] == 0 and res["shipped"]["coverage"] == 0.0
+    # The rule before (the key's threshold) did say Correct from notes: the measurement
+    # compares against something real.
+    assert res["key threshold"]["n_correct"] > 0
+    assert len(res["notes threshold"]["t_correct_notes"]) == 3
+
+
+def test_the_bench_measures_grading_against_notes_on_the_protocols_asked_for(monkeypatch):
+    bench = bench_module()
+    got = []
+    monkeypatch.setattr(bench, "notes_table", lambda protocols: got.append(protocols))
+    bench.main(["--notes", "--protocol", "both"])
+    assert got == [("questions", "answers")]

@@ -87,7 +87,7 @@ def write(folder: Path, name: str, text: str) -> None:
     (folder / name).write_text(text, encoding="utf-8")
 
 
-def make_folder(tmp_path: Path, note_extra: str = "", answer: str = "") -> Path:
+def make_folder(tmp_path: Path, note_extra: str = "", answer: str = "", key: str = "") -> Path:
     folder = tmp_path / "study"
     folder.mkdir()
     write(
@@ -104,7 +104,8 @@ def make_folder(tmp_path: Path, note_extra: str = "", answer: str = "") -> Path:
         "1. What does the query stand for?\n"
         "   Answer: What the current position is looking for in the sequence.\n"
         "2. What are the values?\n"
-        f"   Answer: {answer or 'The values are never passed on.'}\n",
+        f"   Answer: {answer or 'The values are never passed on.'}\n"
+        + (f"\n## Answer key\n\n{key}" if key else ""),
     )
     return folder
 
@@ -118,8 +119,12 @@ def model_reply(grades: list[dict]) -> dict:
 
 
 def test_an_unsure_shows_its_confidence_and_the_passages_to_compare(tmp_path):
-    ws = Workspace.open(make_folder(tmp_path))
-    run = grading.grade_card(ws, "02-card.md")  # offline: the negation leaves it Unsure
+    # Question 1 has a key (Correct offline); question 2 is graded against the notes only,
+    # and the negation leaves it Unsure.
+    key = "1. What the current position is looking for in the sequence.\n"
+    ws = Workspace.open(make_folder(tmp_path, key=key))
+    run = grading.grade_card(ws, "02-card.md")
+    assert run.grades[0].verdict == "Correct"
     unsure = run.grades[1]
     assert unsure.verdict == "Unsure" and unsure.compare and unsure.confidence is not None
     html = grading_panel.verdict_table(ws, "02-card.md")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -59,15 +60,39 @@ def test_empty_answer_is_wrong():
     assert og.grade(Q, "   ", reference=KEY).verdict == "Wrong"
 
 
-def test_notes_are_not_a_key_a_restatement_is_correct_and_the_reason_says_so():
+def test_notes_are_not_a_key_even_a_restatement_is_unsure_with_the_passage_to_compare():
+    # Held out, Correct against notes was right ~70 % of the time (bench/grading.py --notes),
+    # so without a key the grader says Unsure and shows the note it compared with.
     notes = (
         "Ohm's law links voltage, current and resistance.\n"
         "When the resistance increases, the current decreases. A fuse protects the wires."
     )
     g = og.grade(Q, "When the resistance increases, the current decreases.", context=notes)
-    assert g.verdict == "Correct"
+    assert g.verdict == "Unsure", g
     assert g.evidence == "When the resistance increases, the current decreases."
-    assert "no answer key" in g.reason
+    assert "no answer key" in g.reason and "shares" in g.reason
+    assert g.compare[0] == "When the resistance increases, the current decreases."
+    assert g.p_correct > 0.5  # the word evidence is reported, not turned into a verdict
+
+
+def test_a_notes_threshold_in_the_policy_is_what_makes_a_notes_answer_correct():
+    # The bench measures candidate thresholds for notes through grade() itself.
+    notes = "When the resistance increases, the current decreases. A fuse protects the wires."
+    answer = "When the resistance increases, the current decreases."
+    model, policy = og.shipped()
+    assert policy.t_correct_notes is None
+    low = dataclasses.replace(policy, t_correct_notes=0.01)
+    assert og.grade(Q, answer, context=notes, model=model, policy=low).verdict == "Correct"
+    high = dataclasses.replace(policy, t_correct_notes=0.999999)
+    assert og.grade(Q, answer, context=notes, model=model, policy=high).verdict == "Unsure"
+
+
+def test_a_copy_of_the_note_about_the_question_is_not_called_an_echo():
+    # "When it is in a closed path" answers "When does a bulb light?" without its words.
+    notes = "A bulb lights when it is in a closed path with the battery. Fuses protect wires."
+    g = og.grade("When does a bulb light?", "When it is in a closed path with the battery.",
+                 context=notes)  # fmt: skip
+    assert g.verdict == "Unsure" and "repeats note text" not in g.reason, g
 
 
 def test_without_a_key_a_low_overlap_is_unsure_not_wrong():

@@ -66,6 +66,10 @@ class Policy:
     # training folds: the flip is a feature of P(correct) already, and the gate helps on
     # some data and hurts on other).
     gate_2way: bool = True
+    # P(correct) at or above which an answer graded against notes (no key) is Correct. None
+    # in the product: no threshold chosen on training folds keeps Correct's precision against
+    # notes (see _with_notes); bench/grading.py --notes measures candidates through here.
+    t_correct_notes: float | None = None
 
 
 def fit(samples: Sequence[Sequence[float]], correct: Sequence[bool], *, l2: float = 1.0) -> Model:
@@ -325,12 +329,17 @@ def _with_key(
     return OfflineGrade(verdict, reason, m.reference[:300], round(conf, 3), round(p, 3), compare)
 
 
-def _with_notes(
-    question: str, answer: str, notes: list[str], model: Model, policy: Policy
-) -> OfflineGrade:
-    # Only a sentence about what the question asks can speak for or against an answer: an
-    # answer that copies some other note sentence is an echo, not an answer. "About" means
-    # holding the question's subject when the notes name it, else a specific focus word.
+def notes_match(question: str, answer: str, notes: Sequence[str]) -> tuple[Match, list[str]]:
+    """The answer's word evidence against the note sentences about what the question asks.
+
+    Only a sentence about what the question asks can speak for or against an answer: an
+    answer that copies some other note sentence is an echo, not an answer. "About" means
+    holding the question's subject when the notes name it, else a specific focus word.
+
+    Returns:
+        The match against those sentences (against all notes when none is about it), and
+        those sentences (empty when none is).
+    """
     topic = specific_focus(question, notes)
     stems = [set(content(tokens(s))) for s in notes]
     subj = subject(question)
@@ -338,22 +347,40 @@ def _with_notes(
         on_topic = [s for s, st in zip(notes, stems, strict=True) if subj in st]
     else:
         on_topic = [s for s, st in zip(notes, stems, strict=True) if topic & st]
-    m = match(question, answer, on_topic or notes)
+    return match(question, answer, on_topic or list(notes)), on_topic
+
+
+def _with_notes(
+    question: str, answer: str, notes: list[str], model: Model, policy: Policy
+) -> OfflineGrade:
+    m, on_topic = notes_match(question, answer, notes)
     p = model.probability(m.values)
     compare = tuple(compare_passages(question, answer, on_topic or notes))
     source = "the closest note passage (no answer key)"
+    # Notes are not a key. Word evidence against them does not make Correct trustworthy:
+    # held out, Correct was right 70 % (SciEntsBank) and 76 % (Beetle) of the time at the
+    # key's threshold, and 68 % / 71 % at a threshold chosen for notes on training folds
+    # (bench/grading.py --notes), against 85 % asked. So offline, without a key, every
+    # answer is Unsure, with the passages to compare it with and how much it shares with them.
+    t_correct = policy.t_correct_notes
     if not on_topic:
         verdict, why = "Unsure", "no note sentence is about what the question asks"
-    elif (
-        policy.t_correct is not None and p >= policy.t_correct and not m.flipped and not m.confused
-    ):
+    elif t_correct is not None and p >= t_correct and not m.flipped and not m.confused:
         verdict, why = "Correct", _why("Correct", m, source)
     else:
-        # Notes are not a key: a low overlap may only mean the notes do not say it, so
-        # nothing here is Wrong; a contradiction is named in the reason instead.
+        # A low overlap may only mean the notes do not say it, so nothing here is Wrong; a
+        # contradiction is named in the reason instead.
         verdict, why = "Unsure", _why("Unsure", m, source)
-        if not m.flipped and not m.confused and _echo(question, answer, notes):
-            why = "the answer repeats note text that is not about what the question asks"
+        if not m.flipped and not m.confused:
+            if _echo(question, answer, [n for n in notes if n not in on_topic]):
+                why = "the answer repeats note text that is not about what the question asks"
+            else:
+                n_shared, n_total = len(m.shared), len(m.shared) + len(m.missing)
+                why = (
+                    "there is no answer key, and shared words with notes cannot settle an "
+                    f"answer (it shares {n_shared} of {max(n_total, n_shared)} terms of "
+                    "the closest note passage); compare it with the passages shown"
+                )
     if verdict == "Correct":
         compare = ()
     return OfflineGrade(
@@ -377,11 +404,13 @@ def specific_focus(question: str, notes: Sequence[str]) -> set[str]:
     return specific or topic
 
 
-def _echo(question: str, answer: str, notes: list[str]) -> bool:
-    """Mostly a copy of a note sentence, sharing nothing with the question's focus."""
-    if focus(question) & set(content(tokens(answer))):
+def _echo(question: str, answer: str, off_topic: list[str]) -> bool:
+    """Mostly a copy of a note sentence that is not about the question, sharing nothing with
+    the question's focus. A copy of a sentence about the question is no echo: "When it is in
+    a closed path" answers "When does a bulb light?" without repeating its words."""
+    if not off_topic or focus(question) & set(content(tokens(answer))):
         return False
-    return match(question, answer, notes).values[PRECISION] >= 0.8
+    return match(question, answer, off_topic).values[PRECISION] >= 0.8
 
 
 def _why(verdict: str, m: Match, source: str) -> str:
