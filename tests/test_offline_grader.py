@@ -194,9 +194,9 @@ def test_threshold_selection_never_sees_the_test_fold(monkeypatch):
     seen: list[int] = []
     real = evaluate.select_policy
 
-    def spy(scores, gold, no_correct=None):
+    def spy(scores, gold, no_correct=None, sources=None):
         seen.append(len(scores))
-        return real(scores, gold, no_correct)
+        return real(scores, gold, no_correct, sources)
 
     monkeypatch.setattr(evaluate, "select_policy", spy)
     evaluate.cross_validate(rows, k=3, inner_k=2)
@@ -363,3 +363,54 @@ def test_boosted_trees_learn_an_interaction_a_logistic_model_cannot():
     assert learner.score(learner.fit(x, y.tolist(), ("trees", 2, 40)), xt) == (
         fewer.probabilities(xt).tolist()
     )
+
+
+def test_a_threshold_must_reach_its_precision_in_every_source_not_only_pooled():
+    # Source A: scores >= 0.5 are all correct (40). Source B: scores >= 0.5 are 60 % correct
+    # (30 of 50). Pooled, 0.5 gives 70/90 = 78 %: below 0.87 anyway; at 0.8, A keeps 20 right
+    # and B 20 of which 17 right (85 %): pooled 37/40 = 92.5 %, but B alone misses 0.85 + margin.
+    scores, gold, src = [], [], []
+    for i in range(40):  # A: correct, spread over [0.5, 1)
+        scores.append(0.5 + i / 80), gold.append(True), src.append("A")
+    for i in range(40):  # A: not correct, low
+        scores.append(0.1 + i / 200), gold.append(False), src.append("A")
+    for i in range(20):  # B, high: 17 right, 3 wrong
+        scores.append(0.8 + i / 100), gold.append(i >= 3), src.append("B")
+    for i in range(30):  # B, middling: mixed
+        scores.append(0.5 + i / 100), gold.append(i % 2 == 0), src.append("B")
+    pooled = evaluate.select_policy(scores, gold)
+    each = evaluate.select_policy(scores, gold, sources=src)
+    assert pooled.t_correct is not None and pooled.t_correct <= 0.8
+    hits_b = [
+        g for s, g, c in zip(scores, gold, src, strict=True) if c == "B" and s >= pooled.t_correct
+    ]
+    assert sum(hits_b) / len(hits_b) < evaluate.TARGET_CORRECT + evaluate.MARGIN
+    assert each.t_correct is None or each.t_correct > pooled.t_correct
+    for name in ("A", "B"):
+        got = [g for s, g, c in zip(scores, gold, src, strict=True)
+               if c == name and each.t_correct is not None and s >= each.t_correct]  # fmt: skip
+        if len(got) >= evaluate.MIN_COUNT:
+            assert sum(got) / len(got) >= evaluate.TARGET_CORRECT + evaluate.MARGIN
+
+
+def test_one_source_gives_the_same_policy_as_none():
+    rng = __import__("random").Random(5)
+    scores = [rng.random() for _ in range(300)]
+    gold = [rng.random() < s for s in scores]
+    assert evaluate.select_policy(scores, gold, sources=["x"] * 300) == evaluate.select_policy(
+        scores, gold
+    )
+
+
+@pytest.mark.parametrize(
+    ("refs", "question", "shape"),
+    [
+        (["The current decreases."], "What happens?", [1.0, math.log1p(3), math.log1p(2)]),
+        (["a b", "c d e f"], "Why?", [2.0, math.log1p(3), math.log1p(1)]),
+        ([], "", [0.0, 0.0, 0.0]),
+    ],
+)
+def test_the_keys_shape_counts_its_answers_their_length_and_the_questions(refs, question, shape):
+    from basehalf_core.study.offline_grader import vectors
+
+    assert vectors.key_shape(question, refs) == pytest.approx(shape)

@@ -77,7 +77,9 @@ def test_without_wordllama_the_grader_keeps_to_the_word_rules_and_says_so(
 
 def test_the_shipped_vector_model_reads_the_features_the_grader_computes():
     names = features.FEATURES + vectors.GRADER_FEATURES
-    assert vectors.GRADER_FEATURES == vectors.FEATURES + vectors.PROFILE_FEATURES
+    assert vectors.GRADER_FEATURES == (
+        vectors.FEATURES + vectors.PROFILE_FEATURES + vectors.KEY_SHAPE_FEATURES
+    )
     assert names == params_vectors.FEATURES
     assert len(params_vectors.WEIGHTS) == len(names) + 1  # bias first
     assert len(params_vectors.MEANS) == len(params_vectors.SCALES) == len(names)

@@ -126,36 +126,64 @@ def _grid(scores: Sequence[float]) -> list[float]:
 
 
 def select_policy(
-    scores: Sequence[float], gold: Sequence[bool], no_correct: Sequence[bool] | None = None
+    scores: Sequence[float],
+    gold: Sequence[bool],
+    no_correct: Sequence[bool] | None = None,
+    sources: Sequence[str] | None = None,
 ) -> Policy:
     """Thresholds chosen on (out-of-fold) training scores only.
 
-    ``t_2way`` maximises 2-way macro-F1, with or without refusing Correct to the flagged
-    answers (``gate_2way``, whichever scores higher); ``t_correct`` is the lowest threshold
-    whose Correct verdicts (never those flagged ``no_correct``) reach :data:`TARGET_CORRECT` +
-    :data:`MARGIN` precision, ``t_wrong`` the highest whose not-correct verdicts reach
-    :data:`TARGET_WRONG` + :data:`MARGIN`; ``None`` when no threshold gets there.
+    ``t_2way`` maximises 2-way macro-F1 (the mean of each source's, when the rows come from
+    several), with or without refusing Correct to the flagged answers (``gate_2way``,
+    whichever scores higher); ``t_correct`` is the lowest threshold whose Correct verdicts
+    (never those flagged ``no_correct``) reach :data:`TARGET_CORRECT` + :data:`MARGIN`
+    precision, ``t_wrong`` the highest whose not-correct verdicts reach :data:`TARGET_WRONG` +
+    :data:`MARGIN`; ``None`` when no threshold gets there. With ``sources`` (each row's corpus),
+    a threshold must reach its precision within every source that it gives at least
+    :data:`MIN_COUNT` verdicts: a pooled figure can hide one corpus far below the target, and
+    a learner's data is like neither.
     """
     blocked = list(no_correct or [False] * len(scores))
+    src = list(sources or [""] * len(scores))
+    names = sorted(set(src))
     grid = _grid(scores)
+
+    def f1(pred: list[bool]) -> float:
+        if len(names) == 1:
+            return macro_f1_2way(gold, pred)
+        per = []
+        for name in names:
+            pick = [i for i, s in enumerate(src) if s == name]
+            per.append(macro_f1_2way([gold[i] for i in pick], [pred[i] for i in pick]))
+        return sum(per) / len(per)
+
+    def holds(hits: list[tuple[bool, str]], right: bool, target: float) -> bool:
+        if len(hits) < MIN_COUNT:
+            return False
+        for name in names:
+            got = [g for g, s in hits if s == name]
+            if len(got) >= MIN_COUNT and sum(g == right for g in got) / len(got) < target:
+                return False
+        return sum(g == right for g, _ in hits) / len(hits) >= target
+
     best_2way = (-1.0, 0.5, True)
     for gate in (True, False) if any(blocked) else (True,):
         for t in grid:
-            pred = [s >= t and not (gate and b) for s, b in zip(scores, blocked, strict=True)]
-            f1 = macro_f1_2way(gold, pred)
-            if f1 > best_2way[0]:
-                best_2way = (f1, t, gate)
+            score = f1([s >= t and not (gate and b) for s, b in zip(scores, blocked, strict=True)])
+            if score > best_2way[0]:
+                best_2way = (score, t, gate)
     _, t_2way, gate_2way = best_2way
     t_correct = None
     for t in grid:
-        hits = [g for s, g, b in zip(scores, gold, blocked, strict=True) if s >= t and not b]
-        if len(hits) >= MIN_COUNT and sum(hits) / len(hits) >= TARGET_CORRECT + MARGIN:
+        hits = [(g, c) for s, g, b, c in zip(scores, gold, blocked, src, strict=True)
+                if s >= t and not b]  # fmt: skip
+        if holds(hits, True, TARGET_CORRECT + MARGIN):
             t_correct = t
             break
     t_wrong = None
     for t in reversed(grid):
-        hits = [g for s, g in zip(scores, gold, strict=True) if s <= t]
-        if len(hits) >= MIN_COUNT and 1 - sum(hits) / len(hits) >= TARGET_WRONG + MARGIN:
+        hits = [(g, c) for s, g, c in zip(scores, gold, src, strict=True) if s <= t]
+        if holds(hits, False, TARGET_WRONG + MARGIN):
             t_wrong = t
             break
     return Policy(t_correct, t_wrong, t_2way, gate_2way)
@@ -456,6 +484,7 @@ def cross_validate(
     extra: Callable[[dict], list[float]] | None = None,
     learner: Learner = LEXICAL,
     seed: int = 7,
+    also: Sequence[dict] = (),
 ) -> dict[str, dict[str, Any]]:
     """Nested grouped CV of the offline grader and the word-overlap baseline on one split.
 
@@ -467,10 +496,14 @@ def cross_validate(
     measures them this way before any is shipped); ``learner`` says how P(correct) is fitted
     and which ridge penalties each training part chooses among (on its inner folds);
     ``seed`` shuffles the outer folds' groups (not the fixed :data:`UNSEEN_DOMAINS` folds).
+    ``also``: rows of another corpus added to every training part (never tested), as the
+    shipped model is fit on both corpora.
 
     Returns:
         ``{"offline": report, "overlap": report}``, see :meth:`Outcome.report`.
     """
+    n, tested = len(rows), rows
+    rows = [*rows, *also]
     matches = [row_match(r) for r in rows]
     data = learner.prepare(
         [m.values + (extra(r) if extra else []) for m, r in zip(matches, rows, strict=True)]
@@ -478,30 +511,30 @@ def cross_validate(
     base = [overlap_score(r) for r in rows]
     gold = [is_correct(r) for r in rows]
     flips = [m.flipped for m in matches]
+    corpus = [r.get("corpus", "") for r in rows]
     fitter = _fitter(learner, data, gold)
 
-    verdicts: dict[str, list[str]] = {"offline": [""] * len(rows), "overlap": [""] * len(rows)}
-    two_way: dict[str, list[bool]] = {
-        "offline": [False] * len(rows),
-        "overlap": [False] * len(rows),
-    }
-    probs = [0.0] * len(rows)
+    verdicts: dict[str, list[str]] = {"offline": [""] * n, "overlap": [""] * n}
+    two_way: dict[str, list[bool]] = {"offline": [False] * n, "overlap": [False] * n}
+    probs = [0.0] * n
     chosen = []
-    for fold in group_folds(rows, k, seed=seed, group=group):
+    for fold in group_folds(tested, k, seed=seed, group=group):
         held = set(fold)
         train = [i for i in range(len(rows)) if i not in held]
         l2, inner = _choose_l2(train, rows, gold, fitter, learner, inner_k, group)
         chosen.append(l2)
+        src = [corpus[i] for i in train]
         pol = select_policy(
-            [inner[i] for i in train], [gold[i] for i in train], [flips[i] for i in train]
+            [inner[i] for i in train], [gold[i] for i in train], [flips[i] for i in train], src
         )
-        bpol = select_policy([base[i] for i in train], [gold[i] for i in train])
+        bpol = select_policy([base[i] for i in train], [gold[i] for i in train], sources=src)
         for i, p in zip(fold, fitter(l2)(train)(fold), strict=True):
             probs[i] = p
             verdicts["offline"][i] = decide(p, matches[i], pol)
             two_way["offline"][i] = p >= pol.t_2way and not (pol.gate_2way and flips[i])
             verdicts["overlap"][i] = _baseline_verdict(base[i], bpol)
             two_way["overlap"][i] = base[i] >= bpol.t_2way
+    gold = gold[:n]
     report = Outcome(verdicts["offline"], two_way["offline"], probs).report(gold)
     report["l2"], report["two_way"] = chosen, two_way["offline"]
     report["verdicts"] = verdicts["offline"]
@@ -547,7 +580,7 @@ def fit_all(
     l2, oof = _choose_l2(idx, rows, gold, _fitter(learner, data, gold), learner, inner_k,
                          UNSEEN_QUESTIONS)  # fmt: skip
     flips = [m.flipped for m in matches]
-    policy = select_policy([oof[i] for i in idx], gold, flips)
+    policy = select_policy([oof[i] for i in idx], gold, flips, [r.get("corpus", "") for r in rows])
     return [learner.fit(data, gold, l2)], policy, len(rows)
 
 
