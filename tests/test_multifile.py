@@ -1,0 +1,226 @@
+"""Multi-file operations (move, relink, delete) against a folder that others write too.
+
+An operation is planned on the folder as it is *under its lock*, never on an index a session
+built a while ago; everything that can refuse is checked before the first write; and nothing
+after the first write stops it half way. Real files in ``tmp_path``, real threads.
+"""
+
+import os
+import threading
+
+import pytest
+
+from basehalf_core.errors import BasehalfError
+from basehalf_core.folder import fsio
+from basehalf_core.folder import operations as ops
+from basehalf_core.folder.paths import JOURNAL
+from basehalf_core.folder.workspace import Workspace
+
+
+def write(root, rel, text):
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    return path
+
+
+def dangling(root):
+    return [(i.path, i.entry) for i in Workspace.open(root).issues() if i.problem == "dangling"]
+
+
+# --- a stale index: another session (or the CLI) wrote a moment before ----------------------
+
+
+@pytest.mark.parametrize(
+    ("operation", "renamed"),
+    [
+        (lambda ws: ops.move(ws, "a.md", "b.md"), "b.md"),
+        (lambda ws: ops.move(ws, "a.md", "sub/a.md"), "sub/a.md"),
+    ],
+    ids=["rename", "move-into-a-folder"],
+)
+def test_move_rewrites_a_link_written_after_its_index_was_built(tmp_path, operation, renamed):
+    write(tmp_path, "a.md", "# A\n")
+    write(tmp_path, "x.md", "# X\n")
+    write(tmp_path, "y.pdf", b"%PDF-1.4")
+    app = Workspace.open(tmp_path)  # a marimo session's index, built at page load
+    other = Workspace.open(tmp_path)  # another tab, an agent, the CLI
+    assert ops.connect(other, "a.md", "x.md")  # told: done
+    assert ops.connect(other, "a.md", "y.pdf")
+    report = operation(app)
+    assert sorted(report.updated) == ["x.md", "y.pdf"]
+    assert dangling(tmp_path) == []
+    assert Workspace.open(tmp_path).upstream("x.md") == [renamed]
+
+
+def test_relink_rewrites_a_dangling_entry_written_after_its_index_was_built(tmp_path):
+    write(tmp_path, "c.md", "# C\n")
+    write(tmp_path, "x.md", "# X\n")
+    app = Workspace.open(tmp_path)
+    write(tmp_path, "x.md", "---\nupstream: [gone.md]\n---\n# X\n")  # an editor's save
+    report = ops.relink(app, "gone.md", "c.md")
+    assert report.updated == ["x.md"]
+    assert Workspace.open(tmp_path).upstream("x.md") == ["c.md"]
+
+
+def test_delete_names_every_downstream_note_even_one_linked_after_its_index(tmp_path):
+    write(tmp_path, "a.md", "# A\n")
+    write(tmp_path, "x.md", "# X\n")
+    app = Workspace.open(tmp_path)
+    ops.connect(Workspace.open(tmp_path), "a.md", "x.md")
+    assert ops.delete(app, "a.md") == ["x.md"]
+
+
+def test_connects_racing_a_move_never_leave_a_link_to_the_old_name(tmp_path):
+    """Forty sessions link ``t.md`` into their own note while one session renames it.
+
+    Every connect is either refused by name (``t.md`` is gone) or lands before the move,
+    which then rewrites it: no success the caller was told about ends up dangling.
+    """
+    n = 40
+    for i in range(n):
+        write(tmp_path, f"d{i:02}.md", f"# d{i}\n")
+    write(tmp_path, "t.md", "# T\n")
+    sessions = [Workspace.open(tmp_path) for _ in range(n + 1)]
+    barrier = threading.Barrier(n + 1)
+    told, refused = [], []
+
+    def link(i):
+        barrier.wait()
+        try:
+            if ops.connect(sessions[i], "t.md", f"d{i:02}.md"):
+                told.append(i)
+        except ops.OperationRefused as exc:
+            refused.append(exc.reason)
+
+    def rename():
+        barrier.wait()
+        ops.move(sessions[n], "t.md", "u.md")
+
+    threads = [threading.Thread(target=link, args=(i,)) for i in range(n)]
+    threads.append(threading.Thread(target=rename))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(told) + len(refused) == n
+    assert all("no such file" in r for r in refused), refused[:3]
+    assert dangling(tmp_path) == []
+    ws = Workspace.open(tmp_path)
+    assert sorted(p for p in ws.downstream("u.md")) == sorted(f"d{i:02}.md" for i in told)
+
+
+def test_connect_from_a_stale_index_refuses_an_upstream_that_is_gone(tmp_path):
+    write(tmp_path, "a.md", "# A\n")
+    write(tmp_path, "x.md", "# X\n")
+    app = Workspace.open(tmp_path)
+    ops.move(Workspace.open(tmp_path), "a.md", "b.md")
+    with pytest.raises(ops.OperationRefused, match="a.md: no such file"):
+        ops.connect(app, "a.md", "x.md")
+    with pytest.raises(ops.OperationRefused, match="a.md: no such file"):
+        ops.grow(app, "New", upstream=["a.md"])
+    assert dangling(tmp_path) == []
+    assert (tmp_path / "x.md").read_text() == "# X\n"
+
+
+# --- everything that can refuse is checked before the first write --------------------------
+
+
+def leftover_store(root, node):
+    """A store left behind by a node deleted outside basehalf (a file manager, ``git rm``)."""
+    write(root, f".bh/mirror/{node}/upstream.yaml", "upstream:\n  - x.md\n")
+
+
+@pytest.mark.parametrize(
+    ("setup", "old", "new", "words"),
+    [
+        (lambda r: leftover_store(r, "b.pdf"), "a.pdf", "b.pdf", "store already exists"),
+        (lambda r: write(r, "f.md", "# f\n"), "a.md", "f.md/a.md", "not a folder"),
+        (lambda r: write(r, "f.md", "# f\n"), "a.pdf", "f.md/g/a.pdf", "not a folder"),
+        (lambda r: None, "a.md", ".git/a.md", "hidden"),
+        (lambda r: None, "a.md", "notes/.a.md", "hidden"),
+        (lambda r: None, "a.pdf", ".trash/a.pdf", "hidden"),
+    ],
+    ids=[
+        "leftover-store-at-dest",
+        "dest-folder-is-a-note",
+        "dest-grandparent-is-a-note",
+        "into-.git",
+        "hidden-name",
+        "hidden-folder",
+    ],
+)
+def test_a_move_that_cannot_finish_is_refused_before_anything_is_written(
+    tmp_path, setup, old, new, words
+):
+    write(tmp_path, "x.md", "# X\n")
+    write(tmp_path, "a.md", "# A\n")
+    write(tmp_path, "a.pdf", b"%PDF-1.4")
+    write(tmp_path, "n.md", "---\nupstream: [a.md, a.pdf]\n---\n# N\n")
+    ws = Workspace.open(tmp_path)
+    ops.connect(ws, "x.md", "a.pdf")  # a.pdf has a store of its own to move
+    setup(tmp_path)
+    before = {
+        p.relative_to(tmp_path).as_posix(): p.read_bytes()
+        for p in sorted(tmp_path.rglob("*"))
+        if p.is_file() and "/locks/" not in p.as_posix()
+    }
+    with pytest.raises(ops.OperationRefused, match=words):
+        ops.move(Workspace.open(tmp_path), old, new)
+    after = {
+        p.relative_to(tmp_path).as_posix(): p.read_bytes()
+        for p in sorted(tmp_path.rglob("*"))
+        if p.is_file() and "/locks/" not in p.as_posix()
+    }
+    assert after == before
+    ws = Workspace.open(tmp_path)
+    assert ws.journal_problem == "" and dangling(tmp_path) == []
+
+
+def test_a_journalled_move_whose_store_cannot_follow_still_rewrites_every_link(tmp_path):
+    """Killed after the file moved, with a leftover store at the new name: the next open
+    finishes the move (every entry rewritten, the store named as skipped), never stops."""
+    write(tmp_path, "x.md", "# X\n")
+    write(tmp_path, "a.pdf", b"%PDF-1.4")
+    write(tmp_path, "n.md", "---\nupstream: [a.pdf]\n---\n# N\n")
+    ops.connect(Workspace.open(tmp_path), "x.md", "a.pdf")
+    os.rename(tmp_path / "a.pdf", tmp_path / "b.pdf")
+    leftover_store(tmp_path, "b.pdf")
+    write(tmp_path, JOURNAL, '{"op": "move", "src": "a.pdf", "dest": "b.pdf", "links": {}}')
+    ws = Workspace.open(tmp_path)
+    assert ws.journal_problem == ""
+    assert not (tmp_path / JOURNAL).exists()
+    assert ws.upstream("n.md") == ["b.pdf"]
+    assert (tmp_path / ".bh/mirror/a.pdf/upstream.yaml").is_file()  # kept, not lost
+
+
+# --- a write that fails below basehalf says so in one line ----------------------------------
+
+
+def test_a_store_that_cannot_be_made_is_a_refusal_not_an_oserror(tmp_path):
+    """A folder ``d`` with a store, and a file ``d/upstream.yaml`` in it: the file's store
+    would have to be made inside ``d``'s store file."""
+    write(tmp_path, "a.md", "# A\n")
+    write(tmp_path, "d/upstream.yaml", "x: 1\n")
+    ws = Workspace.open(tmp_path)
+    ops.connect(ws, "a.md", "d")
+    with pytest.raises(fsio.WriteRefused, match="d/upstream.yaml.*cannot be written"):
+        ops.connect(ws, "a.md", "d/upstream.yaml")
+
+
+def test_delete_keeps_an_editor_save_that_lands_after_its_compare(tmp_path, monkeypatch):
+    note = write(tmp_path, "a.md", "# A\n")
+    ws = Workspace.open(tmp_path)
+    real = fsio.read_bytes
+
+    def editor_saves_after_the_read(path):
+        data = real(path)
+        if path == note and data == b"# A\n":
+            write(tmp_path, "editor-tmp", "# the editor's words\n").replace(note)
+        return data
+
+    monkeypatch.setattr(fsio, "read_bytes", editor_saves_after_the_read)
+    monkeypatch.setattr(ops, "read_bytes", editor_saves_after_the_read)
+    with pytest.raises(BasehalfError, match="changed on disk"):
+        ops.delete(ws, "a.md", expected=b"# A\n")
+    assert note.read_text() == "# the editor's words\n"
