@@ -457,7 +457,7 @@ def update(
         WriteRefused: (and subclasses) the write cannot be made; the reason says why.
     """
     path = inside(root, rel)
-    with locked(root, rel):
+    with locked(root, rel), refusing_oserror(rel):
         for attempt in range(attempts):
             before = read_bytes(path)
             new = plan(before)
@@ -476,6 +476,19 @@ def update(
                     raise
                 time.sleep(0.001 * (attempt + 1))
     return None  # pragma: no cover - the loop returns or raises
+
+
+@contextlib.contextmanager
+def refusing_oserror(rel: str) -> Iterator[None]:
+    """Turn an ``OSError`` of the block into :class:`WriteRefused` naming ``rel``.
+
+    A write can fail below basehalf (a folder where a file's folder should be, a full disk, a
+    read-only mount): the app and the CLI show refusals in one line, not a traceback.
+    """
+    try:
+        yield
+    except OSError as exc:
+        raise WriteRefused(rel, f"cannot be written ({exc.strerror or exc})") from None
 
 
 def _remove(path: Path, expected: bytes) -> None:
