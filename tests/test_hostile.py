@@ -224,6 +224,36 @@ def test_course_handout_never_reads_through_symlinks_or_fifos(tmp_path):
     assert not {"s1/zero.md", "s1/host.md", "s1/pipe.md"} & set(files)
 
 
+@pytest.mark.parametrize(
+    "session",
+    ["s2", "deep/s2"],
+    ids=["session-is-a-link-out", "a-folder-on-the-way-is-a-link-out"],
+)
+def test_a_course_session_that_leads_outside_is_refused_and_nothing_copied(tmp_path, session):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "s2").mkdir()
+    (outside / "secret.md").write_text(SECRET)
+    (outside / "s2" / "secret.md").write_text(SECRET)
+    s1 = tmp_path / "s1"
+    s1.mkdir()
+    (s1 / "a.md").write_text("# a\n")
+    c = course.new(tmp_path / "c", "T", [s1])
+    if session == "s2":
+        os.symlink(outside, c.root / "s2")
+    else:
+        os.symlink(outside, c.root / "deep")
+    (c.root / "course.yaml").write_text(f"title: T\nsessions:\n  - s1\n  - {session}\n")
+    with pytest.raises(course.CourseError, match="outside the course"):
+        course.handout(c.root, tmp_path / "h")
+    with pytest.raises(course.CourseError, match="outside the course"):
+        course.progress(c.root)
+    copied = (
+        [p.read_text() for p in (tmp_path / "h").rglob("*.md")] if (tmp_path / "h").exists() else []
+    )
+    assert SECRET not in "".join(copied)
+
+
 # --- hostile YAML under a memory cap (so a regression fails instead of eating the box) ---
 
 LOL = "a: &a [" + ",".join(['"lol"'] * 9) + "]\n"
