@@ -224,3 +224,26 @@ def test_delete_keeps_an_editor_save_that_lands_after_its_compare(tmp_path, monk
     with pytest.raises(BasehalfError, match="changed on disk"):
         ops.delete(ws, "a.md", expected=b"# A\n")
     assert note.read_text() == "# the editor's words\n"
+
+
+def test_a_delete_killed_between_the_file_and_its_store_is_finished_by_the_next_open(tmp_path):
+    """Else the store is left behind, and a later file of that name inherits its links."""
+    write(tmp_path, "x.md", "# X\n")
+    write(tmp_path, "a.pdf", b"%PDF-1.4")
+    ops.connect(Workspace.open(tmp_path), "x.md", "a.pdf")
+    (tmp_path / "a.pdf").unlink()  # killed right after the file went
+    write(tmp_path, JOURNAL, '{"op": "delete", "path": "a.pdf"}')
+    Workspace.open(tmp_path)
+    assert not (tmp_path / ".bh/mirror/a.pdf").exists()
+    assert not (tmp_path / JOURNAL).exists()
+    write(tmp_path, "a.pdf", b"%PDF-1.4 a new file")
+    assert Workspace.open(tmp_path).upstream("a.pdf") == []
+
+
+def test_a_delete_killed_before_the_file_went_keeps_file_and_store(tmp_path):
+    write(tmp_path, "x.md", "# X\n")
+    write(tmp_path, "a.pdf", b"%PDF-1.4")
+    ops.connect(Workspace.open(tmp_path), "x.md", "a.pdf")
+    write(tmp_path, JOURNAL, '{"op": "delete", "path": "a.pdf"}')
+    assert Workspace.open(tmp_path).upstream("a.pdf") == ["x.md"]
+    assert not (tmp_path / JOURNAL).exists()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -537,12 +538,24 @@ def _check_destination(ws: Workspace, dest: str) -> None:
             raise OperationRefused(dest, f"{prefix} is a symlink; move into the folder it names")
         if not stat.S_ISDIR(mode):
             raise OperationRefused(dest, f"{prefix} is not a folder")
-    if os.path.lexists(inside(ws.root, MIRROR_ROOT).joinpath(*parts)):
+    if _holds_files(inside(ws.root, MIRROR_ROOT).joinpath(*parts)):
         raise OperationRefused(
             dest,
             f"a store already exists at {MIRROR_ROOT}/{dest} (left by a file removed outside "
             "basehalf); remove it or choose another name",
         )
+
+
+def _holds_files(path: Path) -> bool:
+    """Whether ``path`` is anything but a missing or empty folder (empty ones are removed)."""
+    if not os.path.lexists(path):
+        return False
+    if path.is_symlink() or not path.is_dir():
+        return True
+    if any(not d.is_dir() or d.is_symlink() for d in path.rglob("*")):
+        return True
+    shutil.rmtree(path)  # empty folders a delete left: nothing to keep, nothing in the way
+    return False
 
 
 def _renamer(src: str, dest: str) -> Callable[[str], str | None]:
@@ -585,7 +598,7 @@ def _move_mirrors(ws: Workspace, src: str, dest: str) -> None:
     if not old_dir.is_dir() or old_dir.is_symlink():
         return
     new_dir = base.joinpath(*dest.split("/"))
-    if new_dir.exists():
+    if _holds_files(new_dir):
         raise OperationRefused(dest, f"a store already exists at .bh/mirror/{dest}")
     new_dir.parent.mkdir(parents=True, exist_ok=True)
     os.rename(old_dir, new_dir)
@@ -643,8 +656,19 @@ def recover(ws: Workspace) -> Report | None:
             report = _recover_move(ws, str(plan["src"]), str(plan["dest"]), links)
         elif plan.get("op") == "relink" and ws.resolve(str(plan["new"])) is not None:
             report = _relink(ws, str(plan["old"]), str(plan["new"]))
+        elif plan.get("op") == "delete" and _gone(ws, plan.get("path")):
+            # The file went but its store may not have: finish. The file still there: the
+            # delete never happened, and its store stays with it.
+            _remove_mirror(ws, plan["path"])
         _journal(ws, None)
         return report
+
+
+def _gone(ws: Workspace, path: object) -> bool:
+    """Whether a journalled path names a node that is no longer on disk."""
+    if not isinstance(path, str) or check_entry(path, "")[0] is None:
+        return False
+    return not os.path.lexists(inside(ws.root, path))
 
 
 def _recover_move(ws: Workspace, src: str, dest: str, links: dict) -> Report | None:
@@ -679,6 +703,7 @@ def delete(ws: Workspace, path: str, *, expected: bytes | None = None) -> list[s
         if full.is_dir() and not full.is_symlink():
             raise OperationRefused(node, "is a folder; basehalf deletes files only")
         dangling = ws.downstream(node)
+        _journal(ws, {"op": "delete", "path": node})
         if ws.nodes[node].special or full.is_symlink():
             # Never opened, so nothing to compare: only the name goes.
             if expected is not None:
@@ -694,10 +719,21 @@ def delete(ws: Workspace, path: str, *, expected: bytes | None = None) -> list[s
                     raise OperationRefused(node, "changed on disk since it was read; not deleted")
                 return fsio.REMOVE
 
-            fsio.update(ws.root, node, plan)
-        with fsio.locked(ws.root, mirror_store(node)), fsio.refusing_oserror(node):
-            mirror = inside(ws.root, mirror_store(node))
-            if mirror.is_file() and not mirror.is_symlink():
-                mirror.unlink()
+            try:
+                fsio.update(ws.root, node, plan)
+            except BaseException:
+                _journal(ws, None)  # nothing was deleted
+                raise
+        _remove_mirror(ws, node)
+        _journal(ws, None)
     ws.removed(node)
     return dangling
+
+
+def _remove_mirror(ws: Workspace, node: str) -> None:
+    """Remove a deleted file's folder under ``.bh/mirror/``: its store and basehalf's files
+    about it. Left behind, a later file of the same name would inherit its links."""
+    mirror = inside(ws.root, MIRROR_ROOT).joinpath(*node.split("/"))
+    with fsio.locked(ws.root, mirror_store(node)), fsio.refusing_oserror(mirror_store(node)):
+        if mirror.is_dir() and not mirror.is_symlink():
+            shutil.rmtree(mirror)
