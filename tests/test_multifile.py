@@ -5,8 +5,12 @@ built a while ago; everything that can refuse is checked before the first write;
 after the first write stops it half way. Real files in ``tmp_path``, real threads.
 """
 
+import json
 import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -137,6 +141,12 @@ def leftover_store(root, node):
         (lambda r: leftover_store(r, "b.pdf"), "a.pdf", "b.pdf", "store already exists"),
         (lambda r: write(r, "f.md", "# f\n"), "a.md", "f.md/a.md", "not a folder"),
         (lambda r: write(r, "f.md", "# f\n"), "a.pdf", "f.md/g/a.pdf", "not a folder"),
+        (
+            lambda r: (r / "sub").mkdir() or os.symlink("sub", r / "ln"),
+            "a.md",
+            "ln/a.md",
+            "symlink",
+        ),
         (lambda r: None, "a.md", ".git/a.md", "hidden"),
         (lambda r: None, "a.md", "notes/.a.md", "hidden"),
         (lambda r: None, "a.pdf", ".trash/a.pdf", "hidden"),
@@ -145,6 +155,7 @@ def leftover_store(root, node):
         "leftover-store-at-dest",
         "dest-folder-is-a-note",
         "dest-grandparent-is-a-note",
+        "dest-folder-is-a-link-inside",
         "into-.git",
         "hidden-name",
         "hidden-folder",
@@ -247,3 +258,69 @@ def test_a_delete_killed_before_the_file_went_keeps_file_and_store(tmp_path):
     write(tmp_path, JOURNAL, '{"op": "delete", "path": "a.pdf"}')
     assert Workspace.open(tmp_path).upstream("a.pdf") == ["x.md"]
     assert not (tmp_path / JOURNAL).exists()
+
+
+# --- processes: connects and moves of the same notes, each note known by its title -----------
+
+WORKER = """
+import json, random, sys, threading
+from pathlib import Path
+from basehalf_core.folder import operations as ops
+from basehalf_core.folder.workspace import Workspace
+
+root, role, seed = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+told, errors = [], []
+
+def by_title(ws):
+    return {n.title: p for p, n in ws.nodes.items() if p.endswith(".md")}
+
+def work(t):
+    rng = random.Random(seed * 10 + t)
+    ws = Workspace.open(root)  # each thread: a session whose index goes stale
+    for k in range(15):
+        names = by_title(ws)
+        try:
+            if role == "connect":
+                a, b = rng.sample(sorted(names), 2)
+                if ops.connect(ws, names[a], names[b]):
+                    told.append([a, b])
+            else:
+                a = rng.choice(sorted(names))
+                ops.move(ws, names[a], f"{rng.choice('xyz')}/{a}-{seed}-{t}-{k}.md")
+        except ops.OperationRefused as exc:
+            errors.append(exc.reason)
+
+threads = [threading.Thread(target=work, args=(t,)) for t in range(3)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(json.dumps({"told": told, "errors": errors}))
+"""
+
+
+def test_processes_connecting_while_others_move_lose_no_reported_link(tmp_path):
+    """Three processes link notes (by title) while one renames them: every link a caller was
+    told about is an edge afterwards, between the same two notes; refusals name the cause."""
+    for i in range(16):
+        write(tmp_path, f"n{i:02}.md", f"# N{i:02}\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    roles = ["connect", "connect", "connect", "move"]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(tmp_path), role, str(seed)],
+            env=env,
+            stdout=subprocess.PIPE,
+        )
+        for seed, role in enumerate(roles)
+    ]
+    outs = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
+    ws = Workspace.open(tmp_path)
+    path_of = {n.title: p for p, n in ws.nodes.items() if p.endswith(".md")}
+    told = [tuple(pair) for out in outs for pair in out["told"]]
+    assert told, "some links should have been made"
+    lost = [(a, b) for a, b in told if not ws.graph.has_edge(path_of[a], path_of[b])]
+    assert lost == []
+    reasons = {r for out in outs for r in out["errors"]}
+    assert all("no such file" in r or "gone from disk" in r for r in reasons), reasons
+    assert ws.issues() == [] and not (tmp_path / JOURNAL).exists()
