@@ -120,6 +120,39 @@ def test_nfc_and_nfd_twins_each_name_their_own_file(tmp_path):
     assert (tmp_path / nfd).exists() and report.skipped == []
 
 
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["graph", "{root}", "--json"], 0),
+        (["path", "{root}"], 0),
+        (["export", "{root}", "-o", "{tmp}/out.html"], 0),
+        (["connect", "{root}", "a.md", "b.md"], 1),
+        (["mv", "{root}", "a.md", "c.md"], 1),
+        (["links", "{root}", "wikilink"], 1),
+    ],
+    ids=["graph", "path", "export", "connect", "mv", "links"],
+)
+def test_a_bh_folder_that_links_out_is_neither_read_nor_written(tmp_path, args, code):
+    """``.bh`` a symlink to a folder outside: reading the folder works (its state is not
+    read), a write is refused by name, and nothing is created or changed outside."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "settings.yaml").write_text("links: wikilink\n")
+    root = tmp_path / "study"
+    root.mkdir()
+    (root / "a.md").write_text("# A\n")
+    (root / "b.md").write_text("---\nupstream: [a.md]\n---\n# B\n")
+    os.symlink(outside, root / ".bh")
+    proc = basehalf(*[a.format(root=root, tmp=tmp_path) for a in args], timeout=60)
+    assert proc.returncode == code, proc.stderr
+    assert "Traceback" not in proc.stderr
+    if code:
+        assert "points outside the folder" in proc.stderr
+    assert sorted(os.listdir(outside)) == ["settings.yaml"]
+    assert (outside / "settings.yaml").read_text() == "links: wikilink\n"
+    assert (root / "b.md").read_text() == "---\nupstream: [a.md]\n---\n# B\n"
+
+
 # --- export targets ---------------------------------------------------------------------
 
 
