@@ -205,6 +205,9 @@ def _held(root: Path, key: str) -> _Held:
 
 def _open_lock_file(root: Path, key: str) -> int | None:
     folder = root / ".bh" / "locks"
+    # Checked before mkdir too: a ``.bh`` linking out would have the folder made out there.
+    if not is_within(root, folder):
+        raise OutsideFolder(LOCK_DIR, "points outside the folder (a symlink); not used")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
