@@ -324,3 +324,29 @@ def test_processes_connecting_while_others_move_lose_no_reported_link(tmp_path):
     reasons = {r for out in outs for r in out["errors"]}
     assert all("no such file" in r or "gone from disk" in r for r in reasons), reasons
     assert ws.issues() == [] and not (tmp_path / JOURNAL).exists()
+
+
+def test_an_index_records_the_stamp_of_its_own_write_not_a_later_one(tmp_path, monkeypatch):
+    """Session A writes a note and records it in its index; session B writes the same note
+    right after. A's index must not take B's file stamp for A's bytes, or A's later refresh
+    never re-reads the note and a move planned on it misses B's link."""
+    for name in ("s1.md", "s2.md", "n.md"):
+        write(tmp_path, name, f"# {name}\n")
+    a, b = Workspace.open(tmp_path), Workspace.open(tmp_path)
+    real_saved = Workspace.saved
+    b_done = threading.Event()
+
+    def saved_while_b_writes(self, path, data):
+        if self is a and not b_done.is_set():
+            # B's write runs now; while A still holds the note's lock it has to wait.
+            threading.Thread(
+                target=lambda: (ops.connect(b, "s2.md", "n.md"), b_done.set()), daemon=True
+            ).start()
+            b_done.wait(0.3)
+        return real_saved(self, path, data)
+
+    monkeypatch.setattr(Workspace, "saved", saved_while_b_writes)
+    assert ops.connect(a, "s1.md", "n.md")
+    assert b_done.wait(5)
+    a.refresh()
+    assert sorted(a.nodes["n.md"].store.paths) == ["s1.md", "s2.md"]

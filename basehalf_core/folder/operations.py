@@ -101,11 +101,13 @@ def _edit_entries(
             return fsio.REMOVE  # the mirror store lost its last entry: no empty file left
         return up.encode(store, text)
 
-    with _store_lock(ws.root):
+    # The index records the write under the file's lock: a stamp taken after it is released
+    # could be the next writer's, and the index would never re-read that writer's bytes.
+    with _store_lock(ws.root), fsio.locked(ws.root, rel):
         new = fsio.update(ws.root, rel, plan_bytes)
-    if new is None:
-        return False
-    ws.saved(rel, None if new is fsio.REMOVE else new)  # type: ignore[arg-type]
+        if new is None:
+            return False
+        ws.saved(rel, None if new is fsio.REMOVE else new)  # type: ignore[arg-type]
     return True
 
 
@@ -191,10 +193,11 @@ def edit(ws: Workspace, path: str, transform: Callable[[str], str]) -> bool:
         new = transform(store.text)
         return None if new == store.text else up.encode(store, new)
 
-    data = fsio.update(ws.root, node, plan)
-    if data is None:
-        return False
-    ws.saved(node, data)  # type: ignore[arg-type]
+    with fsio.locked(ws.root, node):  # recorded under the lock (see _edit_entries)
+        data = fsio.update(ws.root, node, plan)
+        if data is None:
+            return False
+        ws.saved(node, data)  # type: ignore[arg-type]
     return True
 
 
@@ -388,7 +391,7 @@ def save_body(ws: Workspace, path: str, new_body: str, expected: bytes) -> bytes
         if data == expected:
             return data
         atomic_write(full, data, expected=expected)
-    ws.saved(node, data)
+        ws.saved(node, data)  # under the lock (see _edit_entries)
     return data
 
 
