@@ -159,6 +159,7 @@ def describe_mode(mode: int) -> str:
         (stat.S_ISCHR, "a character device"),
         (stat.S_ISBLK, "a block device"),
         (stat.S_ISDIR, "a folder"),
+        (stat.S_ISLNK, "a symlink"),
     ):
         if test(mode):
             return words
@@ -338,7 +339,9 @@ def _replace(tmp: Path, path: Path, expected: object) -> None:
         return
     if err:
         raise OSError(err, os.strerror(err), str(path))
-    # ``tmp`` now holds exactly the bytes that were at ``path`` a moment ago.
+    # ``tmp`` now holds exactly what was at ``path`` a moment ago: a file, or (replaced at the
+    # last moment) a folder, a symlink or a FIFO, which must go back untouched and unread.
+    _put_back_unless_file(tmp, path, lambda: _exchange(str(tmp), str(path)))
     swapped_out = read_bytes(tmp)
     if swapped_out != expected:
         # An editor saved between our last compare and the exchange: give its bytes back.
@@ -501,11 +504,26 @@ def _remove(path: Path, expected: bytes) -> None:
         os.rename(path, aside)
     except FileNotFoundError:
         raise ChangedOnDisk(path, "was removed meanwhile; nothing removed") from None
+    _put_back_unless_file(aside, path, lambda: os.rename(aside, path))
     if read_bytes(aside) != expected:
         os.rename(aside, path)
         raise ChangedOnDisk(path, "changed on disk since it was read; not removed")
     os.unlink(aside)
     _fsync_dir(path.parent)
+
+
+def _put_back_unless_file(moved: Path, path: Path, put_back: Callable[[], object]) -> None:
+    """After ``path`` was swapped or moved to ``moved``: if that is not a regular file, undo.
+
+    Raises:
+        ChangedOnDisk: the name held a folder, symlink or special file by then; it is back.
+    """
+    mode = os.lstat(moved).st_mode
+    if not stat.S_ISREG(mode):
+        put_back()
+        raise ChangedOnDisk(
+            path, f"was replaced by {describe_mode(mode)} meanwhile; it is kept, nothing written"
+        )
 
 
 def is_our_temp(name: str) -> bool:
