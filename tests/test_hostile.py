@@ -188,6 +188,24 @@ def test_export_to_stdout_and_into_a_closed_pipe(tmp_path):
     assert piped.stderr.read() == b""
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["export", "{root}", "-o", "/proc/basehalf-test.html"],
+        ["anki", "{root}", "-o", "/proc/basehalf-test.apkg"],
+        ["course", "new", "/proc/basehalf-course", "--title", "T", "--session", "{root}"],
+    ],
+    ids=["export", "anki", "course-new"],
+)
+def test_a_target_the_system_refuses_gives_one_line_not_a_traceback(tmp_path, args):
+    """/proc takes no new files: the same refusal as a read-only mount or a full disk."""
+    (tmp_path / "a.md").write_text("# A\n")
+    proc = basehalf(*[a.format(root=tmp_path) for a in args], timeout=60)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert "/proc/basehalf-" in proc.stderr
+
+
 # --- names the file system cannot hold --------------------------------------------------
 
 
