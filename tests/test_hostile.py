@@ -200,6 +200,8 @@ def test_export_to_stdout_and_into_a_closed_pipe(tmp_path):
 def test_a_target_the_system_refuses_gives_one_line_not_a_traceback(tmp_path, args):
     """/proc takes no new files: the same refusal as a read-only mount or a full disk."""
     (tmp_path / "a.md").write_text("# A\n")
+    card = "---\nkind: practice\n---\n# Q\n\n1. What?\n   Answer: A long enough answer.\n"
+    (tmp_path / "card.md").write_text(card)
     proc = basehalf(*[a.format(root=tmp_path) for a in args], timeout=60)
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr

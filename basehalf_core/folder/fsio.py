@@ -434,7 +434,8 @@ def write_output(target: Path, data: bytes) -> None:
     if not parent.is_dir():
         raise WriteRefused(parent, "folder does not exist")
     check_name_lengths(target.name)
-    atomic_write(parent.resolve() / target.name, data)
+    with refusing_oserror(str(target)):  # a read-only mount, a full disk, no permission
+        atomic_write(parent.resolve() / target.name, data)
 
 
 def update(
