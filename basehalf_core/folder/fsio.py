@@ -352,7 +352,9 @@ def _replace(tmp: Path, path: Path, expected: object) -> None:
     os.unlink(tmp)  # the replaced bytes, before the folder's fsync (one journal commit)
 
 
-def atomic_write(path: Path, data: bytes, *, expected: object = _MISSING) -> None:
+def atomic_write(
+    path: Path, data: bytes, *, expected: object = _MISSING, mode: int | None = None
+) -> None:
     """Write ``data`` to ``path`` atomically (temp file, fsync, exchange, fsync the folder).
 
     Callers writing into a study folder hold the file's :func:`locked` lock across their read
@@ -364,6 +366,9 @@ def atomic_write(path: Path, data: bytes, *, expected: object = _MISSING) -> Non
         expected: the bytes the caller read and planned its edit on. ``None`` means the
             file must not exist (create-only, never overwrites). Leave unset to skip the check
             (only for files basehalf owns outright, such as an export the user named).
+        mode: the file's permission bits, set before it appears under its name (a secret
+            made 0644 and narrowed afterwards can be read in between). Default: the current
+            file's, or 0644 for a new one.
 
     Raises:
         ChangedOnDisk: the current bytes differ from ``expected`` (checked after the temp file
@@ -383,10 +388,11 @@ def atomic_write(path: Path, data: bytes, *, expected: object = _MISSING) -> Non
         raise AlreadyExists(path, "already exists; not overwritten")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_name(path)
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = 0o644
+    if mode is None:
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o644
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     try:
         with os.fdopen(fd, "wb") as fh:
