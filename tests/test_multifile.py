@@ -350,3 +350,23 @@ def test_an_index_records_the_stamp_of_its_own_write_not_a_later_one(tmp_path, m
     assert b_done.wait(5)
     a.refresh()
     assert sorted(a.nodes["n.md"].store.paths) == ["s1.md", "s2.md"]
+
+
+def test_two_sessions_grading_a_card_for_the_first_time_write_one_grading_file(
+    tmp_path, monkeypatch
+):
+    """Both sessions' indexes know no grading file yet: the second run must be appended to the
+    file the first one made, not to ``card.grading-2.md`` (which no view reads)."""
+    from basehalf_core.study import grading
+
+    monkeypatch.delenv("BASEHALF_MODEL", raising=False)
+    write(tmp_path, "n.md", "# N\n\nQueries look for keys.\n")
+    card = "---\nkind: practice\nupstream: [n.md]\n---\n# Q\n\n1. What?\n   Answer: queries.\n"
+    write(tmp_path, "card.md", card)
+    first, second = Workspace.open(tmp_path), Workspace.open(tmp_path)
+    grading.grade_card(first, "card.md", model="offline")
+    grading.grade_card(second, "card.md", model="offline")
+    names = sorted(p.name for p in tmp_path.glob("card.grading*"))
+    assert names == ["card.grading.md"]
+    text = (tmp_path / "card.grading.md").read_text()
+    assert "## Run r1 " in text and "## Run r2 " in text
