@@ -266,6 +266,7 @@ def grow(
     body: str = "",
     folder: str = "",
     name: str | None = None,
+    unique: bool = True,
 ) -> str:
     """Create a new note whose first bytes name its upstream; never overwrites.
 
@@ -277,6 +278,8 @@ def grow(
         body: Markdown after the heading.
         folder: folder-relative folder to create the note in ("" = the root).
         name: an exact file name; made unique (``-2``, ``-3``) like a slug would be.
+        unique: False for a note that must have exactly this name (a card's grading file):
+            a taken name raises :class:`AlreadyExists` instead of becoming ``-2``.
 
     Returns:
         The new note's folder-relative path.
@@ -297,7 +300,8 @@ def grow(
         lines = ["---"]
     head = "\n".join(lines) + "\n" + up.render_fields(fields or {}) + "---\n"
     text = f"{head}# {title}\n\n{body.rstrip()}\n" if body.strip() else f"{head}# {title}\n"
-    return _create_unique(ws, folder, base, text.encode("utf-8"), needs=tuple(reals))
+    data = text.encode("utf-8")
+    return _create_unique(ws, folder, base, data, needs=tuple(reals), tries=999 if unique else 1)
 
 
 def _check_visible(name: str) -> None:
@@ -309,25 +313,34 @@ def _check_visible(name: str) -> None:
 
 
 def _create_unique(
-    ws: Workspace, folder: str, base: str, data: bytes, *, needs: tuple[str, ...] = ()
+    ws: Workspace,
+    folder: str,
+    base: str,
+    data: bytes,
+    *,
+    needs: tuple[str, ...] = (),
+    tries: int = 999,
 ) -> str:
     """Create ``folder/base`` (or ``base-2``, ``base-3`` …) create-only; return the name used.
 
-    ``needs``: the nodes the new note lists, checked on disk under the lock.
+    ``needs``: the nodes the new note lists, checked on disk under the lock. ``tries=1``:
+    only ``base`` itself (:class:`AlreadyExists` when it is taken).
     """
     stem, suffix = base[: base.rfind(".")], base[base.rfind(".") :]
-    for n in range(1, 1000):
+    for n in range(1, tries + 1):
         candidate = base if n == 1 else f"{stem}-{n}{suffix}"
         rel = f"{folder}/{candidate}" if folder else candidate
-        if ws.resolve(rel) is not None:
-            continue
         try:
+            if ws.resolve(rel) is not None:
+                raise AlreadyExists(rel, "already exists; not overwritten")
             create(ws.root, rel, data, check=lambda: _check_on_disk(ws, needs))
         except AlreadyExists:
-            continue  # appeared on disk since the last scan
+            if tries == 1:
+                raise
+            continue  # taken, or appeared on disk since the last scan
         ws.added(rel)
         return rel
-    raise OperationRefused(base, "no free name after 999 tries")
+    raise OperationRefused(base, f"no free name after {tries} tries")
 
 
 def create_note(ws: Workspace, name: str, text: str) -> str:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
+from basehalf_core.folder.fsio import AlreadyExists
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import offline_grader
 from basehalf_core.study.practice import PracticeCard
@@ -282,14 +283,19 @@ def _ensure_grading_file(ws: Workspace, card: PracticeCard) -> str:
     if ws.resolve(path) is not None:
         return ws.resolve(path) or path
     folder, _, name = path.rpartition("/")
-    return operations.grow(
-        ws,
-        f"Grading: {card.title}",
-        upstream=[card.path],
-        fields={"kind": "grading"},
-        folder=folder,
-        name=name,
-    )
+    try:
+        return operations.grow(
+            ws,
+            f"Grading: {card.title}",
+            upstream=[card.path],
+            fields={"kind": "grading"},
+            folder=folder,
+            name=name,
+            unique=False,  # one grading file per card: never a "-2" that no view reads
+        )
+    except AlreadyExists:
+        ws.added(path)  # made by another session since this index was read: append there
+        return path
 
 
 def append_run(ws: Workspace, card: PracticeCard, run: GradingRun) -> GradingRun:
