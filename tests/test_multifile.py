@@ -370,3 +370,22 @@ def test_two_sessions_grading_a_card_for_the_first_time_write_one_grading_file(
     assert names == ["card.grading.md"]
     text = (tmp_path / "card.grading.md").read_text()
     assert "## Run r1 " in text and "## Run r2 " in text
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda ws: ops.grow(ws, "New", upstream=[], folder="notes"),
+        lambda ws: ops.create_note(ws, "notes/new.md", "# New\n"),
+    ],
+    ids=["grow", "create_note"],
+)
+def test_a_note_made_in_a_folder_another_session_moved_does_not_bring_the_folder_back(
+    tmp_path, make
+):
+    write(tmp_path, "notes/a.md", "# A\n")
+    app = Workspace.open(tmp_path)
+    ops.move(Workspace.open(tmp_path), "notes", "ch1")
+    with pytest.raises(ops.OperationRefused, match="notes: no such file"):
+        make(app)
+    assert not (tmp_path / "notes").exists()
