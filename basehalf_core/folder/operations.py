@@ -301,7 +301,9 @@ def grow(
     head = "\n".join(lines) + "\n" + up.render_fields(fields or {}) + "---\n"
     text = f"{head}# {title}\n\n{body.rstrip()}\n" if body.strip() else f"{head}# {title}\n"
     data = text.encode("utf-8")
-    return _create_unique(ws, folder, base, data, needs=tuple(reals), tries=999 if unique else 1)
+    # The folder too: made anew by the write if another session moved it meanwhile.
+    needs = (*reals, folder) if folder else tuple(reals)
+    return _create_unique(ws, folder, base, data, needs=needs, tries=999 if unique else 1)
 
 
 def _check_visible(name: str) -> None:
@@ -363,7 +365,8 @@ def create_note(ws: Workspace, name: str, text: str) -> str:
     _check_visible(name)
     if folder:
         _existing(ws, folder)
-    return _create_unique(ws, folder, base, text.encode("utf-8"))
+    needs = (folder,) if folder else ()  # see grow: a moved folder is not made again
+    return _create_unique(ws, folder, base, text.encode("utf-8"), needs=needs)
 
 
 def save_body(ws: Workspace, path: str, new_body: str, expected: bytes) -> bytes:
