@@ -389,3 +389,18 @@ def test_a_note_made_in_a_folder_another_session_moved_does_not_bring_the_folder
     with pytest.raises(ops.OperationRefused, match="notes: no such file"):
         make(app)
     assert not (tmp_path / "notes").exists()
+
+
+def test_a_move_that_would_put_a_path_inside_over_the_limit_is_refused_first(tmp_path):
+    """The folder's own new name fits, but a note inside it would not: refused before the
+    folder moves (it used to move, then stop half way on the first note inside)."""
+    child = "x" * 200 + ".md"
+    write(tmp_path, f"d/{child}", "# x\n")
+    write(tmp_path, "n.md", f"---\nupstream: [d/{child}]\n---\n# N\n")
+    room = fsio.PATH_MAX - len(str(tmp_path).encode()) - 1
+    dest = "/".join(["y" * 250] * (room // 251))  # fits alone, not with the child
+    assert len(dest.encode()) + 1 + len(child) > room >= len(dest.encode())
+    with pytest.raises(ops.OperationRefused, match="over 4096 bytes"):
+        ops.move(Workspace.open(tmp_path), "d", dest)
+    assert (tmp_path / "d" / child).exists() and not (tmp_path / JOURNAL).exists()
+    assert dangling(tmp_path) == []
