@@ -524,7 +524,7 @@ def move(ws: Workspace, old: str, new: str) -> Report:
                 raise OperationRefused(dest, "already exists; not overwritten")
             if not os.path.lexists(src_full):
                 raise OperationRefused(src, "the file is gone from disk")
-            _check_destination(ws, dest)
+            _check_destination(ws, src, dest)
             links = _wikilinks_to(ws, _renamer(src, dest))
             _journal(ws, {"op": "move", "src": src, "dest": dest, "links": links})
             with fsio.refusing_oserror(dest):
@@ -539,13 +539,20 @@ def move(ws: Workspace, old: str, new: str) -> Report:
     return report
 
 
-def _check_destination(ws: Workspace, dest: str) -> None:
+def _check_destination(ws: Workspace, src: str, dest: str) -> None:
     """What would stop a move after its first write, checked before it.
 
     Every existing folder on the way must be a plain folder (a note or a symlink there would
-    fail the move, or put the node under another name than its entries say), and no store
-    left behind by a node removed outside basehalf may sit where the moved node's goes.
+    fail the move, or put the node under another name than its entries say); every path
+    after the move, the ones inside a moved folder too, must fit the file system's limit; and
+    no store left behind by a node removed outside basehalf may sit where the moved node's goes.
     """
+    size = lambda text: len(text.encode("utf-8", "surrogateescape"))  # noqa: E731
+    inner = max((size(p) for p in ws.nodes if p.startswith(src + "/")), default=size(src))
+    if size(str(ws.root)) + 1 + size(dest) + inner - size(src) >= fsio.PATH_MAX:
+        raise OperationRefused(
+            dest, f"a path there would be over {fsio.PATH_MAX} bytes; choose a shorter name"
+        )
     parts = dest.split("/")
     for i in range(1, len(parts)):
         try:
