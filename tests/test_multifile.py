@@ -5,6 +5,7 @@ built a while ago; everything that can refuse is checked before the first write;
 after the first write stops it half way. Real files in ``tmp_path``, real threads.
 """
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -404,3 +405,25 @@ def test_a_move_that_would_put_a_path_inside_over_the_limit_is_refused_first(tmp
         ops.move(Workspace.open(tmp_path), "d", dest)
     assert (tmp_path / "d" / child).exists() and not (tmp_path / JOURNAL).exists()
     assert dangling(tmp_path) == []
+
+
+def test_a_renamed_practice_card_keeps_its_grading_history(tmp_path, monkeypatch):
+    """The grading file stays where it was, linked to the card's new name by the move: the
+    verdicts are still the card's, and the next run goes to the same file."""
+    from basehalf_core.study import grading
+
+    monkeypatch.delenv("BASEHALF_MODEL", raising=False)
+    write(tmp_path, "n.md", "# N\n\nQueries look for keys.\n")
+    card = "---\nkind: practice\nupstream: [n.md]\n---\n# Q\n\n1. What?\n   Answer: queries.\n"
+    write(tmp_path, "card.md", card)
+    ws = Workspace.open(tmp_path)
+    grading.grade_card(ws, "card.md", model="offline")
+    before = grading.in_force(ws, "card.md")
+    ops.move(ws, "card.md", "quiz/card.md")
+    ws = Workspace.open(tmp_path)
+    assert grading.in_force(ws, "quiz/card.md") == {
+        n: dataclasses.replace(v, card="quiz/card.md") for n, v in before.items()
+    }
+    grading.grade_card(ws, "quiz/card.md", model="offline")
+    assert sorted(p.name for p in tmp_path.rglob("*.grading*.md")) == ["card.grading.md"]
+    assert "## Run r2 " in (tmp_path / "card.grading.md").read_text()
