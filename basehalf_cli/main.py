@@ -82,6 +82,11 @@ def main(argv: list[str] | None = None) -> int:
         # The reader went away (``| head``): stop quietly, and keep Python's exit flush quiet too.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        # The last resort: the system refused something no room turned into a refusal of its
+        # own (a read-only mount, a full disk). One line naming the file, like any refusal.
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"basehalf {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
     return 1
 
 

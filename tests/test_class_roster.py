@@ -387,3 +387,31 @@ def test_most_wrong_orders_questions_and_keeps_reasons():
         ("10", 0, 1),
     ]
     assert got[0]["reasons"] == "Missed the query. (×2)"
+
+
+def test_secrets_are_never_on_disk_readable_by_others_not_even_for_a_moment(tmp_path, monkeypatch):
+    """The signing secret and the password hashes appear under their names already 0600:
+    a file published 0644 and narrowed afterwards can be read in between."""
+    import os as _os
+
+    published: dict[str, int] = {}
+    real_link, real_replace = _os.link, _os.replace
+
+    def seen(src, dst):
+        published[_os.path.basename(dst)] = _os.stat(src).st_mode & 0o777
+
+    def link(src, dst, *a, **k):
+        seen(src, dst)
+        return real_link(src, dst, *a, **k)
+
+    def replace(src, dst, *a, **k):
+        seen(src, dst)
+        return real_replace(src, dst, *a, **k)
+
+    root = make_class(tmp_path, "alice")
+    monkeypatch.setattr(_os, "link", link)
+    monkeypatch.setattr(_os, "replace", replace)
+    auth.server_secret(root)
+    auth.set_password(root, "alice", "correct horse")
+    assert published["server-secret"] == 0o600
+    assert published["accounts.json"] == 0o600

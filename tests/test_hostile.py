@@ -120,6 +120,39 @@ def test_nfc_and_nfd_twins_each_name_their_own_file(tmp_path):
     assert (tmp_path / nfd).exists() and report.skipped == []
 
 
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["graph", "{root}", "--json"], 0),
+        (["path", "{root}"], 0),
+        (["export", "{root}", "-o", "{tmp}/out.html"], 0),
+        (["connect", "{root}", "a.md", "b.md"], 1),
+        (["mv", "{root}", "a.md", "c.md"], 1),
+        (["links", "{root}", "wikilink"], 1),
+    ],
+    ids=["graph", "path", "export", "connect", "mv", "links"],
+)
+def test_a_bh_folder_that_links_out_is_neither_read_nor_written(tmp_path, args, code):
+    """``.bh`` a symlink to a folder outside: reading the folder works (its state is not
+    read), a write is refused by name, and nothing is created or changed outside."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "settings.yaml").write_text("links: wikilink\n")
+    root = tmp_path / "study"
+    root.mkdir()
+    (root / "a.md").write_text("# A\n")
+    (root / "b.md").write_text("---\nupstream: [a.md]\n---\n# B\n")
+    os.symlink(outside, root / ".bh")
+    proc = basehalf(*[a.format(root=root, tmp=tmp_path) for a in args], timeout=60)
+    assert proc.returncode == code, proc.stderr
+    assert "Traceback" not in proc.stderr
+    if code:
+        assert "points outside the folder" in proc.stderr
+    assert sorted(os.listdir(outside)) == ["settings.yaml"]
+    assert (outside / "settings.yaml").read_text() == "links: wikilink\n"
+    assert (root / "b.md").read_text() == "---\nupstream: [a.md]\n---\n# B\n"
+
+
 # --- export targets ---------------------------------------------------------------------
 
 
@@ -153,6 +186,26 @@ def test_export_to_stdout_and_into_a_closed_pipe(tmp_path):
     piped.stdout.close()  # the reader goes away (``| head -c 10``)
     assert piped.wait(timeout=60) == 0
     assert piped.stderr.read() == b""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["export", "{root}", "-o", "/proc/basehalf-test.html"],
+        ["anki", "{root}", "-o", "/proc/basehalf-test.apkg"],
+        ["course", "new", "/proc/basehalf-course", "--title", "T", "--session", "{root}"],
+    ],
+    ids=["export", "anki", "course-new"],
+)
+def test_a_target_the_system_refuses_gives_one_line_not_a_traceback(tmp_path, args):
+    """/proc takes no new files: the same refusal as a read-only mount or a full disk."""
+    (tmp_path / "a.md").write_text("# A\n")
+    card = "---\nkind: practice\n---\n# Q\n\n1. What?\n   Answer: A long enough answer.\n"
+    (tmp_path / "card.md").write_text(card)
+    proc = basehalf(*[a.format(root=tmp_path) for a in args], timeout=60)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert "/proc/basehalf-" in proc.stderr
 
 
 # --- names the file system cannot hold --------------------------------------------------
@@ -222,6 +275,36 @@ def test_course_handout_never_reads_through_symlinks_or_fifos(tmp_path):
     files = course.handout(c.root, tmp_path / "h")
     assert "s1/a.md" in files
     assert not {"s1/zero.md", "s1/host.md", "s1/pipe.md"} & set(files)
+
+
+@pytest.mark.parametrize(
+    "session",
+    ["s2", "deep/s2"],
+    ids=["session-is-a-link-out", "a-folder-on-the-way-is-a-link-out"],
+)
+def test_a_course_session_that_leads_outside_is_refused_and_nothing_copied(tmp_path, session):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "s2").mkdir()
+    (outside / "secret.md").write_text(SECRET)
+    (outside / "s2" / "secret.md").write_text(SECRET)
+    s1 = tmp_path / "s1"
+    s1.mkdir()
+    (s1 / "a.md").write_text("# a\n")
+    c = course.new(tmp_path / "c", "T", [s1])
+    if session == "s2":
+        os.symlink(outside, c.root / "s2")
+    else:
+        os.symlink(outside, c.root / "deep")
+    (c.root / "course.yaml").write_text(f"title: T\nsessions:\n  - s1\n  - {session}\n")
+    with pytest.raises(course.CourseError, match="outside the course"):
+        course.handout(c.root, tmp_path / "h")
+    with pytest.raises(course.CourseError, match="outside the course"):
+        course.progress(c.root)
+    copied = (
+        [p.read_text() for p in (tmp_path / "h").rglob("*.md")] if (tmp_path / "h").exists() else []
+    )
+    assert SECRET not in "".join(copied)
 
 
 # --- hostile YAML under a memory cap (so a regression fails instead of eating the box) ---

@@ -9,6 +9,7 @@ import json
 import os
 import random
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -298,3 +299,69 @@ def test_a_killed_move_rewrites_short_wikilinks_from_its_journal(tmp_path):
     assert ws.upstream("c.md") == ["notes/b.md"]
     assert "[[" in (tmp_path / "c.md").read_text()
     assert [i for i in ws.issues() if i.problem == "dangling"] == []
+
+
+# --- the note is replaced by something else than a file at the last moment --------------------
+
+REPLACEMENTS = {
+    "folder": lambda p, out: (p.unlink(), p.mkdir(), (p / "inside.md").write_text("# mine\n")),
+    "link-out": lambda p, out: (p.unlink(), p.symlink_to(out)),
+    "fifo": lambda p, out: (p.unlink(), os.mkfifo(p)),
+}
+
+
+def _still_theirs(note: Path, kind: str, out: Path) -> None:
+    if kind == "folder":
+        assert (note / "inside.md").read_text() == "# mine\n"
+    elif kind == "link-out":
+        assert note.is_symlink() and out.read_text() == "outside\n"
+    else:
+        assert stat.S_ISFIFO(os.lstat(note).st_mode)
+    assert not [p for p in note.parent.rglob("*") if p.name.endswith(".bh-tmp")]
+
+
+@pytest.mark.parametrize("kind", list(REPLACEMENTS))
+def test_a_note_replaced_by_a_folder_link_or_fifo_just_before_the_swap_is_kept(
+    tmp_path, monkeypatch, kind
+):
+    """The exchange swaps whatever is at the name: a folder (with the learner's files in it),
+    a symlink or a FIFO swapped out must be put back, never hidden under a temp name."""
+    folder, out = tmp_path / "study", tmp_path / "outside.txt"
+    folder.mkdir()
+    out.write_text("outside\n")
+    note = folder / "n.md"
+    note.write_text("# mine\n")
+    real_exchange = fsio._exchange
+
+    def replaced_first(a, b):
+        REPLACEMENTS[kind](note, out)
+        monkeypatch.setattr(fsio, "_exchange", real_exchange)
+        return real_exchange(a, b)
+
+    monkeypatch.setattr(fsio, "_exchange", replaced_first)
+    with pytest.raises(fsio.WriteRefused):
+        fsio.update(folder, "n.md", lambda before: before + b"connect\n", attempts=1)
+    _still_theirs(note, kind, out)
+
+
+@pytest.mark.parametrize("kind", list(REPLACEMENTS))
+def test_a_note_replaced_by_a_folder_link_or_fifo_before_removal_is_kept(
+    tmp_path, monkeypatch, kind
+):
+    folder, out = tmp_path / "study", tmp_path / "outside.txt"
+    folder.mkdir()
+    out.write_text("outside\n")
+    note = folder / "n.md"
+    note.write_text("# mine\n")
+    real_read = fsio.read_bytes
+
+    def replaced_after_the_read(path):
+        data = real_read(path)
+        if path == note and data == b"# mine\n":
+            REPLACEMENTS[kind](note, out)
+        return data
+
+    monkeypatch.setattr(fsio, "read_bytes", replaced_after_the_read)
+    with pytest.raises(fsio.WriteRefused):
+        fsio.update(folder, "n.md", lambda before: fsio.REMOVE, attempts=1)
+    _still_theirs(note, kind, out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations as ops
 from basehalf_core.folder.fsio import ChangedOnDisk
 from basehalf_core.folder.workspace import Workspace
@@ -244,3 +245,31 @@ def test_a_changed_title_box_rewrites_the_heading_an_unchanged_one_does_not(ws):
     ctl.on_typed(typed("n.md", view.text, "From the box", save=True))
     assert (ws / "n.md").read_text(encoding="utf-8") == "# From the box\n\nbody\n"
     assert w.nodes["n.md"].title == "From the box"
+
+
+SWAPS = {
+    "fifo": lambda p: (p.unlink(), __import__("os").mkfifo(p)),
+    "link-out": lambda p: (p.unlink(), p.symlink_to("/etc/hostname")),
+    "folder": lambda p: (p.unlink(), p.mkdir()),
+}
+
+
+@pytest.mark.parametrize(
+    ("swap", "words"),
+    [("fifo", "FIFO"), ("link-out", "outside the folder"), ("folder", "a folder")],
+    ids=list(SWAPS),
+)
+def test_a_note_swapped_for_something_unreadable_opens_with_the_reason(ws, swap, words):
+    """Between two looks at the folder, a note became a FIFO, a link out or a folder: the
+    card opens read-only with the reason, and nothing is read through it."""
+    from basehalf_core.views.card import card_detail
+
+    (ws / "n.md").write_text("# N\n\nbody\n")
+    folder = Workspace.open(ws)
+    SWAPS[swap](ws / "n.md")
+    opened = note_edit.open_note(folder, "n.md")
+    assert words in opened.readonly and opened.body == ""
+    detail = card_detail(folder, "n.md")
+    assert words in detail.problem and detail.body == ""
+    with pytest.raises(BasehalfError):
+        ops.save_body(folder, "n.md", "mine\n", opened.data)

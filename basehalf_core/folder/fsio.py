@@ -159,6 +159,7 @@ def describe_mode(mode: int) -> str:
         (stat.S_ISCHR, "a character device"),
         (stat.S_ISBLK, "a block device"),
         (stat.S_ISDIR, "a folder"),
+        (stat.S_ISLNK, "a symlink"),
     ):
         if test(mode):
             return words
@@ -205,6 +206,9 @@ def _held(root: Path, key: str) -> _Held:
 
 def _open_lock_file(root: Path, key: str) -> int | None:
     folder = root / ".bh" / "locks"
+    # Checked before mkdir too: a ``.bh`` linking out would have the folder made out there.
+    if not is_within(root, folder):
+        raise OutsideFolder(LOCK_DIR, "points outside the folder (a symlink); not used")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
@@ -335,7 +339,9 @@ def _replace(tmp: Path, path: Path, expected: object) -> None:
         return
     if err:
         raise OSError(err, os.strerror(err), str(path))
-    # ``tmp`` now holds exactly the bytes that were at ``path`` a moment ago.
+    # ``tmp`` now holds exactly what was at ``path`` a moment ago: a file, or (replaced at the
+    # last moment) a folder, a symlink or a FIFO, which must go back untouched and unread.
+    _put_back_unless_file(tmp, path, lambda: _exchange(str(tmp), str(path)))
     swapped_out = read_bytes(tmp)
     if swapped_out != expected:
         # An editor saved between our last compare and the exchange: give its bytes back.
@@ -346,7 +352,9 @@ def _replace(tmp: Path, path: Path, expected: object) -> None:
     os.unlink(tmp)  # the replaced bytes, before the folder's fsync (one journal commit)
 
 
-def atomic_write(path: Path, data: bytes, *, expected: object = _MISSING) -> None:
+def atomic_write(
+    path: Path, data: bytes, *, expected: object = _MISSING, mode: int | None = None
+) -> None:
     """Write ``data`` to ``path`` atomically (temp file, fsync, exchange, fsync the folder).
 
     Callers writing into a study folder hold the file's :func:`locked` lock across their read
@@ -358,6 +366,9 @@ def atomic_write(path: Path, data: bytes, *, expected: object = _MISSING) -> Non
         expected: the bytes the caller read and planned its edit on. ``None`` means the
             file must not exist (create-only, never overwrites). Leave unset to skip the check
             (only for files basehalf owns outright, such as an export the user named).
+        mode: the file's permission bits, set before it appears under its name (a secret
+            made 0644 and narrowed afterwards can be read in between). Default: the current
+            file's, or 0644 for a new one.
 
     Raises:
         ChangedOnDisk: the current bytes differ from ``expected`` (checked after the temp file
@@ -377,10 +388,11 @@ def atomic_write(path: Path, data: bytes, *, expected: object = _MISSING) -> Non
         raise AlreadyExists(path, "already exists; not overwritten")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_name(path)
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = 0o644
+    if mode is None:
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o644
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -428,7 +440,8 @@ def write_output(target: Path, data: bytes) -> None:
     if not parent.is_dir():
         raise WriteRefused(parent, "folder does not exist")
     check_name_lengths(target.name)
-    atomic_write(parent.resolve() / target.name, data)
+    with refusing_oserror(str(target)):  # a read-only mount, a full disk, no permission
+        atomic_write(parent.resolve() / target.name, data)
 
 
 def update(
@@ -457,7 +470,7 @@ def update(
         WriteRefused: (and subclasses) the write cannot be made; the reason says why.
     """
     path = inside(root, rel)
-    with locked(root, rel):
+    with locked(root, rel), refusing_oserror(rel):
         for attempt in range(attempts):
             before = read_bytes(path)
             new = plan(before)
@@ -478,6 +491,19 @@ def update(
     return None  # pragma: no cover - the loop returns or raises
 
 
+@contextlib.contextmanager
+def refusing_oserror(rel: str) -> Iterator[None]:
+    """Turn an ``OSError`` of the block into :class:`WriteRefused` naming ``rel``.
+
+    A write can fail below basehalf (a folder where a file's folder should be, a full disk, a
+    read-only mount): the app and the CLI show refusals in one line, not a traceback.
+    """
+    try:
+        yield
+    except OSError as exc:
+        raise WriteRefused(rel, f"cannot be written ({exc.strerror or exc})") from None
+
+
 def _remove(path: Path, expected: bytes) -> None:
     # Move the file aside first, then check what was moved: a save that raced us is put back.
     aside = temp_name(path)
@@ -485,11 +511,26 @@ def _remove(path: Path, expected: bytes) -> None:
         os.rename(path, aside)
     except FileNotFoundError:
         raise ChangedOnDisk(path, "was removed meanwhile; nothing removed") from None
+    _put_back_unless_file(aside, path, lambda: os.rename(aside, path))
     if read_bytes(aside) != expected:
         os.rename(aside, path)
         raise ChangedOnDisk(path, "changed on disk since it was read; not removed")
     os.unlink(aside)
     _fsync_dir(path.parent)
+
+
+def _put_back_unless_file(moved: Path, path: Path, put_back: Callable[[], object]) -> None:
+    """After ``path`` was swapped or moved to ``moved``: if that is not a regular file, undo.
+
+    Raises:
+        ChangedOnDisk: the name held a folder, symlink or special file by then; it is back.
+    """
+    mode = os.lstat(moved).st_mode
+    if not stat.S_ISREG(mode):
+        put_back()
+        raise ChangedOnDisk(
+            path, f"was replaced by {describe_mode(mode)} meanwhile; it is kept, nothing written"
+        )
 
 
 def is_our_temp(name: str) -> bool:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Callable
+import shutil
+import stat
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +33,7 @@ from basehalf_core.folder.paths import (
     MIRROR_FILE,
     MIRROR_ROOT,
     check_entry,
+    is_hidden,
     is_markdown,
     mirror_store,
     nfc,
@@ -60,11 +63,19 @@ def _store_path(ws: Workspace, node: str) -> str:
     return node if is_markdown(node) and ws.nodes[node].kind != "folder" else mirror_store(node)
 
 
-def _edit_entries(ws: Workspace, node: str, plan: Callable[[up.Store], str | None]) -> bool:
+def _edit_entries(
+    ws: Workspace,
+    node: str,
+    plan: Callable[[up.Store], str | None],
+    *,
+    needs: tuple[str, ...] = (),
+) -> bool:
     """Re-read a node's store under its lock, plan an edit on those bytes, write it (CAS).
 
     The index is never trusted for a write: the plan always sees the bytes on disk now, and
     is made again if another program saves the file between the read and the replace.
+    ``needs``: paths the edit names, which must still exist on disk when it is made (the
+    index may be older than a move another session made).
     """
     node_obj = ws.nodes[node]
     if node_obj.outside_link or node_obj.special:
@@ -79,6 +90,7 @@ def _edit_entries(ws: Workspace, node: str, plan: Callable[[up.Store], str | Non
         else:
             store = up.read_mirror(before, node)
         ws.resolve_links(store)  # an Obsidian "[[x]]" names the node the index resolves it to
+        _check_on_disk(ws, needs)
         try:
             text = plan(store)
         except up.StoreUnreadable as exc:
@@ -89,11 +101,44 @@ def _edit_entries(ws: Workspace, node: str, plan: Callable[[up.Store], str | Non
             return fsio.REMOVE  # the mirror store lost its last entry: no empty file left
         return up.encode(store, text)
 
-    new = fsio.update(ws.root, rel, plan_bytes)
-    if new is None:
-        return False
-    ws.saved(rel, None if new is fsio.REMOVE else new)  # type: ignore[arg-type]
+    # The index records the write under the file's lock: a stamp taken after it is released
+    # could be the next writer's, and the index would never re-read that writer's bytes.
+    with _store_lock(ws.root), fsio.locked(ws.root, rel):
+        new = fsio.update(ws.root, rel, plan_bytes)
+        if new is None:
+            return False
+        ws.saved(rel, None if new is fsio.REMOVE else new)  # type: ignore[arg-type]
     return True
+
+
+@contextlib.contextmanager
+def _store_lock(root: Path) -> Iterator[None]:
+    """The lock every write that can add an entry takes, before the file's own lock.
+
+    A move or relink holds it for its whole run and plans on the folder as it is under it
+    (:func:`_refreshed`). A link written while a move runs would otherwise be planned on
+    the old name and land after the move rewrote that note: a dangling entry the writer was
+    told had succeeded. Writes that cannot add an entry (a note's body, basehalf's own state)
+    do not take it.
+    """
+    with fsio.locked(root, fsio.MULTI):
+        yield
+
+
+def _check_on_disk(ws: Workspace, paths: tuple[str, ...]) -> None:
+    """Refuse an entry naming a node that left the disk since the index was built."""
+    for path in paths:
+        if not os.path.lexists(os.path.join(ws.root, *path.split("/"))):
+            raise OperationRefused(path, "no such file in the folder (moved or deleted meanwhile)")
+
+
+def _refreshed(ws: Workspace) -> None:
+    """Bring the index up to date with the disk; called under :data:`fsio.MULTI`.
+
+    A multi-file operation decides which stores to rewrite from the index: one a session
+    built a second ago does not know a link another session or the CLI wrote since.
+    """
+    ws.refresh()
 
 
 def _entry_for(ws: Workspace, target: str, owner: str, *, must_exist: bool = True) -> str:
@@ -119,7 +164,8 @@ def connect(ws: Workspace, upstream: str, downstream: str) -> bool:
     """Add ``upstream → downstream`` (stored in the downstream node). True if a write happened."""
     down = _existing(ws, downstream)
     target = _entry_for(ws, upstream, down)
-    return _edit_entries(ws, down, lambda s: up.add(s, nfc(target), ws.link_form))
+    plan = lambda s: up.add(s, nfc(target), ws.link_form)  # noqa: E731
+    return _edit_entries(ws, down, plan, needs=(target,))
 
 
 def disconnect(ws: Workspace, upstream: str, downstream: str) -> bool:
@@ -147,21 +193,29 @@ def edit(ws: Workspace, path: str, transform: Callable[[str], str]) -> bool:
         new = transform(store.text)
         return None if new == store.text else up.encode(store, new)
 
-    data = fsio.update(ws.root, node, plan)
-    if data is None:
-        return False
-    ws.saved(node, data)  # type: ignore[arg-type]
+    with fsio.locked(ws.root, node):  # recorded under the lock (see _edit_entries)
+        data = fsio.update(ws.root, node, plan)
+        if data is None:
+            return False
+        ws.saved(node, data)  # type: ignore[arg-type]
     return True
 
 
-def create(root: Path, rel: str, data: bytes) -> None:
+def create(root: Path, rel: str, data: bytes, *, check: Callable[[], None] | None = None) -> None:
     """Create ``rel`` with ``data`` under its lock; never over an existing file.
+
+    A new note may list entries, so this takes the store lock too (see :func:`_store_lock`);
+    ``check`` runs under both, before the write (e.g. that the entries' nodes still exist).
 
     Raises:
         AlreadyExists: the name is taken.
+        WriteRefused: the file system refused the write; the reason says why.
     """
-    with fsio.locked(root, rel):
-        atomic_write(inside(root, rel), data, expected=None)
+    full = inside(root, rel)
+    with _store_lock(root), fsio.locked(root, rel), fsio.refusing_oserror(rel):
+        if check is not None:
+            check()
+        atomic_write(full, data, expected=None)
 
 
 def write_mirror_file(ws: Workspace, node: str, name: str, data: bytes) -> str:
@@ -196,7 +250,8 @@ def put(ws: Workspace, rel: str, data: bytes, *, replace: bool = False) -> None:
         WriteRefused: a symlink, special file or a name the file system cannot hold.
     """
     if replace:
-        fsio.update(ws.root, rel, lambda before: None if before == data else data)
+        with _store_lock(ws.root):
+            fsio.update(ws.root, rel, lambda before: None if before == data else data)
     else:
         create(ws.root, rel, data)
     ws.added(rel)
@@ -211,6 +266,7 @@ def grow(
     body: str = "",
     folder: str = "",
     name: str | None = None,
+    unique: bool = True,
 ) -> str:
     """Create a new note whose first bytes name its upstream; never overwrites.
 
@@ -222,6 +278,8 @@ def grow(
         body: Markdown after the heading.
         folder: folder-relative folder to create the note in ("" = the root).
         name: an exact file name; made unique (``-2``, ``-3``) like a slug would be.
+        unique: False for a note that must have exactly this name (a card's grading file):
+            a taken name raises :class:`AlreadyExists` instead of becoming ``-2``.
 
     Returns:
         The new note's folder-relative path.
@@ -230,9 +288,11 @@ def grow(
     base = name or f"{slugify(title)}.md"
     if "/" in base or check_entry(base, "")[0] is None or not is_markdown(base):
         raise OperationRefused(base, "not a usable note name (a .md name without folders)")
+    _check_visible(base)
     if folder:
         _existing(ws, folder)
-    entries = [nfc(_entry_for(ws, u, "")) for u in upstream]
+    reals = [_entry_for(ws, u, "") for u in upstream]
+    entries = [nfc(r) for r in reals]
     if ws.link_form == "wikilink":
         entries = [wikilink(e) for e in entries]
     lines = ["---", "upstream:"] + [f"  - {up.format_scalar(e)}" for e in entries]
@@ -240,24 +300,49 @@ def grow(
         lines = ["---"]
     head = "\n".join(lines) + "\n" + up.render_fields(fields or {}) + "---\n"
     text = f"{head}# {title}\n\n{body.rstrip()}\n" if body.strip() else f"{head}# {title}\n"
-    return _create_unique(ws, folder, base, text.encode("utf-8"))
+    data = text.encode("utf-8")
+    # The folder too: made anew by the write if another session moved it meanwhile.
+    needs = (*reals, folder) if folder else tuple(reals)
+    return _create_unique(ws, folder, base, data, needs=needs, tries=999 if unique else 1)
 
 
-def _create_unique(ws: Workspace, folder: str, base: str, data: bytes) -> str:
-    """Create ``folder/base`` (or ``base-2``, ``base-3`` …) create-only; return the name used."""
+def _check_visible(name: str) -> None:
+    """Refuse a name for a new or moved node that would not be a node at all."""
+    if is_hidden(name):
+        raise OperationRefused(
+            name, "is a hidden name: a hidden file is not a node, so every link to it would dangle"
+        )
+
+
+def _create_unique(
+    ws: Workspace,
+    folder: str,
+    base: str,
+    data: bytes,
+    *,
+    needs: tuple[str, ...] = (),
+    tries: int = 999,
+) -> str:
+    """Create ``folder/base`` (or ``base-2``, ``base-3`` …) create-only; return the name used.
+
+    ``needs``: the nodes the new note lists, checked on disk under the lock. ``tries=1``:
+    only ``base`` itself (:class:`AlreadyExists` when it is taken).
+    """
     stem, suffix = base[: base.rfind(".")], base[base.rfind(".") :]
-    for n in range(1, 1000):
+    for n in range(1, tries + 1):
         candidate = base if n == 1 else f"{stem}-{n}{suffix}"
         rel = f"{folder}/{candidate}" if folder else candidate
-        if ws.resolve(rel) is not None:
-            continue
         try:
-            create(ws.root, rel, data)
+            if ws.resolve(rel) is not None:
+                raise AlreadyExists(rel, "already exists; not overwritten")
+            create(ws.root, rel, data, check=lambda: _check_on_disk(ws, needs))
         except AlreadyExists:
-            continue  # appeared on disk since the last scan
+            if tries == 1:
+                raise
+            continue  # taken, or appeared on disk since the last scan
         ws.added(rel)
         return rel
-    raise OperationRefused(base, "no free name after 999 tries")
+    raise OperationRefused(base, f"no free name after {tries} tries")
 
 
 def create_note(ws: Workspace, name: str, text: str) -> str:
@@ -277,9 +362,11 @@ def create_note(ws: Workspace, name: str, text: str) -> str:
     folder, _, base = name.rpartition("/")
     if check_entry(name, "")[0] is None or not is_markdown(base):
         raise OperationRefused(name, "not a usable note name (a .md path inside the folder)")
+    _check_visible(name)
     if folder:
         _existing(ws, folder)
-    return _create_unique(ws, folder, base, text.encode("utf-8"))
+    needs = (folder,) if folder else ()  # see grow: a moved folder is not made again
+    return _create_unique(ws, folder, base, text.encode("utf-8"), needs=needs)
 
 
 def save_body(ws: Workspace, path: str, new_body: str, expected: bytes) -> bytes:
@@ -310,7 +397,8 @@ def save_body(ws: Workspace, path: str, new_body: str, expected: bytes) -> bytes
         raise OperationRefused(node, "not UTF-8 text; opened read-only")
     data = head + new_body.encode("utf-8")
     full = inside(ws.root, node)
-    with fsio.locked(ws.root, node):  # the same lock as every other write of this file
+    # The same lock as every other write of this file.
+    with fsio.locked(ws.root, node), fsio.refusing_oserror(node):
         current = read_bytes(full)
         if current is None:
             raise OperationRefused(node, "the file is gone from disk")
@@ -319,7 +407,7 @@ def save_body(ws: Workspace, path: str, new_body: str, expected: bytes) -> bytes
         if data == expected:
             return data
         atomic_write(full, data, expected=expected)
-    ws.saved(node, data)
+        ws.saved(node, data)  # under the lock (see _edit_entries)
     return data
 
 
@@ -410,37 +498,90 @@ def _journal(ws: Workspace, plan: dict | None) -> None:
 def move(ws: Workspace, old: str, new: str) -> Report:
     """Move or rename a node and rewrite every entry that names it (or a path inside it).
 
-    The plan is journalled in ``.bh/`` before the first write, so a process killed half way
-    is finished by the next :meth:`Workspace.open` (see :func:`recover`).
+    Planned on the folder as it is under the lock (not on an older index), and everything
+    that could refuse is checked before the first write. The plan is journalled in ``.bh/``
+    before the file moves, so a process killed half way is finished by the next
+    :meth:`Workspace.open` (see :func:`recover`).
 
     Raises:
-        OperationRefused: ``old`` does not exist, ``new`` is taken or not a valid path.
+        OperationRefused: ``old`` does not exist, ``new`` is taken, hidden, under a file or a
+            symlink, or not a valid path; or a leftover store is in the way.
     """
-    src = _existing(ws, old)
     dest, reason = check_entry(new, "")
     if dest is None:
         raise OperationRefused(new, f"not a valid destination: {reason}")
-    if dest == src or dest.startswith(src + "/"):
-        raise OperationRefused(dest, f"cannot move {src} inside itself")
-    src_full, dest_full = inside(ws.root, src), inside(ws.root, dest)
-    if src_full.is_symlink():
-        raise OperationRefused(src, "is a symlink; move it with your file manager")
-    with fsio.locked(ws.root, fsio.MULTI, src, dest):
-        if ws.resolve(dest) is not None or os.path.lexists(dest_full):
-            raise OperationRefused(dest, "already exists; not overwritten")
-        if not os.path.lexists(src_full):
-            raise OperationRefused(src, "the file is gone from disk")
-        links = _wikilinks_to(ws, _renamer(src, dest))
-        _journal(ws, {"op": "move", "src": src, "dest": dest, "links": links})
-        dest_full.parent.mkdir(parents=True, exist_ok=True)
-        if src_full.is_dir():
-            os.rename(src_full, dest_full)
-        else:
-            os.link(src_full, dest_full)  # fails if the name was taken meanwhile: never clobbers
-            os.unlink(src_full)
-        report = _finish_move(ws, src, dest, links)
-        _journal(ws, None)
+    _check_visible(dest)
+    with fsio.locked(ws.root, fsio.MULTI):
+        _refreshed(ws)
+        src = _existing(ws, old)
+        if dest == src or dest.startswith(src + "/"):
+            raise OperationRefused(dest, f"cannot move {src} inside itself")
+        src_full, dest_full = inside(ws.root, src), inside(ws.root, dest)
+        if src_full.is_symlink():
+            raise OperationRefused(src, "is a symlink; move it with your file manager")
+        with fsio.locked(ws.root, src, dest):
+            if ws.resolve(dest) is not None or os.path.lexists(dest_full):
+                raise OperationRefused(dest, "already exists; not overwritten")
+            if not os.path.lexists(src_full):
+                raise OperationRefused(src, "the file is gone from disk")
+            _check_destination(ws, src, dest)
+            links = _wikilinks_to(ws, _renamer(src, dest))
+            _journal(ws, {"op": "move", "src": src, "dest": dest, "links": links})
+            with fsio.refusing_oserror(dest):
+                dest_full.parent.mkdir(parents=True, exist_ok=True)
+                if src_full.is_dir():
+                    os.rename(src_full, dest_full)
+                else:
+                    os.link(src_full, dest_full)  # fails if the name was taken: never clobbers
+                    os.unlink(src_full)
+            report = _finish_move(ws, src, dest, links)
+            _journal(ws, None)
     return report
+
+
+def _check_destination(ws: Workspace, src: str, dest: str) -> None:
+    """What would stop a move after its first write, checked before it.
+
+    Every existing folder on the way must be a plain folder (a note or a symlink there would
+    fail the move, or put the node under another name than its entries say); every path
+    after the move, the ones inside a moved folder too, must fit the file system's limit; and
+    no store left behind by a node removed outside basehalf may sit where the moved node's goes.
+    """
+    size = lambda text: len(text.encode("utf-8", "surrogateescape"))  # noqa: E731
+    inner = max((size(p) for p in ws.nodes if p.startswith(src + "/")), default=size(src))
+    if size(str(ws.root)) + 1 + size(dest) + inner - size(src) >= fsio.PATH_MAX:
+        raise OperationRefused(
+            dest, f"a path there would be over {fsio.PATH_MAX} bytes; choose a shorter name"
+        )
+    parts = dest.split("/")
+    for i in range(1, len(parts)):
+        try:
+            mode = os.lstat(ws.root.joinpath(*parts[:i])).st_mode
+        except FileNotFoundError:
+            break
+        prefix = "/".join(parts[:i])
+        if stat.S_ISLNK(mode):
+            raise OperationRefused(dest, f"{prefix} is a symlink; move into the folder it names")
+        if not stat.S_ISDIR(mode):
+            raise OperationRefused(dest, f"{prefix} is not a folder")
+    if _holds_files(inside(ws.root, MIRROR_ROOT).joinpath(*parts)):
+        raise OperationRefused(
+            dest,
+            f"a store already exists at {MIRROR_ROOT}/{dest} (left by a file removed outside "
+            "basehalf); remove it or choose another name",
+        )
+
+
+def _holds_files(path: Path) -> bool:
+    """Whether ``path`` is anything but a missing or empty folder (empty ones are removed)."""
+    if not os.path.lexists(path):
+        return False
+    if path.is_symlink() or not path.is_dir():
+        return True
+    if any(not d.is_dir() or d.is_symlink() for d in path.rglob("*")):
+        return True
+    shutil.rmtree(path)  # empty folders a delete left: nothing to keep, nothing in the way
+    return False
 
 
 def _renamer(src: str, dest: str) -> Callable[[str], str | None]:
@@ -463,10 +604,16 @@ def _finish_move(ws: Workspace, src: str, dest: str, links: dict | None = None) 
     ``links``: wikilinks naming ``src``, found before it moved (the journal keeps them, so a
     recovery after a kill rewrites short ``[[name]]`` links too).
     """
-    _move_mirrors(ws, src, dest)
+    report = Report()
+    try:
+        _move_mirrors(ws, src, dest)
+    except (BasehalfError, OSError) as exc:
+        # The node has moved: its entries must follow even if its store cannot (a recovery
+        # never stops half way). The store stays where it was and is named.
+        why = exc.reason if isinstance(exc, BasehalfError) else exc.strerror
+        report.skipped.append({"path": f"{MIRROR_ROOT}/{src}", "reason": f"not moved: {why}"})
     ws.removed(src)
     ws.added(dest)
-    report = Report()
     _rewrite_everywhere(ws, _renamer(src, dest), report, nfc(src), links)
     return report
 
@@ -477,7 +624,7 @@ def _move_mirrors(ws: Workspace, src: str, dest: str) -> None:
     if not old_dir.is_dir() or old_dir.is_symlink():
         return
     new_dir = base.joinpath(*dest.split("/"))
-    if new_dir.exists():
+    if _holds_files(new_dir):
         raise OperationRefused(dest, f"a store already exists at .bh/mirror/{dest}")
     new_dir.parent.mkdir(parents=True, exist_ok=True)
     os.rename(old_dir, new_dir)
@@ -486,16 +633,18 @@ def _move_mirrors(ws: Workspace, src: str, dest: str) -> None:
 def relink(ws: Workspace, old: str, new: str) -> Report:
     """After a move made outside basehalf: point every entry naming ``old`` at ``new``.
 
-    ``old`` may be given as an entry shows it, Obsidian's ``[[old]]`` included.
+    ``old`` may be given as an entry shows it, Obsidian's ``[[old]]`` included. Planned on the
+    folder as it is under the lock, like :func:`move`.
     """
     link = split_wikilink(old)
     key, reason = check_entry(link[0] if link else old, "")
     if key is None:
         raise OperationRefused(old, f"not a valid entry: {reason}")
-    if ws.resolve(key) is not None:
-        raise OperationRefused(old, "still exists, so it is not dangling; use mv to rename it")
-    target = _existing(ws, new)
     with fsio.locked(ws.root, fsio.MULTI):
+        _refreshed(ws)
+        if ws.resolve(key) is not None:
+            raise OperationRefused(old, "still exists, so it is not dangling; use mv to rename it")
+        target = _existing(ws, new)
         _journal(ws, {"op": "relink", "old": key, "new": target})
         report = _relink(ws, key, target)
         _journal(ws, None)
@@ -533,8 +682,19 @@ def recover(ws: Workspace) -> Report | None:
             report = _recover_move(ws, str(plan["src"]), str(plan["dest"]), links)
         elif plan.get("op") == "relink" and ws.resolve(str(plan["new"])) is not None:
             report = _relink(ws, str(plan["old"]), str(plan["new"]))
+        elif plan.get("op") == "delete" and _gone(ws, plan.get("path")):
+            # The file went but its store may not have: finish. The file still there: the
+            # delete never happened, and its store stays with it.
+            _remove_mirror(ws, plan["path"])
         _journal(ws, None)
         return report
+
+
+def _gone(ws: Workspace, path: object) -> bool:
+    """Whether a journalled path names a node that is no longer on disk."""
+    if not isinstance(path, str) or check_entry(path, "")[0] is None:
+        return False
+    return not os.path.lexists(inside(ws.root, path))
 
 
 def _recover_move(ws: Workspace, src: str, dest: str, links: dict) -> Report | None:
@@ -555,22 +715,51 @@ def delete(ws: Workspace, path: str, *, expected: bytes | None = None) -> list[s
     Args:
         ws: the workspace.
         path: the node to delete (files only; folders are refused).
-        expected: when given, the bytes the caller showed the user; refused if the file changed.
+        expected: when given, the bytes the caller showed the user; refused if the file
+            holds anything else, compared on the bytes actually removed (an editor's save
+            landing meanwhile is put back, never deleted).
 
     Returns:
         The nodes whose entries now dangle (removing those is a separate, explicit step).
     """
-    node = _existing(ws, path)
-    full = inside(ws.root, node)
-    if full.is_dir() and not full.is_symlink():
-        raise OperationRefused(node, "is a folder; basehalf deletes files only")
-    with fsio.locked(ws.root, fsio.MULTI, node, mirror_store(node)):
-        if expected is not None and read_bytes(full) != expected:
-            raise OperationRefused(node, "changed on disk since it was read; not deleted")
+    with fsio.locked(ws.root, fsio.MULTI):
+        _refreshed(ws)  # the nodes to name: every one that links to it now
+        node = _existing(ws, path)
+        full = inside(ws.root, node)
+        if full.is_dir() and not full.is_symlink():
+            raise OperationRefused(node, "is a folder; basehalf deletes files only")
         dangling = ws.downstream(node)
-        full.unlink()
-        mirror = inside(ws.root, mirror_store(node))
-        if mirror.is_file() and not mirror.is_symlink():
-            mirror.unlink()
+        _journal(ws, {"op": "delete", "path": node})
+        if ws.nodes[node].special or full.is_symlink():
+            # Never opened, so nothing to compare: only the name goes.
+            if expected is not None:
+                raise OperationRefused(node, "is not a regular file; its bytes cannot be compared")
+            with fsio.locked(ws.root, node), fsio.refusing_oserror(node):
+                full.unlink()
+        else:
+
+            def plan(before: bytes | None) -> object:
+                if before is None:
+                    raise OperationRefused(node, "the file is gone from disk")
+                if expected is not None and before != expected:
+                    raise OperationRefused(node, "changed on disk since it was read; not deleted")
+                return fsio.REMOVE
+
+            try:
+                fsio.update(ws.root, node, plan)
+            except BaseException:
+                _journal(ws, None)  # nothing was deleted
+                raise
+        _remove_mirror(ws, node)
+        _journal(ws, None)
     ws.removed(node)
     return dangling
+
+
+def _remove_mirror(ws: Workspace, node: str) -> None:
+    """Remove a deleted file's folder under ``.bh/mirror/``: its store and basehalf's files
+    about it. Left behind, a later file of the same name would inherit its links."""
+    mirror = inside(ws.root, MIRROR_ROOT).joinpath(*node.split("/"))
+    with fsio.locked(ws.root, mirror_store(node)), fsio.refusing_oserror(mirror_store(node)):
+        if mirror.is_dir() and not mirror.is_symlink():
+            shutil.rmtree(mirror)

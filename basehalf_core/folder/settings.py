@@ -12,7 +12,8 @@ from pathlib import Path
 
 import yaml
 
-from basehalf_core.folder.fsio import atomic_write, inside, read_bytes
+from basehalf_core.folder import fsio
+from basehalf_core.folder.fsio import WriteRefused, inside, read_bytes
 from basehalf_core.folder.paths import LINK_FORMS
 
 SETTINGS_PATH = ".bh/settings.yaml"
@@ -26,8 +27,10 @@ def read_link_form(root: Path) -> tuple[str, str]:
     """
     try:
         data = read_bytes(inside(root, SETTINGS_PATH))
-    except OSError as exc:  # includes a symlink leading out of the folder
-        return "path", f"{SETTINGS_PATH}: not read ({getattr(exc, 'reason', exc)})"
+    except WriteRefused as exc:  # a symlink leading out of the folder, a FIFO
+        return "path", f"{SETTINGS_PATH}: not read ({exc.reason})"
+    except OSError as exc:
+        return "path", f"{SETTINGS_PATH}: not read ({exc.strerror or exc})"
     if data is None:
         return "path", ""
     try:
@@ -50,15 +53,15 @@ def write_link_form(root: Path, form: str) -> bool:
     """
     if form not in LINK_FORMS:
         raise ValueError(f"links must be one of {', '.join(LINK_FORMS)}, got {form!r}")
-    path = inside(root, SETTINGS_PATH)
-    before = read_bytes(path)
-    text = before.decode("utf-8", errors="replace") if before is not None else ""
     line = f"links: {form}"
-    if _LINKS_LINE.search(text):
-        new = _LINKS_LINE.sub(line, text, count=1)
-    else:
-        new = text + ("" if text.endswith("\n") or not text else "\n") + line + "\n"
-    if new == text:
-        return False
-    atomic_write(path, new.encode("utf-8"), expected=before)
-    return True
+
+    def plan(before: bytes | None) -> bytes | None:
+        text = before.decode("utf-8", errors="replace") if before is not None else ""
+        if _LINKS_LINE.search(text):
+            new = _LINKS_LINE.sub(line, text, count=1)
+        else:
+            new = text + ("" if text.endswith("\n") or not text else "\n") + line + "\n"
+        return None if new == text else new.encode("utf-8")
+
+    # The one write path: under the file's lock, compare-and-swap.
+    return fsio.update(root, SETTINGS_PATH, plan) is not None

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from basehalf_core.folder import fsio
 from basehalf_core.folder.fsio import atomic_write, open_folder, read_bytes
 from basehalf_core.teaching import roster
 
@@ -33,7 +34,6 @@ SECRET = ".bh/server-secret"
 ROLES = ("learner", "teacher")
 MIN_PASSWORD = 8
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # ~16 MiB and ~50 ms a check: slow to guess offline
-_lock = threading.Lock()
 
 
 class AuthError(roster.RosterError):
@@ -103,12 +103,12 @@ def set_password(
         raise AuthError(f"{root / 'course.yaml'}: no learner named {name!r}; add them first")
     if len(password) < MIN_PASSWORD:
         raise AuthError(f"the password for {name!r} is shorter than {MIN_PASSWORD} characters")
-    with _lock:
+    # The file's lock (threads and processes: two set-password runs at once lose nothing).
+    with fsio.locked(root, ACCOUNTS):
         data, raw = _accounts(root)
         data["accounts"][name] = {"role": role, "hash": hash_password(password)}
         body = json.dumps(data, indent=1, sort_keys=True).encode("utf-8")
-        atomic_write(root / ACCOUNTS, body, expected=raw)
-        os.chmod(root / ACCOUNTS, 0o600)
+        atomic_write(root / ACCOUNTS, body, expected=raw, mode=0o600)
 
 
 def verify(course_folder: str | os.PathLike, name: str, password: str) -> str | None:
@@ -129,13 +129,13 @@ def verify(course_folder: str | os.PathLike, name: str, password: str) -> str | 
 
 def server_secret(course_folder: str | os.PathLike) -> bytes:
     """The course's token-signing secret, made (create-only, mode 0600) on first use."""
-    path = open_folder(course_folder) / SECRET
-    with _lock:
+    root = open_folder(course_folder)
+    path = root / SECRET
+    with fsio.locked(root, SECRET):  # two servers starting at once make one secret
         data = read_bytes(path)
         if data is None:
             data = secrets.token_bytes(32)
-            atomic_write(path, data, expected=None)
-            os.chmod(path, 0o600)
+            atomic_write(path, data, expected=None, mode=0o600)
     if len(data) < 32:
         raise AuthError(f"{path}: too short to be a signing secret; delete it to make a new one")
     return data

@@ -32,6 +32,7 @@ from basehalf_core.folder.fsio import (
     NotRegularFile,
     WriteRefused,
     atomic_write,
+    is_within,
     open_folder,
     read_node,
     read_regular,
@@ -109,7 +110,12 @@ def load(course_folder: str | os.PathLike) -> Course:
         raise CourseError(f"{where}: must be a mapping with title, sessions, key")
     sessions = _entries(data, "sessions", where)
     for s in sessions:
-        if not (root / s).is_dir():
+        full = root.joinpath(*s.split("/"))
+        # A session (or a folder on its way) that is a symlink out would have handouts,
+        # progress and grading read a folder that is not the course's.
+        if not is_within(root, full):
+            raise CourseError(f"{where}: session {s!r} leads outside the course (a symlink)")
+        if full.is_symlink() or not full.is_dir():
             raise CourseError(f"{where}: session {s!r} is not a folder of the course")
     return Course(root, str(data.get("title") or root.name), sessions, _entries(data, "key", where))
 

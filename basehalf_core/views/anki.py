@@ -30,7 +30,7 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder.fsio import atomic_write
+from basehalf_core.folder.fsio import write_output
 from basehalf_core.folder.paths import posix_name
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study.context import upstream_chain
@@ -262,6 +262,7 @@ def export(folder: str | os.PathLike, out: str | os.PathLike) -> tuple[Path, Col
             f"{ws.root}: no practice questions to export" + (f" ({why})" if why else "")
         )
     data = package_bytes(ws, collected)
-    # ``atomic_write`` refuses a symlink that appeared since the check, and never half-writes.
-    atomic_write(target.parent.resolve() / target.name, data)
+    # The one writer of a file the user named: refuses a symlink that appeared since the
+    # check, never half-writes, and a refusal by the system is one line.
+    write_output(target, data)
     return target, collected

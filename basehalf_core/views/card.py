@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from basehalf_core.folder.fsio import WriteRefused
 from basehalf_core.folder.paths import is_markdown, nfc, posix_name
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views import markdown
@@ -93,6 +94,8 @@ def card_detail(ws: Workspace, path: str) -> CardDetail:
         try:
             text = ws.body(node.path)
             body, body_html = markdown.escape(text), markdown.render(text)
+        except WriteRefused as exc:  # became a FIFO, a folder or a link out meanwhile
+            problem = problem or exc.reason
         except OSError as exc:
             problem = problem or f"cannot be read ({exc.strerror})"
     return CardDetail(

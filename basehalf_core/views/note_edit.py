@@ -57,7 +57,13 @@ class OpenedNote:
 
 def open_note(ws: Workspace, path: str) -> OpenedNote:
     """Read ``path`` for the editor; a note too big or not UTF-8 opens read-only with a reason."""
-    data = read_bytes(inside(ws.root, path)) or b""
+    try:
+        data = read_bytes(inside(ws.root, path)) or b""
+    except WriteRefused as exc:
+        # Swapped for a FIFO, a folder or a link out since the folder was last looked at.
+        return OpenedNote(path, b"", "", f"{path}: {exc.reason}")
+    except OSError as exc:
+        return OpenedNote(path, b"", "", f"{path}: cannot be read ({exc.strerror or exc})")
     if len(data) > MAX_EDIT_BYTES:
         size = len(data) / (1024 * 1024)
         reason = f"{path} is {size:.1f} MB; notes over 2 MB open read-only"

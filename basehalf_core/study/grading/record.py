@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 from basehalf_core.errors import BasehalfError
 from basehalf_core.folder import operations
+from basehalf_core.folder.fsio import AlreadyExists
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import offline_grader
 from basehalf_core.study.practice import PracticeCard
@@ -277,19 +278,45 @@ def _next_run_id(text: str) -> str:
     return f"r{max(numbers, default=0) + 1}"
 
 
-def _ensure_grading_file(ws: Workspace, card: PracticeCard) -> str:
-    path = grading_path_for(card.path)
-    if ws.resolve(path) is not None:
-        return ws.resolve(path) or path
-    folder, _, name = path.rpartition("/")
-    return operations.grow(
-        ws,
-        f"Grading: {card.title}",
-        upstream=[card.path],
-        fields={"kind": "grading"},
-        folder=folder,
-        name=name,
+def grading_file(ws: Workspace, card_path: str) -> str | None:
+    """The card's grading file: ``<stem>.grading.md`` beside it, else the grading file that
+    lists the card upstream (a card renamed with ``mv`` keeps its file, and the move rewrote
+    that file's entry to the new name). ``None`` when the card was never graded."""
+    real = ws.resolve(card_path) or card_path
+    named = ws.resolve(grading_path_for(real))
+    if named is not None:
+        return named
+    linked = (
+        [
+            p
+            for p in ws.downstream(real)
+            if ws.nodes[p].kind == "grading" and p.lower().endswith(".grading.md")
+        ]
+        if real in ws.nodes
+        else []
     )
+    return linked[0] if linked else None
+
+
+def _ensure_grading_file(ws: Workspace, card: PracticeCard) -> str:
+    found = grading_file(ws, card.path)
+    if found is not None:
+        return found
+    path = grading_path_for(card.path)
+    folder, _, name = path.rpartition("/")
+    try:
+        return operations.grow(
+            ws,
+            f"Grading: {card.title}",
+            upstream=[card.path],
+            fields={"kind": "grading"},
+            folder=folder,
+            name=name,
+            unique=False,  # one grading file per card: never a "-2" that no view reads
+        )
+    except AlreadyExists:
+        ws.added(path)  # made by another session since this index was read: append there
+        return path
 
 
 def append_run(ws: Workspace, card: PracticeCard, run: GradingRun) -> GradingRun:
@@ -307,7 +334,7 @@ def append_run(ws: Workspace, card: PracticeCard, run: GradingRun) -> GradingRun
 def runs(ws: Workspace, card_path: str) -> tuple[list[GradingRun], list[Override]]:
     """All runs and overrides recorded for a card (empty when it was never graded)."""
     real = ws.resolve(card_path) or card_path
-    gpath = ws.resolve(grading_path_for(real))
+    gpath = grading_file(ws, real)
     if gpath is None:
         return [], []
     found, overrides = parse_grading(ws.read_text(gpath), real)
