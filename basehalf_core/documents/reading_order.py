@@ -34,6 +34,11 @@ FOOT_BLOCK_GAP = 1.0
 TINY_RATIO = 0.5
 # A heading is set at most this many times the body's size (at least a footnote's ratio).
 HEADING_MAX_RATIO = 1.6
+# A display heading (the Royal Society's section heads: 16 pt over 9 pt text) is set larger,
+# up to this ratio, and hangs on its paragraph: the text starts at most this many body sizes
+# under it, and more space sets it off above than below.
+DISPLAY_HEADING_RATIO = 2.4
+DISPLAY_HEADING_GAP = 1.0
 # Roles read in the running text's flow (column by column), as opposed to marginalia.
 FLOW_ROLES = ("body", "float", "box")
 
@@ -208,6 +213,10 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
             slack = size
         elif b.lines > 2 or b.chars > 120:
             continue
+        elif HEADING_MAX_RATIO * size < b.size <= DISPLAY_HEADING_RATIO * size:
+            if _hangs_on_its_paragraph(b, text, size):
+                b.style = body_style
+            continue
         elif not FOOTNOTE_SIZE_RATIO * size <= b.size <= HEADING_MAX_RATIO * size:
             continue  # small capitals come out a little under the body's size
         else:
@@ -218,6 +227,30 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
             if inside and near:
                 b.style = body_style
                 break
+
+
+def _hangs_on_its_paragraph(b: Block, text: list[Block], size: float) -> bool:
+    """A large heading set apart above and close above the paragraph it opens.
+
+    A heading set much larger than the text is still a section heading when the text starts
+    right under it (within :data:`DISPLAY_HEADING_GAP` body sizes), flush with it at the
+    column's left edge and no narrower than it, and the space above it (to the text above in
+    its column, if any) is wider than the space below. A pull quote or a headline sits in the
+    middle of its space or across columns; a title is followed by its authors, not by text.
+    """
+    x0, y0, x1, y1 = b.bbox
+    under = [
+        t
+        for t in text
+        if -1 <= t.bbox[1] - y1 <= DISPLAY_HEADING_GAP * size
+        and abs(t.bbox[0] - x0) <= size
+        and t.bbox[2] >= x1 - 1
+    ]
+    if not under:
+        return False
+    below = min(t.bbox[1] for t in under) - y1
+    above = [y0 - t.bbox[3] for t in text if t.bbox[3] <= y0 + 1 and _x_overlap(t, b)]
+    return not above or min(above) > below
 
 
 def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from basehalf_core.documents.reading_order import FLOW_ROLES
+from basehalf_core.documents.reading_order import FLOW_ROLES, FOOTNOTE_SIZE_RATIO
 
 LIGATURES = {
     "ﬀ": "ff",
@@ -226,14 +226,25 @@ def run_key(word) -> str:
     return "body" if word.role == "body" else "aside"
 
 
+def style_size(style: str) -> float:
+    """The size in a word's style (``Times@10.0`` -> 10.0); 0 when it has none."""
+    _family, _, size = style.rpartition("@")
+    try:
+        return float(size)
+    except ValueError:
+        return 0.0
+
+
 def make_runs(words: list, vocabulary) -> list[Run]:
     """The page's text as runs that search and re-anchoring look in.
 
     The body words (marginalia, figures, tables and boxed sidebars between them skipped), the
     marginalia, the flow (body with the figures, tables and boxes) when the page has any, and
     for each style of the body or the flow whose words are interrupted by another style (a
-    caption, a table between two columns of running text) the words of that style alone: a
-    drag narrowed to the running text (``Document.select_between``) reads without a gap there.
+    caption, a table between two columns of running text) the words of that style alone, and
+    for each size the words not set smaller than it (small print between an abstract and the
+    text): a drag narrowed to the running text (``Document.select_between``) reads without a
+    gap there.
     """
     groups: dict[str, list] = {}
     for w in words:
@@ -249,6 +260,14 @@ def make_runs(words: list, vocabulary) -> list[Run]:
             where = [k for k, s in enumerate(styles) if s == style]
             if where and where[-1] - where[0] + 1 != len(where):
                 groups[f"{base} style {style}"] = [part[k] for k in where]
+        # A drag whose ends differ in style leaves out print smaller than both ends
+        # (Document.select_between): for each size, the words not set smaller than it.
+        sizes = [style_size(s) for s in styles]
+        for size in sorted(set(sizes) - {0.0}):
+            small = FOOTNOTE_SIZE_RATIO * size
+            where = [k for k, s in enumerate(sizes) if not 0 < s < small]
+            if where and where[-1] - where[0] + 1 != len(where):
+                groups[f"{base} from size {size}"] = [part[k] for k in where]
     runs = []
     for key, group in groups.items():
         text, spans = join(group, vocabulary)
