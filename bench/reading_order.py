@@ -90,6 +90,7 @@ def main() -> int:
         "fresh8": lambda c: c["split"] == "fresh8",
         "fresh9": lambda c: c["split"] == "fresh9",
         "batch10": lambda c: c.get("batch") == "10",
+        "batch11": lambda c: c.get("batch") == "11",
     }
     print(f"{'reader':<18}" + "".join(f"{k:>15}" for k in columns))
     for name in readers:
@@ -122,10 +123,11 @@ def main() -> int:
             f"basehalf on {label} cases when first measured (rule frozen, unseen by its "
             f"author): {sum(first)}/{len(first)} {100 * sum(first) / max(len(first), 1):.1f}%"
         )
-    tenth = [c["first_measured"] == "ok" for c in cases if c.get("batch") == "10"]
-    if tenth:
-        label = "batch 10 (frozen at c43e7da)"
-        first = tenth
+    # Later batches sit in the unseen split and carry their number and freeze in the case.
+    for batch in sorted({c["batch"] for c in cases if "batch" in c}, key=int):
+        mine = [c for c in cases if c.get("batch") == batch]
+        label = f"batch {batch} (frozen at {mine[0]['frozen_at']})"
+        first = [c["first_measured"] == "ok" for c in mine]
         print(
             f"basehalf on {label} cases when first measured (rule frozen, unseen by its "
             f"author): {sum(first)}/{len(first)} {100 * sum(first) / max(len(first), 1):.1f}%"
