@@ -188,3 +188,37 @@ def test_a_running_head_of_a_two_page_file_is_not_read(tmp_path):
     got = doc.passage(1, doc.select_between(1, a, b)).quote
     assert "OPEN" not in got and "ACCESS" not in got
     assert {w.role for w in words if w.text == "OPEN"} == {"header"}
+
+
+def _subheading_page(gap_above: float, gap_below: float):
+    """Text, a 10 pt heading, a one-line 8 pt subheading (small capitals come out smaller
+    than the 9 pt text), then text: the subheading's spacing is given."""
+
+    def draw(page) -> None:
+        y = _para(page, LEFT[0], 100, 20)
+        y += gap_above
+        page.insert_text((LEFT[0], y), "2 Synchronization model", fontsize=10, fontname="tiro")
+        y += 12
+        page.insert_text((LEFT[0], y), "2.1 Introduction to the model", fontsize=8, fontname="tiro")
+        y += gap_below
+        page.insert_text((LEFT[0], y), "Like Winfree before him", fontsize=SIZE, fontname="tiro")
+        _para(page, LEFT[0], y + LEAD, 10, start=5)
+        _para(page, RIGHT[0], 100, 50, start=9)
+
+    return draw
+
+
+def test_a_smaller_subheading_that_hangs_on_its_paragraph_is_read(tmp_path):
+    doc = _doc(tmp_path, [_subheading_page(gap_above=24, gap_below=11)])
+    words = [w.text for w in doc.words(0)]
+    before = words[words.index("Synchronization") - 2]
+    got = drag(doc, 0, before, "Winfree")
+    assert got.endswith("2 Synchronization model 2.1 Introduction to the model Like Winfree"), got
+
+
+def test_a_smaller_line_set_apart_from_the_text_below_is_not_read(tmp_path):
+    # Close under the heading but far above the text: not a subheading of that text.
+    doc = _doc(tmp_path, [_subheading_page(gap_above=24, gap_below=40)])
+    words = [w.text for w in doc.words(0)]
+    before = words[words.index("Synchronization") - 2]
+    assert "2.1 Introduction" not in drag(doc, 0, before, "Winfree")

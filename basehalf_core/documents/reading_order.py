@@ -39,6 +39,9 @@ HEADING_MAX_RATIO = 1.6
 # under it, and more space sets it off above than below.
 DISPLAY_HEADING_RATIO = 2.4
 DISPLAY_HEADING_GAP = 1.0
+# A one-line subheading in small capitals comes out smaller still (Frontiers: 8.5 pt over
+# 9.5 pt text); down to this ratio it is read when it hangs on its paragraph like the above.
+SUBHEADING_MIN_RATIO = 0.8
 # Roles read in the running text's flow (column by column), as opposed to marginalia.
 FLOW_ROLES = ("body", "float", "box")
 
@@ -213,7 +216,9 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
             slack = size
         elif b.lines > 2 or b.chars > 120:
             continue
-        elif HEADING_MAX_RATIO * size < b.size <= DISPLAY_HEADING_RATIO * size:
+        elif HEADING_MAX_RATIO * size < b.size <= DISPLAY_HEADING_RATIO * size or (
+            b.lines == 1 and SUBHEADING_MIN_RATIO * size <= b.size < FOOTNOTE_SIZE_RATIO * size
+        ):
             if _hangs_on_its_paragraph(b, text, size):
                 b.style = body_style
             continue
@@ -230,9 +235,10 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
 
 
 def _hangs_on_its_paragraph(b: Block, text: list[Block], size: float) -> bool:
-    """A large heading set apart above and close above the paragraph it opens.
+    """A heading set apart above and close above the paragraph it opens.
 
-    A heading set much larger than the text is still a section heading when the text starts
+    A heading set much larger than the text (or a subheading in small capitals, smaller) is
+    still a section heading when the text starts
     right under it (within :data:`DISPLAY_HEADING_GAP` body sizes), flush with it at the
     column's left edge and no narrower than it, and the space above it (to the text above in
     its column, if any) is wider than the space below. A pull quote or a headline sits in the
