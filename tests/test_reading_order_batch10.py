@@ -222,3 +222,39 @@ def test_a_smaller_line_set_apart_from_the_text_below_is_not_read(tmp_path):
     words = [w.text for w in doc.words(0)]
     before = words[words.index("Synchronization") - 2]
     assert "2.1 Introduction" not in drag(doc, 0, before, "Winfree")
+
+
+def _justified(page, x0: float, x1: float, y: float, text: str, size: float, font: str) -> None:
+    """One line set flush at both edges, as IEEE sets its columns."""
+    words = text.split()
+    widths = [pymupdf.get_text_length(w, fontname=font, fontsize=size) for w in words]
+    gap = (x1 - x0 - sum(widths)) / (len(words) - 1)
+    for w, width in zip(words, widths, strict=True):
+        page.insert_text((x0, y), w, fontsize=size, fontname=font)
+        x0 += width + gap
+
+
+def _ieee_invited_page(page) -> None:
+    """IEEE's invited-paper opening: the abstract's first line set in its own font level with
+    the other column's first heading, a line's spacing above the rest of each column."""
+    page.insert_text((52, 120), "Cognitive Dynamics From Attractors", fontsize=24, fontname="tibo")
+    first = "ABSTRACT This paper combines recent formulations of self-"
+    _justified(page, 52, 283, 302, first, 8, "hebo")
+    page.insert_text((295, 302), "I. INTRODUCTION", fontsize=11, fontname="tiro")
+    rest = ["organization and neuronal processing to provide an account of"]
+    rest += [" ".join(WORDS[k : k + 9]) for k in range(0, 27, 3)] * 3
+    y = 313.0
+    for line in rest:
+        _justified(page, 52, 283, y, line, 8, "tiro")
+        y += 10
+    epigraph = "How can the events in space and time"
+    page.insert_text((317, 322), epigraph, fontsize=10, fontname="tiit")
+    _para(page, 295, 380, 35, start=3)
+
+
+def test_a_column_s_first_line_level_with_the_other_s_heading_is_no_title_band(tmp_path):
+    doc = _doc(tmp_path, [_ieee_invited_page])
+    words = [w.text for w in doc.words(0)]
+    k = words.index("self-")
+    assert words[k + 1] == "organization"
+    assert "INTRODUCTION" not in drag(doc, 0, "self-", "processing")

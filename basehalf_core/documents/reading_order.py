@@ -364,7 +364,8 @@ def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> lis
     must still be read left column first. A page region that neither splits is read top to
     bottom, then left to right. One exception: a band across the top with no block in the
     running text's style (``body_style``: a title, rows of authors and affiliations) is read
-    before the columns under it, even where its rows happen to leave a gutter's gap.
+    before the columns under it, even where its rows happen to leave a gutter's gap; not
+    when the band is a column's first line (:func:`_runs_on`).
     """
     if len(blocks) <= 1:
         return list(blocks)
@@ -375,7 +376,7 @@ def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> lis
         cut = sum(rows[0]) / 2
         top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
-        if top and rest and all(b.style != body_style for b in top):
+        if top and rest and all(b.style != body_style for b in top) and not _runs_on(top, rest):
             return xy_cut(top, min_col_gap, body_style) + xy_cut(rest, min_col_gap, body_style)
     cols = gaps([(b.bbox[0] + eps, b.bbox[2] - eps) for b in blocks], min_col_gap)
     if cols:
@@ -394,6 +395,28 @@ def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> lis
         if top and rest:
             return xy_cut(top, min_col_gap, body_style) + xy_cut(rest, min_col_gap, body_style)
     return sorted(blocks, key=lambda b: (b.bbox[1], b.bbox[0]))
+
+
+def _runs_on(top: list[Block], rest: list[Block]) -> bool:
+    """The band is one line of blocks side by side, one of which goes on in a block right
+    under it, as wide and as far left.
+
+    IEEE's abstract opens with a line of its own ("ABSTRACT | This paper …", set otherwise)
+    level with the other column's first heading: that band is the columns' first lines, and
+    the column under each goes on at a line's spacing, edge for edge. A title band's rows
+    (title, authors, affiliations) are set off from what follows, and centred or narrower.
+    """
+    if len(top) < 2 or any(b.lines > 1 for b in top):
+        return False  # a caption or a note in two halves, a lone line: peeled as before
+    for b in top:
+        for r in rest:
+            if (
+                abs(r.bbox[0] - b.bbox[0]) <= 2
+                and abs(r.bbox[2] - b.bbox[2]) <= 2
+                and 0 <= r.bbox[1] - b.bbox[3] <= b.size
+            ):
+                return True
+    return False
 
 
 def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, str]]:
