@@ -39,6 +39,7 @@ from basehalf_core.documents.text import (
     make_runs,
     normalise,
     present,
+    small_print_sizes,
     squash,
     squash_lines,
     style_size,
@@ -738,7 +739,9 @@ def _keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
     style = words[chosen[0]].style
     if style != words[chosen[-1]].style:
         ends = [style_size(words[k].style) for k in (chosen[0], chosen[-1])]
-        if not all(ends):
+        low, high = small_print_sizes([w for w in words if w.role == "body"])
+        body_ends = words[chosen[0]].role == words[chosen[-1]].role == "body"
+        if not (body_ends and low <= min(ends) <= high):
             return chosen
         small = FOOTNOTE_SIZE_RATIO * min(ends)
         return [k for k in chosen if not 0 < style_size(words[k].style) < small]
