@@ -258,3 +258,35 @@ def test_a_column_s_first_line_level_with_the_other_s_heading_is_no_title_band(t
     k = words.index("self-")
     assert words[k + 1] == "organization"
     assert "INTRODUCTION" not in drag(doc, 0, "self-", "processing")
+
+
+def _manuscript_page(head: str, x: float):
+    """One column at x = 150 with a 10 pt bold line at ``x`` (Europe PMC sets its headings
+    out into the margin), between two paragraphs."""
+
+    def draw(page) -> None:
+        y = _para(page, 150, 100, 12)
+        page.insert_text((x, y + 14), head, fontsize=10, fontname="hebo")
+        first = "Hippocampal place cells recorded"
+        page.insert_text((150, y + 28), first, fontsize=SIZE, fontname="tiro")
+        _para(page, 150, y + 28 + LEAD, 30, start=7)
+
+    return draw
+
+
+def test_a_heading_set_out_into_the_margin_is_read(tmp_path):
+    doc = _doc(tmp_path, [_manuscript_page("The dual-oscillator interference model", 90)])
+    words = [w.text for w in doc.words(0)]
+    k = words.index("Hippocampal")
+    got = doc.passage(0, doc.select_between(0, k - 6, k)).quote
+    assert got.endswith("The dual-oscillator interference model Hippocampal"), got
+
+
+def test_a_note_wholly_in_the_margin_is_no_heading(tmp_path):
+    # It does not reach into the column: a margin note, left out of a drag across it.
+    doc = _doc(tmp_path, [_manuscript_page("Key idea", 60)])
+    words = doc.words(0)
+    k = next(w.index for w in words if w.text == "Hippocampal")
+    last = max(w.index for w in words if w.text != "Hippocampal" and w.rect[1] < words[k].rect[1])
+    got = doc.passage(0, doc.select_between(0, last - 1, k)).quote
+    assert "Key idea" not in got, got

@@ -42,6 +42,8 @@ DISPLAY_HEADING_GAP = 1.0
 # A one-line subheading in small capitals comes out smaller still (Frontiers: 8.5 pt over
 # 9.5 pt text); down to this ratio it is read when it hangs on its paragraph like the above.
 SUBHEADING_MIN_RATIO = 0.8
+# A heading may start left of its column by up to this share of the column's width.
+OUTDENT_MAX = 0.5
 # Roles read in the running text's flow (column by column), as opposed to marginalia.
 FLOW_ROLES = ("body", "float", "box")
 
@@ -232,6 +234,33 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
             if inside and near:
                 b.style = body_style
                 break
+        else:
+            if not b.fixed and _outdented_heading(b, text, size):
+                b.style = body_style
+
+
+def _outdented_heading(b: Block, text: list[Block], size: float) -> bool:
+    """A heading set out into the left margin (Europe PMC's manuscripts) that hangs on its
+    paragraph: it starts left of a column's edge (the left edge of at least two of the
+    text's blocks) by more than a body size and less than half the column's width, reaches
+    into the column, and the text starts at that edge right under it (see
+    :func:`_hangs_on_its_paragraph`)."""
+    edges = Counter(round(t.bbox[0]) for t in text)
+    for edge, count in edges.items():
+        if count < 2:
+            continue
+        column = [t for t in text if abs(t.bbox[0] - edge) <= 1]
+        width = max(t.bbox[2] for t in column) - edge
+        if not (
+            b.bbox[0] < edge - size
+            and edge - b.bbox[0] <= OUTDENT_MAX * width
+            and edge < b.bbox[2] <= edge + width + 1
+        ):
+            continue
+        shifted = Block(b.id, (edge, b.bbox[1], b.bbox[2], b.bbox[3]), b.direction, b.size, 0, 1)
+        if _hangs_on_its_paragraph(shifted, column, size):
+            return True
+    return False
 
 
 def _hangs_on_its_paragraph(b: Block, text: list[Block], size: float) -> bool:
