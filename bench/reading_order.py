@@ -17,8 +17,11 @@ at f658fa1; "fresh7", a textbook layout with side notes (CC0), frozen at 085950c
 six more pages of two of fresh6's papers, frozen at 51c23f9; "fresh9", two Elsevier articles
 (CC BY), frozen at ce43297), in the same run.
 
-Run: ``PYTHONPATH=. python bench/reading_order.py [--no-pdfjs] [--show-dev-failures]``
-(the held-out and unseen cases' texts are never printed: they stay out of sight while designing).
+Run: ``PYTHONPATH=. python bench/reading_order.py [--no-pdfjs] [--show-dev-failures]
+[--cases FILE]`` (the held-out and unseen cases' texts are never printed: they stay out of sight
+while designing). ``--cases FILE`` measures the cases of another file of the same format instead
+of the set (e.g. drags on pages whose licence keeps them out of the repository: a ``file`` may
+then be an absolute path); every case's marks are printed then, never its text.
 """
 
 from __future__ import annotations
@@ -37,8 +40,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-pdfjs", action="store_true", help="skip the pdf.js baseline")
     parser.add_argument("--show-dev-failures", action="store_true", help="print dev misses")
+    parser.add_argument("--cases", type=Path, help="measure this case file instead of the set")
     args = parser.parse_args()
-    cases = evalset.cases()
+    cases = evalset.cases() if args.cases is None else evalset.load(args.cases)
     jobs: dict[str, list[int]] = {}
     for case in cases:
         jobs.setdefault(str(evalset.path_of(case)), []).append(case["page"])
@@ -59,7 +63,9 @@ def main() -> int:
             marks.append("ok " if ok else "-- ")
             if not ok and args.show_dev_failures and case["split"] == "dev":
                 print(f"  {case['id']} [{name}]\n    want {case['expected']!r}\n    got  {got!r}")
-        if case["split"] == "dev":  # held-out and after-freeze cases show only in the totals
+        # held-out and after-freeze cases show only in the totals; an outside case file's
+        # cases are all shown (marks only), as its figures are the point of running it
+        if case["split"] == "dev" or args.cases is not None:
             print(f"{case['id']:<22} " + " ".join(marks))
     sources = {c["source"] for c in cases}
     print(
@@ -83,6 +89,8 @@ def main() -> int:
         "fresh7": lambda c: c["split"] == "fresh7",
         "fresh8": lambda c: c["split"] == "fresh8",
         "fresh9": lambda c: c["split"] == "fresh9",
+        "batch10": lambda c: c.get("batch") == "10",
+        "batch11": lambda c: c.get("batch") == "11",
     }
     print(f"{'reader':<18}" + "".join(f"{k:>15}" for k in columns))
     for name in readers:
@@ -109,6 +117,17 @@ def main() -> int:
     )
     for label, keep in batches:
         first = [c["first_measured"] == "ok" for c in cases if c["split"] in keep]
+        if not first:
+            continue
+        print(
+            f"basehalf on {label} cases when first measured (rule frozen, unseen by its "
+            f"author): {sum(first)}/{len(first)} {100 * sum(first) / max(len(first), 1):.1f}%"
+        )
+    # Later batches sit in the unseen split and carry their number and freeze in the case.
+    for batch in sorted({c["batch"] for c in cases if "batch" in c}, key=int):
+        mine = [c for c in cases if c.get("batch") == batch]
+        label = f"batch {batch} (frozen at {mine[0]['frozen_at']})"
+        first = [c["first_measured"] == "ok" for c in mine]
         print(
             f"basehalf on {label} cases when first measured (rule frozen, unseen by its "
             f"author): {sum(first)}/{len(first)} {100 * sum(first) / max(len(first), 1):.1f}%"

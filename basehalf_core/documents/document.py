@@ -26,7 +26,7 @@ from rapidfuzz import fuzz
 
 from basehalf_core.documents.pages import PageText, Word, edge_lines_of, line_rects
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, TEXT_FLAGS
-from basehalf_core.documents.reading_order import FLOW_ROLES
+from basehalf_core.documents.reading_order import FLOW_ROLES, FOOTNOTE_SIZE_RATIO
 from basehalf_core.documents.text import (
     HYPHENS,
     LIGATURES,
@@ -39,8 +39,10 @@ from basehalf_core.documents.text import (
     make_runs,
     normalise,
     present,
+    small_print_sizes,
     squash,
     squash_lines,
+    style_size,
     tokens,
     trim_left,
     trim_right,
@@ -421,8 +423,13 @@ class Document:
 
     def _running_near(self, i: int) -> list | None:
         """The edge lines of the two pages either side (running heads alternate left and
-        right), each extracted once; None for an EPUB or a document of fewer than 3 pages."""
-        if self.kind != "pdf" or self.page_count < 3:
+        right), each extracted once; None for an EPUB or a one-page document.
+
+        Two pages are enough: an extended abstract or two pages cut out of a paper repeat
+        their running head at the same height on both (on the left of one, the right of the
+        other) and the head is matched by its text and height, not its side.
+        """
+        if self.kind != "pdf" or self.page_count < 2:
             return None
         out: list = []
         for j in (i - 2, i - 1, i + 1, i + 2):
@@ -724,11 +731,20 @@ def _keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
     Between the two ends of a drag across a column break sit a permission block, a caption,
     a table, a pull quote or line numbers; they are set in another size or family than the
     sentence the learner means. Only a drag whose two ends share a style is narrowed: one
-    that starts in a caption (or a title) and ends in running text keeps all between.
+    that starts in a caption (or a title) and ends in running text keeps all between, but
+    for print set smaller than both its ends (a DOI and subject line between an abstract
+    and the text, a footnote): what is smaller than everything the drag means to read is a
+    note beside it.
     """
     style = words[chosen[0]].style
     if style != words[chosen[-1]].style:
-        return chosen
+        ends = [style_size(words[k].style) for k in (chosen[0], chosen[-1])]
+        low, high = small_print_sizes([w for w in words if w.role == "body"])
+        body_ends = words[chosen[0]].role == words[chosen[-1]].role == "body"
+        if not (body_ends and low <= min(ends) <= high):
+            return chosen
+        small = FOOTNOTE_SIZE_RATIO * min(ends)
+        return [k for k in chosen if not 0 < style_size(words[k].style) < small]
     return [k for k in chosen if words[k].style == style]
 
 

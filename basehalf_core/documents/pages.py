@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pymupdf
 
@@ -149,7 +149,57 @@ class PageText:
                     words.append(
                         _word(len(words), u, block_id, ln, role, blk.block.style, r, w_disp, h_disp)
                     )
+        _join_drop_caps(words)
         return cls(words)
+
+
+# A drop cap is one letter at least this many times as tall as the line it opens, and that
+# line starts within this share of the cap's height right of it, its top inside the cap's.
+DROP_CAP_RATIO = 2.0
+DROP_CAP_GAP = 0.5
+
+
+def _join_drop_caps(words: list[Word]) -> None:
+    """Glue a drop cap to the rest of its word ("T" + "O SOLVE" reads "TO SOLVE").
+
+    The cap is a block of its own in a larger size, which the block order may put anywhere;
+    it becomes part of the first line of the paragraph it opens (placed before that line's
+    first word, with its block, line and style), so a passage joins it to the next word
+    without a space and a drag across it keeps it with the running text.
+    """
+    moves: dict[int, int] = {}  # cap's position -> position of the word it opens
+    for k, cap in enumerate(words):
+        if len(cap.text) != 1 or not cap.text.isalpha():
+            continue
+        if any(w.block == cap.block for w in words[max(k - 1, 0) : k + 2] if w is not cap):
+            continue  # not a block of its own
+        _cx0, cy0, cx1, cy1 = cap.rect
+        tall = cy1 - cy0
+        for j, nxt in enumerate(words):
+            nx0, ny0, _nx1, ny1 = nxt.rect
+            if j == k or nxt.role != cap.role or tall < DROP_CAP_RATIO * max(ny1 - ny0, 1e-6):
+                continue
+            first = j == 0 or (words[j - 1].block, words[j - 1].line) != (nxt.block, nxt.line)
+            if (
+                first
+                and 0 <= nx0 - cx1 <= DROP_CAP_GAP * tall
+                and cy0 - 1 <= ny0 <= cy0 + 0.5 * tall
+            ):
+                moves[k] = j
+                break
+    if not moves:
+        return
+    out: list[Word] = []
+    before = {j: k for k, j in moves.items()}
+    for j, w in enumerate(words):
+        if j in moves:
+            continue
+        if j in before:
+            cap = words[before[j]]
+            out.append(replace(cap, block=w.block, line=w.line, style=w.style))
+            w = replace(w, glue=True)
+        out.append(w)
+    words[:] = [replace(w, index=i) if w.index != i else w for i, w in enumerate(out)]
 
 
 @dataclass

@@ -34,6 +34,16 @@ FOOT_BLOCK_GAP = 1.0
 TINY_RATIO = 0.5
 # A heading is set at most this many times the body's size (at least a footnote's ratio).
 HEADING_MAX_RATIO = 1.6
+# A display heading (the Royal Society's section heads: 16 pt over 9 pt text) is set larger,
+# up to this ratio, and hangs on its paragraph: the text starts at most this many body sizes
+# under it, and more space sets it off above than below.
+DISPLAY_HEADING_RATIO = 2.4
+DISPLAY_HEADING_GAP = 1.0
+# A one-line subheading in small capitals comes out smaller still (Frontiers: 8.5 pt over
+# 9.5 pt text); down to this ratio it is read when it hangs on its paragraph like the above.
+SUBHEADING_MIN_RATIO = 0.8
+# A heading may start left of its column by up to this share of the column's width.
+OUTDENT_MAX = 0.5
 # Roles read in the running text's flow (column by column), as opposed to marginalia.
 FLOW_ROLES = ("body", "float", "box")
 
@@ -208,6 +218,12 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
             slack = size
         elif b.lines > 2 or b.chars > 120:
             continue
+        elif HEADING_MAX_RATIO * size < b.size <= DISPLAY_HEADING_RATIO * size or (
+            b.lines == 1 and SUBHEADING_MIN_RATIO * size <= b.size < FOOTNOTE_SIZE_RATIO * size
+        ):
+            if _hangs_on_its_paragraph(b, text, size):
+                b.style = body_style
+            continue
         elif not FOOTNOTE_SIZE_RATIO * size <= b.size <= HEADING_MAX_RATIO * size:
             continue  # small capitals come out a little under the body's size
         else:
@@ -218,6 +234,58 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
             if inside and near:
                 b.style = body_style
                 break
+        else:
+            if not b.fixed and _outdented_heading(b, text, size):
+                b.style = body_style
+
+
+def _outdented_heading(b: Block, text: list[Block], size: float) -> bool:
+    """A heading set out into the left margin (Europe PMC's manuscripts) that hangs on its
+    paragraph: it starts left of a column's edge (the left edge of at least two of the
+    text's blocks) by more than a body size and less than half the column's width, reaches
+    into the column, and the text starts at that edge right under it (see
+    :func:`_hangs_on_its_paragraph`)."""
+    edges = Counter(round(t.bbox[0]) for t in text)
+    for edge, count in edges.items():
+        if count < 2:
+            continue
+        column = [t for t in text if abs(t.bbox[0] - edge) <= 1]
+        width = max(t.bbox[2] for t in column) - edge
+        if not (
+            b.bbox[0] < edge - size
+            and edge - b.bbox[0] <= OUTDENT_MAX * width
+            and edge < b.bbox[2] <= edge + width + 1
+        ):
+            continue
+        shifted = Block(b.id, (edge, b.bbox[1], b.bbox[2], b.bbox[3]), b.direction, b.size, 0, 1)
+        if _hangs_on_its_paragraph(shifted, column, size):
+            return True
+    return False
+
+
+def _hangs_on_its_paragraph(b: Block, text: list[Block], size: float) -> bool:
+    """A heading set apart above and close above the paragraph it opens.
+
+    A heading set much larger than the text (or a subheading in small capitals, smaller) is
+    still a section heading when the text starts
+    right under it (within :data:`DISPLAY_HEADING_GAP` body sizes), flush with it at the
+    column's left edge and no narrower than it, and the space above it (to the text above in
+    its column, if any) is wider than the space below. A pull quote or a headline sits in the
+    middle of its space or across columns; a title is followed by its authors, not by text.
+    """
+    x0, y0, x1, y1 = b.bbox
+    under = [
+        t
+        for t in text
+        if -1 <= t.bbox[1] - y1 <= DISPLAY_HEADING_GAP * size
+        and abs(t.bbox[0] - x0) <= size
+        and t.bbox[2] >= x1 - 1
+    ]
+    if not under:
+        return False
+    below = min(t.bbox[1] for t in under) - y1
+    above = [y0 - t.bbox[3] for t in text if t.bbox[3] <= y0 + 1 and _x_overlap(t, b)]
+    return not above or min(above) > below
 
 
 def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
@@ -325,7 +393,8 @@ def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> lis
     must still be read left column first. A page region that neither splits is read top to
     bottom, then left to right. One exception: a band across the top with no block in the
     running text's style (``body_style``: a title, rows of authors and affiliations) is read
-    before the columns under it, even where its rows happen to leave a gutter's gap.
+    before the columns under it, even where its rows happen to leave a gutter's gap; not
+    when the band is a column's first line (:func:`_runs_on`).
     """
     if len(blocks) <= 1:
         return list(blocks)
@@ -336,7 +405,7 @@ def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> lis
         cut = sum(rows[0]) / 2
         top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
-        if top and rest and all(b.style != body_style for b in top):
+        if top and rest and all(b.style != body_style for b in top) and not _runs_on(top, rest):
             return xy_cut(top, min_col_gap, body_style) + xy_cut(rest, min_col_gap, body_style)
     cols = gaps([(b.bbox[0] + eps, b.bbox[2] - eps) for b in blocks], min_col_gap)
     if cols:
@@ -355,6 +424,28 @@ def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> lis
         if top and rest:
             return xy_cut(top, min_col_gap, body_style) + xy_cut(rest, min_col_gap, body_style)
     return sorted(blocks, key=lambda b: (b.bbox[1], b.bbox[0]))
+
+
+def _runs_on(top: list[Block], rest: list[Block]) -> bool:
+    """The band is one line of blocks side by side, one of which goes on in a block right
+    under it, as wide and as far left.
+
+    IEEE's abstract opens with a line of its own ("ABSTRACT | This paper …", set otherwise)
+    level with the other column's first heading: that band is the columns' first lines, and
+    the column under each goes on at a line's spacing, edge for edge. A title band's rows
+    (title, authors, affiliations) are set off from what follows, and centred or narrower.
+    """
+    if len(top) < 2 or any(b.lines > 1 for b in top):
+        return False  # a caption or a note in two halves, a lone line: peeled as before
+    for b in top:
+        for r in rest:
+            if (
+                abs(r.bbox[0] - b.bbox[0]) <= 2
+                and abs(r.bbox[2] - b.bbox[2]) <= 2
+                and 0 <= r.bbox[1] - b.bbox[3] <= b.size
+            ):
+                return True
+    return False
 
 
 def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, str]]:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 
-from basehalf_core.documents.reading_order import FLOW_ROLES
+from basehalf_core.documents.reading_order import FLOW_ROLES, FOOTNOTE_SIZE_RATIO
 
 LIGATURES = {
     "ﬀ": "ff",
@@ -226,14 +227,43 @@ def run_key(word) -> str:
     return "body" if word.role == "body" else "aside"
 
 
+def style_size(style: str) -> float:
+    """The size in a word's style (``Times@10.0`` -> 10.0); 0 when it has none."""
+    _family, _, size = style.rpartition("@")
+    try:
+        return float(size)
+    except ValueError:
+        return 0.0
+
+
+# A drag's smaller end must be set at least this share of the page's text size for print
+# smaller than both its ends to be left out (a drag from a figure's labels keeps all between).
+SMALL_PRINT_FLOOR = 0.75
+
+
+def small_print_sizes(body: list) -> tuple[float, float]:
+    """The sizes a drag's smaller end may have for small print between its ends to be left
+    out: from :data:`SMALL_PRINT_FLOOR` times the size most of the page's running text is
+    set in up to that size (an abstract's end, a caption's; not a figure's labels, and not a
+    title or heading on both ends)."""
+    sizes = Counter(style_size(w.style) for w in body if w.style)
+    sizes.pop(0.0, None)
+    if not sizes:
+        return (float("inf"), 0.0)
+    text = sizes.most_common(1)[0][0]
+    return (SMALL_PRINT_FLOOR * text, text)
+
+
 def make_runs(words: list, vocabulary) -> list[Run]:
     """The page's text as runs that search and re-anchoring look in.
 
     The body words (marginalia, figures, tables and boxed sidebars between them skipped), the
     marginalia, the flow (body with the figures, tables and boxes) when the page has any, and
     for each style of the body or the flow whose words are interrupted by another style (a
-    caption, a table between two columns of running text) the words of that style alone: a
-    drag narrowed to the running text (``Document.select_between``) reads without a gap there.
+    caption, a table between two columns of running text) the words of that style alone, and
+    for each size the words not set smaller than it (small print between an abstract and the
+    text): a drag narrowed to the running text (``Document.select_between``) reads without a
+    gap there.
     """
     groups: dict[str, list] = {}
     for w in words:
@@ -249,6 +279,21 @@ def make_runs(words: list, vocabulary) -> list[Run]:
             where = [k for k, s in enumerate(styles) if s == style]
             if where and where[-1] - where[0] + 1 != len(where):
                 groups[f"{base} style {style}"] = [part[k] for k in where]
+        # A drag whose ends differ in style leaves out print smaller than both ends
+        # (Document.select_between): for each size, the words not set smaller than it.
+        # Sizes that leave out the same words share one run; only sizes a drag's smaller end
+        # can have for the narrowing to apply (see small_print_sizes).
+        sizes = [style_size(s) for s in styles]
+        low, high = small_print_sizes(groups.get("body", []))
+        if base != "body":
+            continue  # only a drag with both ends in running text is narrowed so
+        kept: set[tuple[int, ...]] = set()
+        for size in sorted(s for s in set(sizes) if low <= s <= high):
+            small = FOOTNOTE_SIZE_RATIO * size
+            where = tuple(k for k, s in enumerate(sizes) if not 0 < s < small)
+            if where and where[-1] - where[0] + 1 != len(where) and where not in kept:
+                kept.add(where)
+                groups[f"{base} from size {size}"] = [part[k] for k in where]
     runs = []
     for key, group in groups.items():
         text, spans = join(group, vocabulary)

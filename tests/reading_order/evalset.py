@@ -140,8 +140,13 @@ def cases() -> list[dict]:
     """Every case: the generated ones, the real ones, then the real ones added after the freeze."""
     out = []
     for name in ("generated.json", "real.json", "unseen.json"):
-        out.extend(json.loads((HERE / name).read_text(encoding="utf-8")))
+        out.extend(load(HERE / name))
     return out
+
+
+def load(path: Path) -> list[dict]:
+    """The cases of one case file (a list of cases in the set's format)."""
+    return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
 def fetch(name: str) -> Path:
