@@ -54,6 +54,22 @@ def drag(doc, i: int, first: str, last: str) -> str:
 
 
 @pytest.fixture
+def l2_trains(monkeypatch) -> list[list[int]]:
+    """The training parts the offline grader's CV chooses a ridge penalty on, as it runs."""
+    from basehalf_core.study.offline_grader import evaluate
+
+    trains: list[list[int]] = []
+    real = evaluate._choose_l2
+
+    def spy(train, *args):
+        trains.append(list(train))
+        return real(train, *args)
+
+    monkeypatch.setattr(evaluate, "_choose_l2", spy)
+    return trains
+
+
+@pytest.fixture
 def corpus_file():
     """Factory: ``corpus_file(name)`` → path of a corpus document."""
     return corpus

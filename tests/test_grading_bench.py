@@ -251,23 +251,15 @@ def test_the_bench_measures_grading_against_notes_on_the_protocols_asked_for(mon
     assert got == [("questions", "answers")]
 
 
-def test_rows_of_another_corpus_train_every_part_and_are_never_tested(monkeypatch):
+def test_rows_of_another_corpus_train_every_part_and_are_never_tested(l2_trains):
     path_a, path_b = DATA / "sciEntsBank_3way_train.jsonl", DATA / "beetle_3way_train.jsonl"
     if not (path_a.exists() and path_b.exists()):
         pytest.fail(f"grading data missing: {path_a}, {path_b}")
     seb = [json.loads(x) for x in path_a.read_text(encoding="utf-8").splitlines()][:300]
     bee = [json.loads(x) for x in path_b.read_text(encoding="utf-8").splitlines()][:200]
-    trains: list[list[int]] = []
-    real = evaluate._choose_l2
-
-    def spy(train, *args):
-        trains.append(list(train))
-        return real(train, *args)
-
-    monkeypatch.setattr(evaluate, "_choose_l2", spy)
     res = evaluate.cross_validate(seb, k=3, inner_k=2, also=bee)
     assert res["offline"]["n"] == 300 and len(res["offline"]["verdicts"]) == 300
     folds = evaluate.group_folds(seb, 3)
-    for train, fold in zip(trains, folds, strict=True):
+    for train, fold in zip(l2_trains, folds, strict=True):
         assert set(range(300, 500)) <= set(train)  # every Beetle row trains every part
         assert not set(fold) & set(train)  # no tested row trains its own fold

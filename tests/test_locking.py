@@ -310,6 +310,16 @@ REPLACEMENTS = {
 }
 
 
+def _one_note(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A folder with one note ``n.md``, and a file outside it that a link could point to."""
+    folder, out = tmp_path / "study", tmp_path / "outside.txt"
+    folder.mkdir()
+    out.write_text("outside\n")
+    note = folder / "n.md"
+    note.write_text("# mine\n")
+    return folder, out, note
+
+
 def _still_theirs(note: Path, kind: str, out: Path) -> None:
     if kind == "folder":
         assert (note / "inside.md").read_text() == "# mine\n"
@@ -326,11 +336,7 @@ def test_a_note_replaced_by_a_folder_link_or_fifo_just_before_the_swap_is_kept(
 ):
     """The exchange swaps whatever is at the name: a folder (with the learner's files in it),
     a symlink or a FIFO swapped out must be put back, never hidden under a temp name."""
-    folder, out = tmp_path / "study", tmp_path / "outside.txt"
-    folder.mkdir()
-    out.write_text("outside\n")
-    note = folder / "n.md"
-    note.write_text("# mine\n")
+    folder, out, note = _one_note(tmp_path)
     real_exchange = fsio._exchange
 
     def replaced_first(a, b):
@@ -348,11 +354,7 @@ def test_a_note_replaced_by_a_folder_link_or_fifo_just_before_the_swap_is_kept(
 def test_a_note_replaced_by_a_folder_link_or_fifo_before_removal_is_kept(
     tmp_path, monkeypatch, kind
 ):
-    folder, out = tmp_path / "study", tmp_path / "outside.txt"
-    folder.mkdir()
-    out.write_text("outside\n")
-    note = folder / "n.md"
-    note.write_text("# mine\n")
+    folder, out, note = _one_note(tmp_path)
     real_read = fsio.read_bytes
 
     def replaced_after_the_read(path):

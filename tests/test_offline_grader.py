@@ -300,22 +300,14 @@ def test_the_numpy_fit_is_the_pure_python_fit(l2):
     assert max(abs(p - slow.probability(f)) for p, f in zip(probs, feats, strict=True)) < 1e-9
 
 
-def test_the_ridge_penalty_is_chosen_on_each_training_part_alone(monkeypatch):
+def test_the_ridge_penalty_is_chosen_on_each_training_part_alone(l2_trains):
     pytest.importorskip("numpy")
     rows = load("sciEntsBank_3way_train.jsonl", 600)
     folds = evaluate.group_folds(rows, 3)
-    trains: list[list[int]] = []
-    real = evaluate._choose_l2
-
-    def spy(train, *args):
-        trains.append(list(train))
-        return real(train, *args)
-
-    monkeypatch.setattr(evaluate, "_choose_l2", spy)
     learner = evaluate.Learner((0.01, 100.0), numpy=True)
     res = evaluate.cross_validate(rows, k=3, inner_k=2, learner=learner)
-    assert len(trains) == 3
-    for train, fold in zip(trains, folds, strict=True):
+    assert len(l2_trains) == 3
+    for train, fold in zip(l2_trains, folds, strict=True):
         assert sorted(train) == sorted(set(range(len(rows))) - set(fold))
     assert len(res["offline"]["l2"]) == 3
     assert set(res["offline"]["l2"]) <= {0.01, 100.0}
