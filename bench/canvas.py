@@ -44,7 +44,7 @@ from basehalf_core.folder.workspace import Workspace  # noqa: E402
 from basehalf_core.views import network  # noqa: E402
 from basehalf_widgets.canvas import Canvas  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = Path(os.environ.get("BASEHALF_SHARED", ROOT.parent / "shared")) / "corpus"
 PDF = "attention-1706.03762.pdf"
 
 

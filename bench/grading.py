@@ -41,6 +41,7 @@ import functools
 import itertools
 import json
 import math
+import os
 import random
 import subprocess
 import sys
@@ -60,7 +61,7 @@ from basehalf_core.study.offline_grader import features, meaning, vectors  # noq
 from basehalf_core.study.offline_grader import model as model_module  # noqa: E402
 from basehalf_core.study.offline_grader.text import content, neg_count, stem, tokens  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "grading"
+DATA = Path(os.environ.get("BASEHALF_SHARED", ROOT.parent / "shared")) / "grading"
 SPLITS = ("sciEntsBank_3way_train.jsonl", "beetle_3way_train.jsonl")
 PARAMS = ROOT / "basehalf_core" / "study" / "offline_grader" / "params.py"
 

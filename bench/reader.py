@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import os
 import statistics
 import sys
 import time
@@ -37,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 from basehalf_core.documents import anchors  # noqa: E402
 from basehalf_core.documents.document import Document  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = Path(os.environ.get("BASEHALF_SHARED", ROOT.parent / "shared")) / "corpus"
 BOOK = CORPUS / "pymupdf_mupdf_explored.pdf"  # 285 pages
 PAPER = CORPUS / "attention-1706.03762.pdf"
 SMALL = CORPUS / "sf_multicolumn.pdf"  # 3 pages

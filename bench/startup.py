@@ -36,7 +36,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 from harness import FLOOR_APP, FLOOR_READY, launch_chromium  # noqa: E402  (shared with the tests)
 
 PDF = "attention-is-all-you-need.pdf"
-CORPUS_PDF = ROOT.parent / "shared" / "corpus" / "attention-1706.03762.pdf"
+CORPUS_PDF = (
+    Path(os.environ.get("BASEHALF_SHARED", ROOT.parent / "shared"))
+    / "corpus"
+    / "attention-1706.03762.pdf"
+)
 SESSION = ROOT / "sessions" / "attention-is-all-you-need"
 PAINTED = """() => {
   // The widgets live in shadow roots: look inside every one.

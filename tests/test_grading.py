@@ -11,13 +11,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 from openai_server import blocks, grading_reply, no_model_env, openai_server  # noqa: F401
 
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import context, grading, llm, review
 from basehalf_core.study.practice import EmptyCard
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 SECRET = "sk-test-NEVER-WRITE-ME-93af01"
 QUOTE = (
     "An attention function can be described as mapping a query and a set of key-value pairs "

@@ -5,14 +5,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from pathlib import Path
 
 import pytest
+from conftest import GRADING_DATA
 
 from basehalf_core.study import offline_grader as og
 from basehalf_core.study.offline_grader import evaluate
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "grading"
+DATA = GRADING_DATA
 
 Q = "What happens to the current in the circuit when the resistance increases?"
 KEY = "When the resistance increases, the current decreases."
