@@ -438,6 +438,9 @@ def _blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[_Group]:
         xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
         dx, dy = members[0].direction
         chars = sum(m.chars for m in members)
+        fx0, fy0, fx1, fy1 = members[0].box
+        fxa, fya = a * fx0 + c * fy0 + e, b * fx0 + d * fy0 + f
+        fxb, fyb = a * fx1 + c * fy1 + e, b * fx1 + d * fy1 + f
         # A raised footnote marker is written "^1": the marker is the "1".
         texts = (u.text.strip().lstrip("^_(") for m in members for u in m.units)
         first = next((t[0] for t in texts if t), "")
@@ -452,6 +455,7 @@ def _blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[_Group]:
                     lines=len(members),
                     first_char=first,
                     style=f"{members[0].family}@{members[0].size}",
+                    first_line=(min(fxa, fxb), min(fya, fyb), max(fxa, fxb), max(fya, fyb)),
                 ),
                 members,
                 box,

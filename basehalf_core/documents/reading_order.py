@@ -64,6 +64,7 @@ class Block:
         region: ``float`` or ``box`` when the page's drawings set it apart ("" if not).
         running: it repeats at the same height on nearby pages (a running head or footer).
         fixed: most of its characters are set in a fixed-pitch font (a code listing).
+        first_line: the box of its first line in displayed page space (None if unknown).
     """
 
     id: object
@@ -77,6 +78,7 @@ class Block:
     region: str = ""
     running: bool = False
     fixed: bool = False
+    first_line: tuple[float, float, float, float] | None = None
 
 
 def _dir_key(direction: tuple[float, float]) -> tuple[int, int]:
@@ -423,7 +425,40 @@ def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> lis
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
         if top and rest:
             return xy_cut(top, min_col_gap, body_style) + xy_cut(rest, min_col_gap, body_style)
-    return sorted(blocks, key=lambda b: (b.bbox[1], b.bbox[0]))
+    return _by_rows(blocks)
+
+
+def _by_rows(blocks: list[Block]) -> list[Block]:
+    """Blocks that no cut separates, top to bottom, and blocks whose first lines stand level
+    left to right.
+
+    A paragraph whose first line is broken by inline math in a symbol font comes out as a
+    piece of that line ("Let S"), the math, and the rest of the paragraph, whose boxes
+    overlap; their tops differ by a point or two with the fonts' heights, so ordering by top
+    alone can read the paragraph before the words that open it.
+    """
+    ordered = sorted(blocks, key=lambda b: (b.bbox[1], b.bbox[0]))
+    out: list[Block] = []
+    row: list[Block] = []
+    for b in ordered:
+        if row and not _level(row[0], b):
+            out.extend(sorted(row, key=lambda r: (r.first_line or r.bbox)[0]))
+            row = []
+        row.append(b)
+    out.extend(sorted(row, key=lambda r: (r.first_line or r.bbox)[0]))
+    return out
+
+
+def _level(a: Block, b: Block) -> bool:
+    """Do the first lines of horizontal blocks ``a`` and ``b`` stand side by side, on one
+    line (overlapping by more than half the lower one's height)?"""
+    if a.first_line is None or b.first_line is None or a.direction != b.direction:
+        return False
+    if a.direction != (1.0, 0.0):
+        return False
+    _ax0, ay0, _ax1, ay1 = a.first_line
+    _bx0, by0, _bx1, by1 = b.first_line
+    return min(ay1, by1) - max(ay0, by0) > 0.5 * min(ay1 - ay0, by1 - by0)
 
 
 def _runs_on(top: list[Block], rest: list[Block]) -> bool:
