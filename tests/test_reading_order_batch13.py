@@ -5,12 +5,23 @@
   whose boxes overlap and whose tops differ by a point with their fonts' heights. Ordered
   by top, "Let S" was read after its paragraph. Blocks whose first lines stand level are
   read left to right.
+- Scanned pages under an invisible OCR text layer (APS *Physical Review Letters* 1987, a
+  NIPS 1993 paper) give every word the size OCR guessed for it, so one line of text comes
+  out in sizes from 7.5 to 10 pt and lines and words were grouped and read out of order.
+  On a page whose text is all invisible, a line takes one size and lines near the page's
+  size take the page's.
 
 The pages are made with PyMuPDF in tmp_path.
 """
 
 from __future__ import annotations
 
+import random
+
+import pymupdf
+
+from basehalf_core.documents.document import open_document
+from basehalf_core.documents.raw_text import _span_styles
 from basehalf_core.documents.reading_order import Block, order_blocks
 
 VOCABULARY = (
@@ -50,3 +61,63 @@ def test_blocks_one_above_the_other_keep_their_order():
     lower = _block(1, (133.0, 150.0, 300.0, 160.0))
     order = [b for b, _role in order_blocks([lower, upper], 792.0)]
     assert order == [0, 1]
+
+
+def _ocr_page(page) -> None:
+    """Two columns of invisible text, each word at its own OCR-guessed size and baseline."""
+    rng = random.Random(13)
+    k = 0
+    for x0 in (55.0, 317.0):
+        y = 100.0
+        for _line in range(40):
+            x = x0
+            for _w in range(6):
+                word = WORDS[k % len(WORDS)]
+                k += 1
+                size = rng.uniform(7.5, 10.0)
+                page.insert_text(
+                    (x, y + rng.uniform(-1.0, 1.0)), word, fontsize=size, render_mode=3
+                )
+                x += pymupdf.get_text_length(word, fontsize=size) + 3.0
+            y += 11.0
+
+
+def test_an_ocr_layer_with_a_size_per_word_is_read_in_order(tmp_path):
+    doc = pymupdf.open()
+    _ocr_page(doc.new_page(width=612, height=792))
+    path = tmp_path / "ocr.pdf"
+    doc.save(path)
+    got = [w.text for w in open_document(path).words(0)]
+    # Columns left then right, each line left to right: the order the words were written.
+    assert got == [WORDS[k % len(WORDS)] for k in range(480)]
+
+
+def _info(alpha: int, sizes: list[list[float]]) -> dict:
+    lines = [
+        {
+            "dir": (1.0, 0.0),
+            "spans": [
+                {
+                    "bbox": (50 + 30 * i, 100 + 12 * n, 75 + 30 * i, 110 + 12 * n),
+                    "font": "Times-Roman",
+                    "size": s,
+                    "text": "word",
+                    "alpha": alpha,
+                }
+                for i, s in enumerate(line)
+            ],
+        }
+        for n, line in enumerate(sizes)
+    ]
+    return {"blocks": [{"type": 0, "number": 0, "lines": lines}]}
+
+
+def test_only_an_invisible_layer_has_its_sizes_evened_out():
+    sizes = [[9.1, 8.2, 9.8, 8.9], [8.4, 9.6, 9.2, 8.7], [12.0, 12.4, 11.8, 12.1]]
+    ocr = _span_styles(_info(0, sizes))
+    # Text lines take the page's size; the larger line (a title) keeps a size of its own.
+    assert {s[2] for s in ocr[(0, 0)][:-1]} == {s[2] for s in ocr[(0, 1)][:-1]} == {9.0}
+    assert {s[2] for s in ocr[(0, 2)][:-1]} == {12.0}
+    # Visible text keeps its sizes as set.
+    seen = _span_styles(_info(255, sizes))
+    assert [s[2] for s in seen[(0, 0)][:-1]] == [9.0, 8.0, 10.0, 9.0]
