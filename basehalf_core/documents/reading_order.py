@@ -449,16 +449,21 @@ def _by_rows(blocks: list[Block]) -> list[Block]:
     return out
 
 
+# First lines whose middles lie within this share of a font size stand on one line.
+LEVEL_SLACK = 0.4
+
+
 def _level(a: Block, b: Block) -> bool:
     """Do the first lines of horizontal blocks ``a`` and ``b`` stand side by side, on one
-    line (overlapping by more than half the lower one's height)?"""
+    line? Their middles, not their overlap, are compared: a symbol's tall box (an arrow, a
+    brace) reaches into the next line down, whose words must not be read before it."""
     if a.first_line is None or b.first_line is None or a.direction != b.direction:
         return False
     if a.direction != (1.0, 0.0):
         return False
     _ax0, ay0, _ax1, ay1 = a.first_line
     _bx0, by0, _bx1, by1 = b.first_line
-    return min(ay1, by1) - max(ay0, by0) > 0.5 * min(ay1 - ay0, by1 - by0)
+    return abs((ay0 + ay1) - (by0 + by1)) / 2 <= LEVEL_SLACK * max(a.size, b.size, 1.0)
 
 
 def _runs_on(top: list[Block], rest: list[Block]) -> bool:
