@@ -56,6 +56,17 @@ def test_a_paragraph_whose_first_line_breaks_at_inline_math_is_read_from_its_sta
     assert order == [0, 1, 2, 3]
 
 
+def test_a_tall_symbol_does_not_pull_the_next_paragraph_ahead_of_it():
+    # Advances in Physics: "... asymptotically (t → ∞) to non-" ends a paragraph; the
+    # arrow's box reaches into the first line of the next paragraph, which starts left of it.
+    above = _block(0, (48.0, 48.0, 386.0, 166.0), first=(48.0, 48.0, 326.0, 58.0), lines=10)
+    arrow = _block(1, (323.0, 156.0, 349.0, 173.4))
+    tail = _block(2, (354.0, 156.0, 386.0, 166.0))
+    below = _block(3, (28.0, 168.2, 386.0, 459.0), first=(63.0, 168.2, 173.0, 178.0), lines=24)
+    order = [b for b, _role in order_blocks([below, tail, arrow, above], 792.0)]
+    assert order == [0, 1, 2, 3]
+
+
 def test_blocks_one_above_the_other_keep_their_order():
     upper = _block(0, (133.0, 100.0, 444.0, 140.0), first=(200.0, 100.0, 444.0, 110.0), lines=4)
     lower = _block(1, (133.0, 150.0, 300.0, 160.0))
