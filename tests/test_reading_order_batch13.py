@@ -132,3 +132,37 @@ def test_only_an_invisible_layer_has_its_sizes_evened_out():
     # Visible text keeps its sizes as set.
     seen = _span_styles(_info(255, sizes))
     assert [s[2] for s in seen[(0, 0)][:-1]] == [9.0, 8.0, 10.0, 9.0]
+
+
+def _ocr_page_wide_spaces(page) -> None:
+    """Two columns 20 pt apart of invisible text whose word boxes are narrower than the ink:
+    one space in each line comes out about two sizes wide."""
+    rng = random.Random(7)
+    k = 0
+    x0 = 55.0
+    for _column in range(2):
+        y, right = 100.0, 0.0
+        for _line in range(40):
+            size = rng.uniform(8.5, 9.5)
+            wide = rng.randrange(7)
+            x = x0
+            for n in range(8):
+                word = WORDS[k % len(WORDS)]
+                k += 1
+                page.insert_text(
+                    (x, y + rng.uniform(-0.8, 0.8)), word, fontsize=size, render_mode=3
+                )
+                x += pymupdf.get_text_length(word, fontsize=size)
+                right = max(right, x)
+                x += (rng.uniform(1.7, 2.5) if n == wide else rng.uniform(0.25, 0.45)) * size
+            y += 11.0
+        x0 = right + 20.0
+
+
+def test_an_ocr_layer_with_wide_word_spaces_is_read_column_by_column(tmp_path):
+    doc = pymupdf.open()
+    _ocr_page_wide_spaces(doc.new_page(width=612, height=792))
+    path = tmp_path / "ocr.pdf"
+    doc.save(path)
+    got = [w.text for w in open_document(path).words(0)]
+    assert got == [WORDS[k % len(WORDS)] for k in range(640)]

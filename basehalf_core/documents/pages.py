@@ -21,6 +21,7 @@ from basehalf_core.documents.raw_text import (
     PYMUPDF_LOCK,
     TEXT_FLAGS,
     _invisible,
+    _ocr_line_sizes,
     _Segment,
     _span_styles,
     _style_of,
@@ -212,6 +213,8 @@ class _Group:
 # A gap wider than this many font sizes between two units of a line separates them: word
 # spaces, even stretched by justification, stay well under it; gutters and margins do not.
 SPLIT_GAP = 1.5
+# On an OCR text layer a line splits only at a gap this wide (or at a gutter).
+OCR_SPLIT_GAP = 3.0
 # A change of style splits a line at a narrower gap (a line number set close to the text).
 STYLE_GAP = 0.6
 # Lines join one block when the space between them is at most this many font sizes.
@@ -224,6 +227,10 @@ def _segments(units: list[_Unit], info: dict) -> list[_Segment]:
     cur: _Segment | None = None
     key = None
     gutters = _Gutters(units)
+    # An OCR layer's word boxes take their widths from the invisible font, not from the ink,
+    # so the space between two words of a line can come out two sizes wide; the gutter test
+    # below still splits a line across a column gutter.
+    split_gap = OCR_SPLIT_GAP if _ocr_line_sizes(info) else SPLIT_GAP
     for u in units:
         entry = styles.get((u.block, u.line)) or [((0, 0, 0, 0), "", 0.0, 0), (1.0, 0.0)]
         spans, direction = entry[:-1], (round(entry[-1][0], 3), round(entry[-1][1], 3))
@@ -231,7 +238,7 @@ def _segments(units: list[_Unit], info: dict) -> list[_Segment]:
         size = size or (u.rect[3] - u.rect[1])
         if (
             cur is not None
-            and _continues(cur, u, family, size, direction, key)
+            and _continues(cur, u, family, size, direction, key, split_gap)
             and not (direction == (1.0, 0.0) and gutters.between(cur.units[-1], u, size))
         ):
             cur.units.append(u)
@@ -288,7 +295,9 @@ class _Gutters:
         return found
 
 
-def _continues(cur: _Segment, u: _Unit, family: str, size: float, direction, key) -> bool:
+def _continues(
+    cur: _Segment, u: _Unit, family: str, size: float, direction, key, split_gap: float = SPLIT_GAP
+) -> bool:
     """Does unit ``u`` go on the line segment ``cur``?
 
     Vertical or slanted text keeps MuPDF's lines. Horizontal text goes on while it sits on
@@ -305,7 +314,7 @@ def _continues(cur: _Segment, u: _Unit, family: str, size: float, direction, key
     if abs(u.rect[3] - last.rect[3]) > 0.3 * em:
         return False
     gap = u.rect[0] - last.rect[2]
-    if gap > SPLIT_GAP * em or u.rect[2] < last.rect[0]:
+    if gap > split_gap * em or u.rect[2] < last.rect[0]:
         return False
     return (family, size) == (cur.family, cur.size) or gap <= STYLE_GAP * em
 

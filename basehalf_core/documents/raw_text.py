@@ -80,6 +80,8 @@ def font_family(name: str) -> str:
 # On a page whose text is all invisible (an OCR layer over a scanned image) a line's size
 # within this share of the page's text size is taken to be that size.
 OCR_SIZE_SLACK = 0.2
+# A page is taken for an OCR layer when at least this share of its characters is invisible.
+OCR_HIDDEN_SHARE = 0.9
 
 
 def _span_styles(info: dict) -> dict[tuple[int, int], list]:
@@ -116,7 +118,7 @@ def _weighted_median(pairs: list[tuple[float, int]]) -> float:
 
 
 def _ocr_line_sizes(info: dict) -> dict[tuple[int, int], float]:
-    """One size per line of an OCR text layer, ``{}`` for any other page.
+    """One size per line of an OCR text layer (text nearly all invisible), ``{}`` otherwise.
 
     A scanned page's invisible text layer gives each word (or line) the size its OCR
     guessed from the ink, so one line of running text comes out in sizes from 7.5 to 10 pt
@@ -133,7 +135,9 @@ def _ocr_line_sizes(info: dict) -> dict[tuple[int, int], float]:
         for s in line["spans"]
         if s["text"].strip()
     ]
-    if not spans or any(s.get("alpha", 255) != 0 for _k, s in spans):
+    hidden = sum(len(s["text"]) for _k, s in spans if s.get("alpha", 255) == 0)
+    # A line or two of visible print (a download stamp) may sit on the scan too.
+    if not spans or hidden < OCR_HIDDEN_SHARE * sum(len(s["text"]) for _k, s in spans):
         return {}
     by_line: dict[tuple[int, int], list[tuple[float, int]]] = {}
     for key, s in spans:
