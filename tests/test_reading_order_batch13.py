@@ -166,3 +166,14 @@ def test_an_ocr_layer_with_wide_word_spaces_is_read_column_by_column(tmp_path):
     doc.save(path)
     got = [w.text for w in open_document(path).words(0)]
     assert got == [WORDS[k % len(WORDS)] for k in range(640)]
+
+
+def test_a_visible_stamp_on_a_scan_leaves_it_an_ocr_layer():
+    sizes = [[9.1, 8.2, 9.8, 8.9]] * 8 + [[8.0]]
+    info = _info(0, sizes)
+    info["blocks"][0]["lines"][-1]["spans"][0]["alpha"] = 255  # a download stamp, in ink
+    assert {s[2] for s in _span_styles(info)[(0, 0)][:-1]} == {9.0}
+    # Mostly visible text is not an OCR layer, whatever else is hidden on the page.
+    info = _info(255, sizes)
+    info["blocks"][0]["lines"][-1]["spans"][0]["alpha"] = 0
+    assert [s[2] for s in _span_styles(info)[(0, 0)][:-1]] == [9.0, 8.0, 10.0, 9.0]
