@@ -10,6 +10,10 @@
   out in sizes from 7.5 to 10 pt and lines and words were grouped and read out of order.
   On a page whose text is all invisible, a line takes one size and lines near the page's
   size take the page's.
+- An NIH author manuscript (Psychological Review 2014, batch 14) sets "Introduction" out into
+  the margin straight over the subheading "Overview of Homeostasis": the heading hangs on its
+  paragraph only once the subheading is read as text, so headings are settled until nothing
+  changes.
 
 The pages are made with PyMuPDF in tmp_path.
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 import random
 
 import pymupdf
+from conftest import drag
 
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.raw_text import _span_styles
@@ -177,3 +182,42 @@ def test_a_visible_stamp_on_a_scan_leaves_it_an_ocr_layer():
     info = _info(255, sizes)
     info["blocks"][0]["lines"][-1]["spans"][0]["alpha"] = 0
     assert [s[2] for s in _span_styles(info)[(0, 0)][:-1]] == [9.0, 8.0, 10.0, 9.0]
+
+
+def _manuscript_page(page) -> None:
+    """An NIH author manuscript: headings set out into the margin, a section heading
+    straight over a subheading, text in one column from x = 150."""
+    y, k = 80.0, 0
+
+    def para(y: float, lines: int) -> float:
+        nonlocal k
+        for _ in range(lines):
+            page.insert_text(
+                (150, y),
+                " ".join(WORDS[(k + j) % len(WORDS)] for j in range(9)),
+                fontsize=10,
+                fontname="tiro",
+            )
+            k += 9
+            y += 14.0
+        return y
+
+    y = para(y, 6)
+    page.insert_text((90, y + 16), "Introduction", fontsize=12, fontname="hebo")
+    page.insert_text((90, y + 38), "Overview of Homeostasis", fontsize=10, fontname="hebo")
+    page.insert_text(
+        (150, y + 56), "Homeostasis the ongoing maintenance", fontsize=10, fontname="tiro"
+    )
+    para(y + 70, 20)
+
+
+def test_a_heading_over_a_subheading_set_out_into_the_margin_is_read(tmp_path):
+    doc = pymupdf.open()
+    _manuscript_page(doc.new_page(width=612, height=792))
+    path = tmp_path / "nihpa.pdf"
+    doc.save(path)
+    opened = open_document(path)
+    words = [w.text for w in opened.words(0)]
+    k = words.index("Introduction")
+    got = drag(opened, 0, words[k - 2], "ongoing")
+    assert got.endswith("Introduction Overview of Homeostasis Homeostasis the ongoing"), got

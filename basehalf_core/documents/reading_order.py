@@ -193,6 +193,17 @@ def _body_style(body: list[Block]) -> str:
 def _headings_read_as_text(body: list[Block], body_style: str) -> None:
     """Give section headings and code listings the running text's style: a drag reads them.
 
+    Repeated until nothing changes: a heading whose paragraph opens with a subheading
+    ("Introduction" over "Overview of Homeostasis") hangs on it only once the subheading is
+    read as text. See :func:`_headings_read_as_text_once`.
+    """
+    while _headings_read_as_text_once(body, body_style):
+        pass
+
+
+def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
+    """One pass of :func:`_headings_read_as_text`; whether it restyled any block.
+
     A drag keeps only text set like its two ends (a caption, table or permission block
     between them is set otherwise), but a heading between two paragraphs is read. A heading
     is one or two short lines at about the body's size or larger, inside a column of
@@ -204,10 +215,11 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
     in the text's proportional fonts.
     """
     if not body_style:
-        return
+        return False
     text = [b for b in body if b.style == body_style]
     if not text:
-        return
+        return False
+    changed = False
     size = Counter(b.size for b in text).most_common(1)[0][0]
     for b in body:
         if b.style == body_style or b.region:
@@ -225,6 +237,7 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
         ):
             if _hangs_on_its_paragraph(b, text, size):
                 b.style = body_style
+                changed = True
             continue
         elif not FOOTNOTE_SIZE_RATIO * size <= b.size <= HEADING_MAX_RATIO * size:
             continue  # small capitals come out a little under the body's size
@@ -235,10 +248,13 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
             near = max(t.bbox[1] - b.bbox[3], b.bbox[1] - t.bbox[3]) <= 3 * size
             if inside and near:
                 b.style = body_style
+                changed = True
                 break
         else:
             if not b.fixed and _outdented_heading(b, text, size):
                 b.style = body_style
+                changed = True
+    return changed
 
 
 def _outdented_heading(b: Block, text: list[Block], size: float) -> bool:
