@@ -91,6 +91,7 @@ def main() -> int:
         "fresh9": lambda c: c["split"] == "fresh9",
         "batch10": lambda c: c.get("batch") == "10",
         "batch11": lambda c: c.get("batch") == "11",
+        "batch13": lambda c: c.get("batch") == "13",
     }
     print(f"{'reader':<18}" + "".join(f"{k:>15}" for k in columns))
     for name in readers:

@@ -21,6 +21,7 @@ from basehalf_core.documents.raw_text import (
     PYMUPDF_LOCK,
     TEXT_FLAGS,
     _invisible,
+    _ocr_line_sizes,
     _Segment,
     _span_styles,
     _style_of,
@@ -212,6 +213,8 @@ class _Group:
 # A gap wider than this many font sizes between two units of a line separates them: word
 # spaces, even stretched by justification, stay well under it; gutters and margins do not.
 SPLIT_GAP = 1.5
+# On an OCR text layer a line splits only at a gap this wide (or at a gutter).
+OCR_SPLIT_GAP = 3.0
 # A change of style splits a line at a narrower gap (a line number set close to the text).
 STYLE_GAP = 0.6
 # Lines join one block when the space between them is at most this many font sizes.
@@ -224,6 +227,10 @@ def _segments(units: list[_Unit], info: dict) -> list[_Segment]:
     cur: _Segment | None = None
     key = None
     gutters = _Gutters(units)
+    # An OCR layer's word boxes take their widths from the invisible font, not from the ink,
+    # so the space between two words of a line can come out two sizes wide; the gutter test
+    # below still splits a line across a column gutter.
+    split_gap = OCR_SPLIT_GAP if _ocr_line_sizes(info) else SPLIT_GAP
     for u in units:
         entry = styles.get((u.block, u.line)) or [((0, 0, 0, 0), "", 0.0, 0), (1.0, 0.0)]
         spans, direction = entry[:-1], (round(entry[-1][0], 3), round(entry[-1][1], 3))
@@ -231,7 +238,7 @@ def _segments(units: list[_Unit], info: dict) -> list[_Segment]:
         size = size or (u.rect[3] - u.rect[1])
         if (
             cur is not None
-            and _continues(cur, u, family, size, direction, key)
+            and _continues(cur, u, family, size, direction, key, split_gap)
             and not (direction == (1.0, 0.0) and gutters.between(cur.units[-1], u, size))
         ):
             cur.units.append(u)
@@ -288,7 +295,9 @@ class _Gutters:
         return found
 
 
-def _continues(cur: _Segment, u: _Unit, family: str, size: float, direction, key) -> bool:
+def _continues(
+    cur: _Segment, u: _Unit, family: str, size: float, direction, key, split_gap: float = SPLIT_GAP
+) -> bool:
     """Does unit ``u`` go on the line segment ``cur``?
 
     Vertical or slanted text keeps MuPDF's lines. Horizontal text goes on while it sits on
@@ -305,7 +314,7 @@ def _continues(cur: _Segment, u: _Unit, family: str, size: float, direction, key
     if abs(u.rect[3] - last.rect[3]) > 0.3 * em:
         return False
     gap = u.rect[0] - last.rect[2]
-    if gap > SPLIT_GAP * em or u.rect[2] < last.rect[0]:
+    if gap > split_gap * em or u.rect[2] < last.rect[0]:
         return False
     return (family, size) == (cur.family, cur.size) or gap <= STYLE_GAP * em
 
@@ -438,6 +447,9 @@ def _blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[_Group]:
         xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
         dx, dy = members[0].direction
         chars = sum(m.chars for m in members)
+        fx0, fy0, fx1, fy1 = members[0].box
+        fxa, fya = a * fx0 + c * fy0 + e, b * fx0 + d * fy0 + f
+        fxb, fyb = a * fx1 + c * fy1 + e, b * fx1 + d * fy1 + f
         # A raised footnote marker is written "^1": the marker is the "1".
         texts = (u.text.strip().lstrip("^_(") for m in members for u in m.units)
         first = next((t[0] for t in texts if t), "")
@@ -452,6 +464,7 @@ def _blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[_Group]:
                     lines=len(members),
                     first_char=first,
                     style=f"{members[0].family}@{members[0].size}",
+                    first_line=(min(fxa, fxb), min(fya, fyb), max(fxa, fxb), max(fya, fyb)),
                 ),
                 members,
                 box,

@@ -77,18 +77,78 @@ def font_family(name: str) -> str:
     return name.rstrip("0123456789") or name
 
 
+# On a page whose text is all invisible (an OCR layer over a scanned image) a line's size
+# within this share of the page's text size is taken to be that size.
+OCR_SIZE_SLACK = 0.2
+# A page is taken for an OCR layer when at least this share of its characters is invisible.
+OCR_HIDDEN_SHARE = 0.9
+
+
 def _span_styles(info: dict) -> dict[tuple[int, int], list]:
+    sizes = _ocr_line_sizes(info)
     out: dict[tuple[int, int], list] = {}
     for b in info.get("blocks", []):
         if b.get("type") != 0:
             continue
         for ln, line in enumerate(b.get("lines", [])):
+            fixed = sizes.get((b["number"], ln))
             out[(b["number"], ln)] = [
-                (s["bbox"], font_family(s["font"]), round(s["size"] * 2) / 2, len(s["text"]))
+                (
+                    s["bbox"],
+                    font_family(s["font"]),
+                    fixed if fixed is not None else round(s["size"] * 2) / 2,
+                    len(s["text"]),
+                )
                 for s in line["spans"]
                 if s["text"].strip()
             ] or [((0, 0, 0, 0), "", 0.0, 0)]
             out[(b["number"], ln)].append(tuple(line["dir"]))
+    return out
+
+
+def _weighted_median(pairs: list[tuple[float, int]]) -> float:
+    """The value at the middle character of ``(value, characters)`` pairs."""
+    pairs = sorted(pairs)
+    half, seen = sum(n for _v, n in pairs) / 2, 0
+    for value, n in pairs:
+        seen += n
+        if seen >= half:
+            return value
+    return pairs[-1][0]
+
+
+def _ocr_line_sizes(info: dict) -> dict[tuple[int, int], float]:
+    """One size per line of an OCR text layer (text nearly all invisible), ``{}`` otherwise.
+
+    A scanned page's invisible text layer gives each word (or line) the size its OCR
+    guessed from the ink, so one line of running text comes out in sizes from 7.5 to 10 pt
+    and style (which groups lines into blocks and tells headings and footnotes from text)
+    says nothing. There each line takes its characters' median size, and a line within
+    :data:`OCR_SIZE_SLACK` of the page's median takes the page's: only print clearly larger
+    or smaller (a title, a caption's labels) keeps a size of its own.
+    """
+    spans = [
+        (key, s)
+        for b in info.get("blocks", [])
+        if b.get("type") == 0
+        for key, line in (((b["number"], ln), ln_) for ln, ln_ in enumerate(b.get("lines", [])))
+        for s in line["spans"]
+        if s["text"].strip()
+    ]
+    hidden = sum(len(s["text"]) for _k, s in spans if s.get("alpha", 255) == 0)
+    # A line or two of visible print (a download stamp) may sit on the scan too.
+    if not spans or hidden < OCR_HIDDEN_SHARE * sum(len(s["text"]) for _k, s in spans):
+        return {}
+    by_line: dict[tuple[int, int], list[tuple[float, int]]] = {}
+    for key, s in spans:
+        by_line.setdefault(key, []).append((s["size"], len(s["text"].strip())))
+    line_size = {key: _weighted_median(pairs) for key, pairs in by_line.items()}
+    page = _weighted_median([(line_size[k], sum(n for _v, n in p)) for k, p in by_line.items()])
+    page_size = round(page * 2) / 2
+    out = {}
+    for key, size in line_size.items():
+        near = abs(size - page) <= OCR_SIZE_SLACK * page
+        out[key] = page_size if near else round(size * 2) / 2
     return out
 
 

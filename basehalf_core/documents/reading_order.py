@@ -64,6 +64,7 @@ class Block:
         region: ``float`` or ``box`` when the page's drawings set it apart ("" if not).
         running: it repeats at the same height on nearby pages (a running head or footer).
         fixed: most of its characters are set in a fixed-pitch font (a code listing).
+        first_line: the box of its first line in displayed page space (None if unknown).
     """
 
     id: object
@@ -77,6 +78,7 @@ class Block:
     region: str = ""
     running: bool = False
     fixed: bool = False
+    first_line: tuple[float, float, float, float] | None = None
 
 
 def _dir_key(direction: tuple[float, float]) -> tuple[int, int]:
@@ -191,6 +193,17 @@ def _body_style(body: list[Block]) -> str:
 def _headings_read_as_text(body: list[Block], body_style: str) -> None:
     """Give section headings and code listings the running text's style: a drag reads them.
 
+    Repeated until nothing changes: a heading whose paragraph opens with a subheading
+    ("Introduction" over "Overview of Homeostasis") hangs on it only once the subheading is
+    read as text. See :func:`_headings_read_as_text_once`.
+    """
+    while _headings_read_as_text_once(body, body_style):
+        pass
+
+
+def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
+    """One pass of :func:`_headings_read_as_text`; whether it restyled any block.
+
     A drag keeps only text set like its two ends (a caption, table or permission block
     between them is set otherwise), but a heading between two paragraphs is read. A heading
     is one or two short lines at about the body's size or larger, inside a column of
@@ -202,10 +215,11 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
     in the text's proportional fonts.
     """
     if not body_style:
-        return
+        return False
     text = [b for b in body if b.style == body_style]
     if not text:
-        return
+        return False
+    changed = False
     size = Counter(b.size for b in text).most_common(1)[0][0]
     for b in body:
         if b.style == body_style or b.region:
@@ -223,6 +237,7 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
         ):
             if _hangs_on_its_paragraph(b, text, size):
                 b.style = body_style
+                changed = True
             continue
         elif not FOOTNOTE_SIZE_RATIO * size <= b.size <= HEADING_MAX_RATIO * size:
             continue  # small capitals come out a little under the body's size
@@ -233,10 +248,13 @@ def _headings_read_as_text(body: list[Block], body_style: str) -> None:
             near = max(t.bbox[1] - b.bbox[3], b.bbox[1] - t.bbox[3]) <= 3 * size
             if inside and near:
                 b.style = body_style
+                changed = True
                 break
         else:
             if not b.fixed and _outdented_heading(b, text, size):
                 b.style = body_style
+                changed = True
+    return changed
 
 
 def _outdented_heading(b: Block, text: list[Block], size: float) -> bool:
@@ -423,7 +441,45 @@ def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> lis
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
         if top and rest:
             return xy_cut(top, min_col_gap, body_style) + xy_cut(rest, min_col_gap, body_style)
-    return sorted(blocks, key=lambda b: (b.bbox[1], b.bbox[0]))
+    return _by_rows(blocks)
+
+
+def _by_rows(blocks: list[Block]) -> list[Block]:
+    """Blocks that no cut separates, top to bottom, and blocks whose first lines stand level
+    left to right.
+
+    A paragraph whose first line is broken by inline math in a symbol font comes out as a
+    piece of that line ("Let S"), the math, and the rest of the paragraph, whose boxes
+    overlap; their tops differ by a point or two with the fonts' heights, so ordering by top
+    alone can read the paragraph before the words that open it.
+    """
+    ordered = sorted(blocks, key=lambda b: (b.bbox[1], b.bbox[0]))
+    out: list[Block] = []
+    row: list[Block] = []
+    for b in ordered:
+        if row and not _level(row[0], b):
+            out.extend(sorted(row, key=lambda r: (r.first_line or r.bbox)[0]))
+            row = []
+        row.append(b)
+    out.extend(sorted(row, key=lambda r: (r.first_line or r.bbox)[0]))
+    return out
+
+
+# First lines whose middles lie within this share of a font size stand on one line.
+LEVEL_SLACK = 0.4
+
+
+def _level(a: Block, b: Block) -> bool:
+    """Do the first lines of horizontal blocks ``a`` and ``b`` stand side by side, on one
+    line? Their middles, not their overlap, are compared: a symbol's tall box (an arrow, a
+    brace) reaches into the next line down, whose words must not be read before it."""
+    if a.first_line is None or b.first_line is None or a.direction != b.direction:
+        return False
+    if a.direction != (1.0, 0.0):
+        return False
+    _ax0, ay0, _ax1, ay1 = a.first_line
+    _bx0, by0, _bx1, by1 = b.first_line
+    return abs((ay0 + ay1) - (by0 + by1)) / 2 <= LEVEL_SLACK * max(a.size, b.size, 1.0)
 
 
 def _runs_on(top: list[Block], rest: list[Block]) -> bool:
