@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 
 import pymupdf
+import pytest
 from conftest import drag
 
 from basehalf_core.documents.document import open_document
@@ -50,33 +51,36 @@ def _block(n: int, box, first=None, lines: int = 1) -> Block:
     )
 
 
-def test_a_paragraph_whose_first_line_breaks_at_inline_math_is_read_from_its_start():
-    # Boxes as MuPDF gives them for Neural Computation's "Let S = {w ∈ R^n} be a parameter
-    # space ...": the rest of the paragraph starts a point higher than "Let S".
-    heading = _block(0, (133.0, 456.5, 217.0, 466.0))
-    let_s = _block(1, (133.4, 479.3, 153.8, 488.9))
-    math = _block(2, (156.4, 477.0, 206.3, 495.3))
-    rest = _block(3, (133.4, 478.6, 444.2, 511.8), first=(208.0, 478.6, 444.2, 488.9), lines=3)
-    order = [b for b, _role in order_blocks([heading, rest, math, let_s], 792.0)]
-    assert order == [0, 1, 2, 3]
+# Each case: blocks (given in a shuffled order) whose reading order is their ids, 0 first.
+LEVEL_CASES = {
+    # Neural Computation's "Let S = {w ∈ R^n} be a parameter space ...", boxes as MuPDF gives
+    # them: the rest of the paragraph starts a point higher than "Let S"; it is read from its
+    # start.
+    "inline-math-opens-a-paragraph": [
+        _block(0, (133.0, 456.5, 217.0, 466.0)),
+        _block(3, (133.4, 478.6, 444.2, 511.8), first=(208.0, 478.6, 444.2, 488.9), lines=3),
+        _block(2, (156.4, 477.0, 206.3, 495.3)),
+        _block(1, (133.4, 479.3, 153.8, 488.9)),
+    ],
+    # Advances in Physics: "... asymptotically (t → ∞) to non-" ends a paragraph; the arrow's
+    # box reaches into the first line of the next paragraph, which must not be pulled ahead.
+    "a-tall-symbol-reaches-into-the-next-line": [
+        _block(3, (28.0, 168.2, 386.0, 459.0), first=(63.0, 168.2, 173.0, 178.0), lines=24),
+        _block(2, (354.0, 156.0, 386.0, 166.0)),
+        _block(1, (323.0, 156.0, 349.0, 173.4)),
+        _block(0, (48.0, 48.0, 386.0, 166.0), first=(48.0, 48.0, 326.0, 58.0), lines=10),
+    ],
+    "one-above-the-other": [
+        _block(1, (133.0, 150.0, 300.0, 160.0)),
+        _block(0, (133.0, 100.0, 444.0, 140.0), first=(200.0, 100.0, 444.0, 110.0), lines=4),
+    ],
+}
 
 
-def test_a_tall_symbol_does_not_pull_the_next_paragraph_ahead_of_it():
-    # Advances in Physics: "... asymptotically (t → ∞) to non-" ends a paragraph; the
-    # arrow's box reaches into the first line of the next paragraph, which starts left of it.
-    above = _block(0, (48.0, 48.0, 386.0, 166.0), first=(48.0, 48.0, 326.0, 58.0), lines=10)
-    arrow = _block(1, (323.0, 156.0, 349.0, 173.4))
-    tail = _block(2, (354.0, 156.0, 386.0, 166.0))
-    below = _block(3, (28.0, 168.2, 386.0, 459.0), first=(63.0, 168.2, 173.0, 178.0), lines=24)
-    order = [b for b, _role in order_blocks([below, tail, arrow, above], 792.0)]
-    assert order == [0, 1, 2, 3]
-
-
-def test_blocks_one_above_the_other_keep_their_order():
-    upper = _block(0, (133.0, 100.0, 444.0, 140.0), first=(200.0, 100.0, 444.0, 110.0), lines=4)
-    lower = _block(1, (133.0, 150.0, 300.0, 160.0))
-    order = [b for b, _role in order_blocks([lower, upper], 792.0)]
-    assert order == [0, 1]
+@pytest.mark.parametrize("blocks", list(LEVEL_CASES.values()), ids=list(LEVEL_CASES))
+def test_blocks_whose_first_lines_stand_level_are_read_left_to_right_and_no_further(blocks):
+    order = [b for b, _role in order_blocks(blocks, 792.0)]
+    assert order == sorted(order) == list(range(len(blocks)))
 
 
 def _ocr_page(page) -> None:
@@ -98,12 +102,17 @@ def _ocr_page(page) -> None:
             y += 11.0
 
 
-def test_an_ocr_layer_with_a_size_per_word_is_read_in_order(tmp_path):
+def _read_words(tmp_path, draw) -> list[str]:
+    """The words of a one-page PDF drawn by ``draw``, in the order the reader reads them."""
     doc = pymupdf.open()
-    _ocr_page(doc.new_page(width=612, height=792))
-    path = tmp_path / "ocr.pdf"
+    draw(doc.new_page(width=612, height=792))
+    path = tmp_path / "drawn.pdf"
     doc.save(path)
-    got = [w.text for w in open_document(path).words(0)]
+    return [w.text for w in open_document(path).words(0)]
+
+
+def test_an_ocr_layer_with_a_size_per_word_is_read_in_order(tmp_path):
+    got = _read_words(tmp_path, _ocr_page)
     # Columns left then right, each line left to right: the order the words were written.
     assert got == [WORDS[k % len(WORDS)] for k in range(480)]
 
@@ -165,11 +174,7 @@ def _ocr_page_wide_spaces(page) -> None:
 
 
 def test_an_ocr_layer_with_wide_word_spaces_is_read_column_by_column(tmp_path):
-    doc = pymupdf.open()
-    _ocr_page_wide_spaces(doc.new_page(width=612, height=792))
-    path = tmp_path / "ocr.pdf"
-    doc.save(path)
-    got = [w.text for w in open_document(path).words(0)]
+    got = _read_words(tmp_path, _ocr_page_wide_spaces)
     assert got == [WORDS[k % len(WORDS)] for k in range(640)]
 
 
