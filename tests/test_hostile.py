@@ -307,6 +307,40 @@ def test_a_course_session_that_leads_outside_is_refused_and_nothing_copied(tmp_p
     assert SECRET not in "".join(copied)
 
 
+@pytest.mark.parametrize(
+    "session",
+    ["learners", "learners/bob", "Learners/bob", "via/bob"],
+    ids=[
+        "the-learners-folder",
+        "a-learners-folder",
+        "other-case",
+        "a-folder-on-the-way-links-there",
+    ],
+)
+def test_a_session_in_the_learners_folder_is_refused_and_no_learners_work_is_handed_out(
+    tmp_path, session
+):
+    s1 = tmp_path / "s1"
+    s1.mkdir()
+    (s1 / "a.md").write_text("# a\n")
+    c = course.new(tmp_path / "c", "T", [s1])
+    bob = c.root / "learners" / "bob"
+    bob.mkdir(parents=True)
+    (bob / "answers.md").write_text(SECRET)
+    if session.startswith("Learners/") and not (c.root / "Learners").exists():
+        (c.root / "Learners").symlink_to("learners")  # as a case-insensitive disk would see it
+        session = "Learners/bob"
+    if session == "via/bob":
+        (c.root / "via").symlink_to("learners")  # a link inside the course, to the learners
+    (c.root / "course.yaml").write_text(f"title: T\nsessions:\n  - s1\n  - {session}\n")
+    with pytest.raises(course.CourseError, match="learners"):
+        course.handout(c.root, tmp_path / "h")
+    copied = (
+        [p.read_text() for p in (tmp_path / "h").rglob("*.md")] if (tmp_path / "h").exists() else []
+    )
+    assert SECRET not in "".join(copied)
+
+
 # --- hostile YAML under a memory cap (so a regression fails instead of eating the box) ---
 
 LOL = "a: &a [" + ",".join(['"lol"'] * 9) + "]\n"

@@ -77,6 +77,10 @@ class Course:
         return any(rel == k or rel.startswith(k.rstrip("/") + "/") for k in self.key)
 
 
+# Every learner's folder lies under this one (see :mod:`.roster`); it is never a session.
+LEARNERS_DIR = "learners"
+
+
 def _entries(data: dict, field: str, where: Path) -> list[str]:
     raw = data.get(field) or []
     if not isinstance(raw, list):
@@ -117,6 +121,15 @@ def load(course_folder: str | os.PathLike) -> Course:
             raise CourseError(f"{where}: session {s!r} leads outside the course (a symlink)")
         if full.is_symlink() or not full.is_dir():
             raise CourseError(f"{where}: session {s!r} is not a folder of the course")
+        # Sessions are handed out: one that is the learners' folder, or lies in it (also
+        # through a folder on the way that links there), would give every learner the
+        # others' work.
+        resolved = full.resolve().relative_to(root.resolve()).parts
+        if resolved and resolved[0].casefold() == LEARNERS_DIR:
+            raise CourseError(
+                f"{where}: session {s!r} is in '{LEARNERS_DIR}/', the learners' own folders; "
+                "a handout of it would give each learner the others' work"
+            )
     return Course(root, str(data.get("title") or root.name), sessions, _entries(data, "key", where))
 
 

@@ -24,7 +24,7 @@ import yaml
 from basehalf_core.folder.fsio import atomic_write, open_folder, read_bytes
 from basehalf_core.teaching import course
 
-LEARNERS_DIR = "learners"
+LEARNERS_DIR = course.LEARNERS_DIR
 TEACHER = "teacher"
 # ASCII, short, no path characters: a name becomes a folder name and a cookie value.
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
