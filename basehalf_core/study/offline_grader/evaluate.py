@@ -9,6 +9,7 @@ test fold is touched only to be predicted.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections import Counter
@@ -146,15 +147,13 @@ def select_policy(
     blocked = list(no_correct or [False] * len(scores))
     src = list(sources or [""] * len(scores))
     names = sorted(set(src))
+    picks = [[i for i, s in enumerate(src) if s == name] for name in names]
     grid = _grid(scores)
 
     def f1(pred: list[bool]) -> float:
-        if len(names) == 1:
+        if len(picks) == 1:
             return macro_f1_2way(gold, pred)
-        per = []
-        for name in names:
-            pick = [i for i, s in enumerate(src) if s == name]
-            per.append(macro_f1_2way([gold[i] for i in pick], [pred[i] for i in pick]))
+        per = [macro_f1_2way([gold[i] for i in p], [pred[i] for i in p]) for p in picks]
         return sum(per) / len(per)
 
     def holds(hits: list[tuple[bool, str]], right: bool, target: float) -> bool:
@@ -683,8 +682,9 @@ def notes_validate(
     """
     from basehalf_core.study.offline_grader.model import grade
 
-    notes = [sentences(n) for n in lesson_notes(rows, own)]
-    fit_notes = notes if own else [sentences(n) for n in lesson_notes(rows, True)]
+    texts = lesson_notes(rows, own)
+    notes = [sentences(t) for t in texts]
+    fit_notes = notes if own else [sentences(t) for t in lesson_notes(rows, True)]
     matches = [row_match(r) for r in rows]
     data = LEXICAL.prepare([m.values for m in matches])
     gold = [is_correct(r) for r in rows]
@@ -720,10 +720,10 @@ def notes_validate(
         rules = dict(zip(NOTES_RULES, (None, pol.t_correct, t_notes), strict=True))
         bpol = select_policy([fit_base[i] for i in train], [gold[i] for i in train])
         for i in fold:
-            r, context = rows[i], "\n\n".join(notes[i])
+            r = rows[i]
             for name, t in rules.items():
-                rule = Policy(pol.t_correct, pol.t_wrong, pol.t_2way, pol.gate_2way, t)
-                got = grade(r["question"], r["student_answer"], context=context, model=model,
+                rule = dataclasses.replace(pol, t_correct_notes=t)
+                got = grade(r["question"], r["student_answer"], context=texts[i], model=model,
                             policy=rule)  # fmt: skip
                 verdicts[name][i] = got.verdict
             verdicts["overlap"][i] = _baseline_verdict(base[i], bpol)

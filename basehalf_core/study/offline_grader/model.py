@@ -358,10 +358,11 @@ def _with_notes(
     compare = tuple(compare_passages(question, answer, on_topic or notes))
     source = "the closest note passage (no answer key)"
     # Notes are not a key. Word evidence against them does not make Correct trustworthy:
-    # held out, Correct was right 70 % (SciEntsBank) and 76 % (Beetle) of the time at the
-    # key's threshold, and 68 % / 71 % at a threshold chosen for notes on training folds
-    # (bench/grading.py --notes), against 85 % asked. So offline, without a key, every
-    # answer is Unsure, with the passages to compare it with and how much it shares with them.
+    # held out (unseen questions), Correct was right 71 % (SciEntsBank) and 78 % (Beetle) of
+    # the time at the key's threshold, and 70 % / 79 % at a threshold chosen for notes on
+    # training folds (bench/grading.py --notes --margin 0.03), against 85 % asked. So offline,
+    # without a key, every answer is Unsure, with the passages to compare it with and how much
+    # it shares with them.
     t_correct = policy.t_correct_notes
     if not on_topic:
         verdict, why = "Unsure", "no note sentence is about what the question asks"
@@ -372,14 +373,15 @@ def _with_notes(
         # contradiction is named in the reason instead.
         verdict, why = "Unsure", _why("Unsure", m, source)
         if not m.flipped and not m.confused:
-            if _echo(question, answer, [n for n in notes if n not in on_topic]):
+            about = set(on_topic)
+            if _echo(question, answer, [n for n in notes if n not in about]):
                 why = "the answer repeats note text that is not about what the question asks"
             else:
-                n_shared, n_total = len(m.shared), len(m.shared) + len(m.missing)
+                n_shared, n_total = _terms(m)
                 why = (
                     "there is no answer key, and shared words with notes cannot settle an "
-                    f"answer (it shares {n_shared} of {max(n_total, n_shared)} terms of "
-                    "the closest note passage); compare it with the passages shown"
+                    f"answer (it shares {n_shared} of {n_total} terms of the closest note "
+                    "passage); compare it with the passages shown"
                 )
     if verdict == "Correct":
         compare = ()
@@ -413,8 +415,13 @@ def _echo(question: str, answer: str, off_topic: list[str]) -> bool:
     return match(question, answer, off_topic).values[PRECISION] >= 0.8
 
 
+def _terms(m: Match) -> tuple[int, int]:
+    """How many of the reference's terms the answer shares, and how many there are."""
+    return len(m.shared), len(m.shared) + len(m.missing)
+
+
 def _why(verdict: str, m: Match, source: str) -> str:
-    n_shared, n_total = len(m.shared), len(m.shared) + len(m.missing)
+    n_shared, n_total = _terms(m)
     if m.swap and verdict != "Correct":
         return f"it exchanges '{m.swap[0]}' and '{m.swap[1]}' compared with {source}"
     if m.substitution and verdict != "Correct":
@@ -425,10 +432,10 @@ def _why(verdict: str, m: Match, source: str) -> str:
             return f"it says '{m.conflict[0]}' where {source} says '{m.conflict[1]}'"
         return f"its negation does not match {source}"
     if verdict == "Correct":
-        return f"it matches {source}, sharing {n_shared} of its {max(n_total, n_shared)} key terms"
+        return f"it matches {source}, sharing {n_shared} of its {n_total} key terms"
     if verdict == "Partial":
         gap = ", ".join(m.missing[:3])
         return f"it overlaps {source} but misses key terms ({gap or 'detail'})"
     if verdict == "Wrong":
-        return f"it shares little with {source} ({n_shared} of {max(n_total, n_shared)} key terms)"
+        return f"it shares little with {source} ({n_shared} of {n_total} key terms)"
     return f"the word evidence is not strong either way; compare your answer with {source}"
