@@ -116,7 +116,7 @@ def _store_lock(root: Path) -> Iterator[None]:
     """The lock every write that can add an entry takes, before the file's own lock.
 
     A move or relink holds it for its whole run and plans on the folder as it is under it
-    (:func:`_refreshed`). A link written while a move runs would otherwise be planned on
+    (:func:`_multi_file`). A link written while a move runs would otherwise be planned on
     the old name and land after the move rewrote that note: a dangling entry the writer was
     told had succeeded. Writes that cannot add an entry (a note's body, basehalf's own state)
     do not take it.
@@ -132,13 +132,17 @@ def _check_on_disk(ws: Workspace, paths: tuple[str, ...]) -> None:
             raise OperationRefused(path, "no such file in the folder (moved or deleted meanwhile)")
 
 
-def _refreshed(ws: Workspace) -> None:
-    """Bring the index up to date with the disk; called under :data:`fsio.MULTI`.
+@contextlib.contextmanager
+def _multi_file(ws: Workspace) -> Iterator[None]:
+    """A multi-file operation's run: the store lock held throughout, the index brought up to
+    date with the disk under it first.
 
-    A multi-file operation decides which stores to rewrite from the index: one a session
-    built a second ago does not know a link another session or the CLI wrote since.
+    Such an operation decides which stores to rewrite from the index: one a session built a
+    second ago does not know a link another session or the CLI wrote since.
     """
-    ws.refresh()
+    with _store_lock(ws.root):
+        ws.refresh()
+        yield
 
 
 def _entry_for(ws: Workspace, target: str, owner: str, *, must_exist: bool = True) -> str:
@@ -511,8 +515,7 @@ def move(ws: Workspace, old: str, new: str) -> Report:
     if dest is None:
         raise OperationRefused(new, f"not a valid destination: {reason}")
     _check_visible(dest)
-    with fsio.locked(ws.root, fsio.MULTI):
-        _refreshed(ws)
+    with _multi_file(ws):
         src = _existing(ws, old)
         if dest == src or dest.startswith(src + "/"):
             raise OperationRefused(dest, f"cannot move {src} inside itself")
@@ -640,8 +643,7 @@ def relink(ws: Workspace, old: str, new: str) -> Report:
     key, reason = check_entry(link[0] if link else old, "")
     if key is None:
         raise OperationRefused(old, f"not a valid entry: {reason}")
-    with fsio.locked(ws.root, fsio.MULTI):
-        _refreshed(ws)
+    with _multi_file(ws):
         if ws.resolve(key) is not None:
             raise OperationRefused(old, "still exists, so it is not dangling; use mv to rename it")
         target = _existing(ws, new)
@@ -722,8 +724,7 @@ def delete(ws: Workspace, path: str, *, expected: bytes | None = None) -> list[s
     Returns:
         The nodes whose entries now dangle (removing those is a separate, explicit step).
     """
-    with fsio.locked(ws.root, fsio.MULTI):
-        _refreshed(ws)  # the nodes to name: every one that links to it now
+    with _multi_file(ws):  # the nodes to name: every one that links to it now
         node = _existing(ws, path)
         full = inside(ws.root, node)
         if full.is_dir() and not full.is_symlink():
