@@ -144,6 +144,7 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
     summary = []
     for split, protocol in ((s, p) for p in protocols for s in PROTOCOL_SPLITS.get(p, SPLITS)):
         rows = load(split)
+        also = [r for other in SPLITS if other != split for r in load(other)] if ALSO else []
         t = time.perf_counter()
         res = {}
         for name, (extra, learner) in graders.items():
@@ -155,7 +156,7 @@ def cv_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("questi
                 extra=extra,
                 learner=learner,
                 seed=SEED,
-                also=[r for other in SPLITS if other != split for r in load(other)] if ALSO else (),
+                also=also,
             )
             res["overlap"], res[name] = got["overlap"], got["offline"]
         took = time.perf_counter() - t
