@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from basehalf_core.folder.fsio import WriteRefused, atomic_write
+from basehalf_core.folder.fsio import WriteRefused, atomic_write, locked
 
 KEEP = 10
 
@@ -33,8 +33,11 @@ def config_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".config") / "basehalf"
 
 
+NAME = "recent-folders.json"
+
+
 def _file() -> Path:
-    return config_dir() / "recent-folders.json"
+    return config_dir() / NAME
 
 
 @dataclass(frozen=True)
@@ -51,17 +54,18 @@ def load() -> list[RecentFolder]:
         data = json.loads(_file().read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
-    paths = (
-        [p for p in data.get("folders", []) if isinstance(p, str)] if isinstance(data, dict) else []
-    )
+    folders = data.get("folders") if isinstance(data, dict) else None
+    paths = [p for p in folders if isinstance(p, str)] if isinstance(folders, list) else []
     return [RecentFolder(p, Path(p).is_dir()) for p in paths[:KEEP]]
 
 
 def remember(folder: str | os.PathLike) -> None:
     """Put ``folder`` first in the list (best effort: a read-only config folder is ignored)."""
     path = str(Path(folder).expanduser().resolve())
-    paths = [path] + [r.path for r in load() if r.path != path]
-    data = json.dumps({"folders": paths[:KEEP]}, ensure_ascii=False, indent=1).encode("utf-8")
-    # Remembering is a convenience: opening the folder must not fail over it.
-    with contextlib.suppress(OSError, WriteRefused):
-        atomic_write(_file(), data)
+    # Remembering is a convenience: opening the folder must not fail over it. Read, add and
+    # write under one lock (threads: marimo's tabs; flock: other processes), or two folders
+    # opened at once keep only one of them.
+    with contextlib.suppress(OSError, WriteRefused), locked(config_dir(), NAME):
+        paths = [path] + [r.path for r in load() if r.path != path]
+        data = json.dumps({"folders": paths[:KEEP]}, ensure_ascii=False, indent=1)
+        atomic_write(_file(), data.encode("utf-8"))
