@@ -13,10 +13,13 @@ import html
 import os
 from pathlib import Path
 
+from basehalf_core.documents.search_helper import SERVED_ENV
 from basehalf_core.folder.fsio import FolderError
 from basehalf_core.teaching import budget, roster
 
-ENV = "BASEHALF_SERVE_COURSE"
+# One name: defined on the lowest floor that reads it (the search helper stays off in a class
+# server's kernels), so the server that sets it and the kernels that read it cannot drift apart.
+ENV = SERVED_ENV
 CALLS_ENV = "BASEHALF_SERVE_CALLS_PER_DAY"
 
 
