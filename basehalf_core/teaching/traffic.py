@@ -125,12 +125,25 @@ def make_router(traffic: Traffic):
     )
 
 
+def _server_base(args: dict) -> dict:
+    """``args`` with the API base the server was started with in place of any other."""
+    base = (os.environ.get("BASEHALF_API_BASE") or "").strip() or None
+    if args.get("api_base") == base:
+        return args
+    args = {k: v for k, v in args.items() if k != "api_base"}  # api_key: only the placeholder
+    if base:
+        args["api_base"] = base
+    return args
+
+
 def transport(router, budget: budgets.Budget | None):
     """A :func:`basehalf_core.study.llm.set_transport` function: budget first, then the Router.
 
     Every learner call is counted (and refused once the day's calls are spent) before it
     leaves; with a Router, whatever model the learner typed, the call goes to the class group:
-    a learner cannot point the server's keys at another model or server.
+    a learner cannot point the server's keys at another model or server. Without a Router the
+    call goes to the server's own API base (``BASEHALF_API_BASE``, else the provider's), never
+    to one a learner typed: litellm sends the server's key to whatever base it is given.
     """
 
     def send(**args):
@@ -138,7 +151,7 @@ def transport(router, budget: budgets.Budget | None):
         if budget is not None and learner is not None:
             budget.spend(learner)
         if router is None:
-            return llm._lib().completion(**args)
+            return llm._lib().completion(**_server_base(args))
         for k in ("api_base", "api_key", "num_retries"):
             args.pop(k, None)
         args["model"] = GROUP
