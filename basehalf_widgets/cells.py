@@ -21,7 +21,7 @@ from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import answer_key, llm, review
 from basehalf_core.study import ask as asking
 from basehalf_core.teaching import course
-from basehalf_core.views import export, grading_panel, panels
+from basehalf_core.views import export, grading_panel, markdown, panels
 from basehalf_core.views.note_edit import EditorController
 from basehalf_widgets import panes
 from basehalf_widgets.canvas import Canvas
@@ -205,14 +205,17 @@ def start_grading(ws: Workspace, card: str, model: str | None, api_base: str | N
 def ask_box(ws: Workspace, current: dict, model_box, api_base_box):
     """The Ask chat (the open card, its upstream notes, the reader's selection), kept alive
     by the returned HTML (marimo holds UI elements weakly)."""
+    respond = asking.chat_model(
+        ws,
+        card_path=lambda: current["open"],
+        selection=lambda: current["reader"] and current["reader"].passage(),
+        model=lambda: model_box.value.strip() or None,
+        api_base=lambda: api_base_box.value.strip() or None,
+    )
+    # The chat draws Markdown with HTML and images: an answer is escaped as it streams, so
+    # a note that talks the model into an <img> or ![](url) cannot make the browser fetch.
     chat = mo.ui.chat(
-        asking.chat_model(
-            ws,
-            card_path=lambda: current["open"],
-            selection=lambda: current["reader"] and current["reader"].passage(),
-            model=lambda: model_box.value.strip() or None,
-            api_base=lambda: api_base_box.value.strip() or None,
-        )
+        lambda messages, config=None: markdown.escape_stream(respond(messages, config))
     )
     title = mo.md("**Ask** (the open card, its upstream notes, your selection)")
     html = mo.Html(f'<div data-testid="ask">{mo.vstack([title, chat]).text}</div>')

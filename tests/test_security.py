@@ -6,6 +6,8 @@ Each test here failed before the mechanism it names was fixed (see /work/notes/s
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from openai_server import no_model_env, openai_server, start  # noqa: F401
 
@@ -37,3 +39,71 @@ def test_a_learners_api_base_never_receives_the_servers_key(monkeypatch, openai_
         own.stop()
     assert openai_server.requests == []
     assert [r.headers.get("authorization") for r in own.requests] == [f"Bearer {KEY}"]
+
+
+# --- what a model answers (or a note it quotes) cannot make the browser fetch or run ----------
+
+U = "http://127.0.0.1:9/track"
+HOSTILE_ANSWERS = [
+    f"See ![chart]({U}?answers=all) for it.",
+    f"Two ![a][r] refs.\n\n[r]: {U}\n",
+    f"Escaped twice \\\\![b]({U}) still an image unless escaped here.",
+    f'<img src="{U}"> and <video src="{U}"></video> and <svg><image href="{U}"/></svg>',
+    f"<script>fetch('{U}')</script> <iframe src=\"{U}\"></iframe>",
+    f'<div style="background:url({U})">x</div> <link rel=stylesheet href="{U}">',
+    "[click](javascript:alert(1)) [line](\njavascript:alert(1))\n",
+    f'```\ncode <b> ![i](u)\n```\nafter it <img src="{U}">',
+    f'~~~\nan open fence <img src="{U}">',
+    f'`span <img src="{U}">` and <img src="{U}">',
+]
+
+
+def _rendered(text: str) -> str:
+    # A renderer that passes raw HTML and draws images, as the chat's does.
+    import markdown as python_markdown
+
+    return python_markdown.markdown(text, extensions=["fenced_code"])
+
+
+def _outside_code(html: str) -> str:
+    # Inside <code> a renderer escapes markup itself: "<b>" there is text.
+    return re.sub(r"<code>.*?</code>", "", html, flags=re.DOTALL)
+
+
+@pytest.mark.parametrize("answer", HOSTILE_ANSWERS)
+def test_a_streamed_answer_is_escaped_however_it_is_cut(answer):
+    import random
+
+    from basehalf_core.views.markdown import escape_stream
+
+    whole = "".join(escape_stream([answer]))
+    html = _rendered(whole)
+    for tag in ("<img", "<video", "<svg", "<script", "<iframe", "<style", "<link", "<div"):
+        assert tag not in _outside_code(html), (tag, html)
+    assert "javascript:" not in " ".join(re.findall(r'href="([^"]*)"', html))
+    rng = random.Random(answer)
+    for _ in range(200):
+        cuts = sorted(rng.sample(range(1, len(answer)), min(len(answer) - 1, rng.randint(1, 25))))
+        pieces = [answer[a:b] for a, b in zip([0, *cuts], [*cuts, len(answer)], strict=True)]
+        assert "".join(escape_stream(pieces)) == whole
+
+
+def test_the_ask_chat_shows_the_answer_escaped(tmp_path, openai_server):
+    from types import SimpleNamespace
+
+    from basehalf_core.folder.workspace import Workspace
+    from basehalf_widgets import cells
+
+    openai_server.default = {"content": HOSTILE_ANSWERS[0] + " " + HOSTILE_ANSWERS[3]}
+    (tmp_path / "n.md").write_text("# A note\n\nText.\n", encoding="utf-8")
+    ws = Workspace.open(tmp_path)
+    view = cells.ask_box(
+        ws,
+        {"open": "n.md", "reader": None},
+        SimpleNamespace(value="openai/x"),
+        SimpleNamespace(value=openai_server.base_url),
+    )
+    chat = next(e for e in view._bh_keep if hasattr(e, "_model"))
+    shown = "".join(chat._model([SimpleNamespace(role="user", content="what?")], None))
+    html = _rendered(shown)
+    assert "chart" in html and "<img" not in html and "<video" not in html

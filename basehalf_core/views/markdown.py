@@ -12,6 +12,7 @@ import html
 import re
 import threading
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Iterator
 
 import markdown
 from markdown.treeprocessors import Treeprocessor
@@ -130,20 +131,27 @@ def _safe_dest(dest: str) -> str:
     return dest if not dest or safe_href(dest) is not None else BLOCKED_LINK
 
 
-def _escape_line(line: str) -> str:
+def _escape_line(line: str, images: bool = True) -> str:
     line = _REF_DEF.sub(lambda m: m.group(1) + _safe_dest(m.group(2)), line)
     out = []
     pos = 0
     for m in _CODE_SPAN.finditer(line):
-        out.append(_escape_prose(line[pos : m.start()]))
+        out.append(_escape_prose(line[pos : m.start()], images))
         out.append(m.group(0))  # Markdown escapes code itself; it is shown as written
         pos = m.end()
-    out.append(_escape_prose(line[pos:]))
+    out.append(_escape_prose(line[pos:], images))
     return "".join(out)
 
 
-def _escape_prose(text: str) -> str:
+# An image's "!" after an even run of backslashes (an odd one escapes it already): "\!"
+# leaves a plain link, which fetches nothing.
+_IMAGE_BANG = re.compile(r"(?<!\\)((?:\\\\)*)!(?=\[)")
+
+
+def _escape_prose(text: str, images: bool = True) -> str:
     text = text.replace("<", "&lt;")
+    if not images:
+        text = _IMAGE_BANG.sub(r"\1\\!", text)
     return _INLINE_DEST.sub(lambda m: m.group(1) + _safe_dest(m.group(2)), text)
 
 
@@ -174,3 +182,81 @@ def escape(text: str) -> str:
         out.append(escaped)
         dest_opens = _DEST_OPEN_AT_END.search(escaped) is not None
     return "".join(out)
+
+
+def escape_stream(deltas: Iterable[str]) -> Iterator[str]:
+    """:func:`escape` for Markdown that arrives in pieces (a model's answer in a chat), and
+    with images made plain links: a browser fetches an image as soon as it is drawn, so a
+    note that talks a model into writing ``![](https://…?your-answers)`` would leak them.
+
+    A line after an opening fence is code as it arrives (as in CommonMark, where a fence left
+    open runs to the end), and a fence still open at the end is closed. A line is passed on when it is complete;
+    before that, only the part up to its last space, and only while nothing in it (a
+    backtick, ``](``, a fence or link definition about to start) could change how it reads.
+
+    Args:
+        deltas: the text, piece by piece.
+
+    Yields:
+        The escaped text, piece by piece (joined, the escape of the whole).
+    """
+    fence: re.Pattern[str] | None = None
+    opened = ""  # the fence that opened the code being read, to close it at the end
+    dest_opens = False
+    pending = ""  # the current line's text not yet passed on
+    started = False  # part of the current line has been passed on already
+
+    def line_out(line: str) -> str:
+        nonlocal fence, opened, dest_opens, started
+        whole = not started
+        started = False
+        bare = line.rstrip("\r\n")
+        if fence is not None:
+            if fence.match(bare):
+                fence = None
+            return line
+        m = _FENCE_OPEN.match(bare) if whole else None
+        if m and not (m.group(2)[0] == "`" and "`" in m.group(3)):
+            char, length = m.group(2)[0], len(m.group(2))
+            fence = re.compile(rf"^ {{0,3}}{re.escape(char)}{{{length},}}[ \t]*$")
+            opened = char * length + "\n"
+            dest_opens = False
+            return line
+        if dest_opens and whole:
+            line = _LEADING_DEST.sub(lambda d: d.group(1) + _safe_dest(d.group(2)), line, 1)
+        escaped = _escape_line(line, images=False)
+        dest_opens = _DEST_OPEN_AT_END.search(escaped) is not None
+        return escaped
+
+    for delta in deltas:
+        pending += delta
+        out = []
+        while "\n" in pending:
+            line, pending = pending.split("\n", 1)
+            out.append(line_out(line + "\n"))
+        # Part of an unfinished line: prose only, cut at a space so no construct is split.
+        head, space, _ = pending.rpartition(" ")
+        if (
+            space
+            and fence is None
+            and not (dest_opens and not started)
+            and not _MAY_CHANGE.search(pending)
+            and (started or not _MAY_OPEN_LINE.match(pending))
+        ):
+            out.append(_escape_prose(head + space, images=False))
+            pending = pending[len(head) + 1 :]
+            started = True
+        if out:
+            yield "".join(out)
+    tail = line_out(pending) if pending else ""
+    if fence is not None:
+        # Closed here, so no renderer reads what followed the open fence as anything but code.
+        tail += ("" if not tail or tail.endswith("\n") else "\n") + opened
+    if tail:
+        yield tail
+
+
+# In an unfinished line, what could still turn into a code span or a link destination.
+_MAY_CHANGE = re.compile(r"`|\]\s*\(|\]\s*$|!\s*$")
+# A line start that could still open a fence or a link reference definition.
+_MAY_OPEN_LINE = re.compile(r"^ {0,3}[`~\[]|^\s*$")
