@@ -107,3 +107,58 @@ def test_the_ask_chat_shows_the_answer_escaped(tmp_path, openai_server):
     shown = "".join(chat._model([SimpleNamespace(role="user", content="what?")], None))
     html = _rendered(shown)
     assert "chart" in html and "<img" not in html and "<video" not in html
+
+
+# --- a key echoed back by a provider is never shown, logged or written ------------------------
+
+SECRETS = {
+    "OPENAI_API_KEY": "sk-openai-never-shown-1111",
+    "CLASS_LLM_PASS": "pw-class-never-shown-2222",  # a name that says what it is
+    "TEACHERS_LLM": "teachers-never-shown-3333",  # a name only the course's api_key_env gives
+}
+ECHO = " ".join(SECRETS.values())
+REPLIES = {
+    "error 400": {"status": 400, "error": f"bad request from {ECHO}"},
+    "error 500": {"status": 500, "error": f"upstream failed for {ECHO}"},
+    "answer": {"content": f"I was sent {ECHO}", "chunk": 3},  # streamed in 3-character pieces
+}
+
+
+@pytest.mark.parametrize("reply", REPLIES.values(), ids=REPLIES.keys())
+def test_a_key_echoed_by_the_provider_goes_nowhere(tmp_path, monkeypatch, openai_server, reply):
+    import shutil
+
+    from class_server import SESSION, make_class
+
+    from basehalf_core.folder.workspace import Workspace
+    from basehalf_core.study import ask, grading
+    from basehalf_core.views import export
+
+    for name, value in SECRETS.items():
+        monkeypatch.setenv(name, value)
+    root = make_class(tmp_path / "c")
+    with open(root / "course.yaml", "a", encoding="utf-8") as fh:  # the course names the key
+        fh.write("models:\n  deployments:\n    - {model: openai/x, api_key_env: TEACHERS_LLM}\n")
+    monkeypatch.setattr(llm, "_secret_variables", set(), raising=False)
+    traffic.load(root)
+    openai_server.default = reply
+    folder = tmp_path / "f"
+    shutil.copytree(SESSION, folder)
+    cfg = llm.ModelConfig("openai/x", api_base=openai_server.base_url, retries=0, timeout=10)
+    said = []
+    for run in (
+        lambda: grading.grade_card(Workspace.open(folder), "06-qkv-practice.md", config=cfg),
+        lambda: said.append("".join(ask.ask_stream(Workspace.open(folder), "q?", model="openai/x",
+                                                   api_base=openai_server.base_url))),
+        lambda: said.append(ask.ask(Workspace.open(folder), "q?", model="openai/x",
+                                    api_base=openai_server.base_url).text),
+    ):  # fmt: skip
+        try:
+            run()
+        except llm.ModelError as exc:
+            said.append(str(exc))
+    assert openai_server.requests and said
+    written = [p.read_text("utf-8", "replace") for p in folder.rglob("*") if p.is_file()]
+    for value in SECRETS.values():
+        for text in [*said, *written, export.render_html(str(folder))]:
+            assert value not in text

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -232,12 +233,60 @@ def _call_args(cfg: ModelConfig) -> dict:
     return args
 
 
-def _scrub(text: str) -> str:
-    """Remove any key value from the environment that a provider echoed into an error."""
-    for name, value in os.environ.items():
-        if value and len(value) >= 8 and ("KEY" in name or "TOKEN" in name or "SECRET" in name):
-            text = text.replace(value, "***")
+# Environment variables whose values are treated as secrets: any name that says so, the
+# provider's key variable, and every variable a course names as a key (api_key_env).
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASS|CRED|AUTH", re.IGNORECASE)
+_secret_variables: set[str] = set()
+_SHORTEST_SECRET = 8  # shorter values are too likely to be ordinary words
+
+
+def secret_variable(name: str) -> None:
+    """Treat the value of environment variable ``name`` as a secret from now on (a course's
+    ``api_key_env`` may be called anything)."""
+    _secret_variables.add(name)
+
+
+def _secrets(cfg: ModelConfig | None = None) -> list[str]:
+    names = {n for n in os.environ if _SECRET_NAME.search(n)} | _secret_variables
+    if cfg is not None:
+        names.add(key_variable(cfg))
+    values = {os.environ.get(n) or "" for n in names}
+    return sorted((v for v in values if len(v) >= _SHORTEST_SECRET), key=len, reverse=True)
+
+
+def scrub(text: str, cfg: ModelConfig | None = None) -> str:
+    """``text`` with every secret value of the environment replaced by ``***``.
+
+    Everything that comes back from a model call passes here before anyone sees or writes
+    it: an error, and a reply too (a proxy or server that echoes the request's key into its
+    answer would otherwise put it into a grading file, ``.bh/asks.jsonl`` or the page).
+    """
+    for value in _secrets(cfg):
+        text = text.replace(value, "***")
     return text
+
+
+def _scrubbed(deltas: Iterator[str], cfg: ModelConfig) -> Iterator[str]:
+    """:func:`scrub` over a stream: a secret split across deltas is caught too, so text that
+    could be the start of one waits for the next delta (any other text passes at once)."""
+    secrets = _secrets(cfg)
+    held = ""
+    for delta in deltas:
+        held = scrub(held + delta, cfg)
+        wait = max((_started(held, v) for v in secrets), default=0)
+        if len(held) > wait:
+            yield held[: len(held) - wait]
+            held = held[len(held) - wait :]
+    if held:
+        yield scrub(held, cfg)
+
+
+def _started(text: str, secret: str) -> int:
+    """The length of the longest end of ``text`` that ``secret`` begins with (0: none)."""
+    for k in range(min(len(secret) - 1, len(text)), 0, -1):
+        if text.endswith(secret[:k]):
+            return k
+    return 0
 
 
 def _translate(cfg: ModelConfig, exc: Exception) -> ModelError:
@@ -254,7 +303,7 @@ def _translate(cfg: ModelConfig, exc: Exception) -> ModelError:
     if isinstance(exc, lib.RateLimitError):
         return ModelRateLimited(f"{where}: rate-limited after {cfg.retries + 1} attempts")
     status = getattr(exc, "status_code", None)
-    detail = _scrub(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)[:300]
+    detail = scrub(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, cfg)[:300]
     return ModelUnavailable(f"{where}: {detail}" + (f" (HTTP {status})" if status else ""))
 
 
@@ -294,7 +343,7 @@ def complete(
             text = resp.choices[0].message.content
             if text is None:
                 raise ModelBadAnswer(f"{cfg.model}: the answer has no text")
-            return text
+            return scrub(text, cfg)
         except ModelError:
             raise
         except Exception as exc:
@@ -325,11 +374,10 @@ def stream(
             chunks = _completion(
                 lib, messages=messages, temperature=temperature, stream=True, **args
             )
-            for chunk in chunks:
-                delta = chunk.choices[0].delta.content if chunk.choices else None
-                if delta:
-                    sent = True
-                    yield delta
+            deltas = (c.choices[0].delta.content for c in chunks if c.choices)
+            for delta in _scrubbed((d for d in deltas if d), cfg):
+                sent = True
+                yield delta
             return
         except ModelError:
             raise

@@ -106,6 +106,9 @@ def load(course_folder: str | os.PathLike) -> Traffic:
     except (TypeError, ValueError):
         raise TrafficError(f"{where}: calls_per_day and retries must be whole numbers") from None
     fallbacks = [str(f) for f in data.get("fallbacks") or []]
+    for d in deployments:
+        if d.get("api_key_env"):
+            llm.secret_variable(str(d["api_key_env"]))  # kept out of errors and replies
     return Traffic(calls, deployments, fallbacks, strategy, retries)
 
 
