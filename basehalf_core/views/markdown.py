@@ -190,9 +190,10 @@ def escape_stream(deltas: Iterable[str]) -> Iterator[str]:
     note that talks a model into writing ``![](https://…?your-answers)`` would leak them.
 
     A line after an opening fence is code as it arrives (as in CommonMark, where a fence left
-    open runs to the end), and a fence still open at the end is closed. A line is passed on when it is complete;
-    before that, only the part up to its last space, and only while nothing in it (a
-    backtick, ``](``, a fence or link definition about to start) could change how it reads.
+    open runs to the end), and a fence still open at the end is closed. A line is passed on
+    when it is complete; before that, only the part up to its last space, and only while
+    nothing in it (a backtick, ``](``, a fence or link definition about to start) could
+    change how it reads.
 
     Args:
         deltas: the text, piece by piece.
