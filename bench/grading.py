@@ -637,6 +637,15 @@ def choice_terms(row: dict) -> list[float]:
     return [float(key == said), float(key != said)]
 
 
+def key_kind_terms(row: dict) -> list[float]:
+    """KX: the ``hist`` features, then the word features and ``hist`` again times
+    ``single`` (the key accepts one answer): separate slopes for a teacher's one model answer
+    and a tutor's several short ones, as far as the ridge allows."""
+    hist = LEARNED_SETS["hist"](row)
+    single = float(len(_refs(row)) == 1)
+    return hist + [single * v for v in ev.row_match(row).values + hist]
+
+
 # Feature sets of the +learned row, each declared (in the note) before it was measured.
 LEARNED_SETS = {
     # shippable: wordllama is a plain dependency (weights in its wheel, no torch)
@@ -664,6 +673,8 @@ LEARNED_SETS = {
     "hist+len+cl+ch": lambda r: (
         LEARNED_SETS["hist"](r) + length_terms(r) + clause_terms(r) + choice_terms(r)
     ),
+    # KX: every feature of the lean again, times "the key accepts one answer"
+    "hist+kx": lambda r: key_kind_terms(r),
 }
 
 
