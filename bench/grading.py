@@ -639,19 +639,17 @@ def choice_terms(row: dict) -> list[float]:
 
 def key_kind_terms(row: dict) -> list[float]:
     """KX: the ``hist`` features, then the word features and ``hist`` again times
-    ``single`` (the key accepts one answer): separate slopes for a teacher's one model answer
-    and a tutor's several short ones, as far as the ridge allows."""
-    hist = LEARNED_SETS["hist"](row)
-    single = float(len(_refs(row)) == 1)
-    return hist + [single * v for v in ev.row_match(row).values + hist]
+    ``one_key`` (the key accepts one answer; see ``vectors.by_key_kind``)."""
+    values = ev.row_match(row).values + LEARNED_SETS["hist"](row)
+    return vectors.by_key_kind(values, _refs(row))[len(features.FEATURES) :]
 
 
 # Feature sets of the +learned row, each declared (in the note) before it was measured.
 LEARNED_SETS = {
     # shippable: wordllama is a plain dependency (weights in its wheel, no torch)
     "wordllama": lambda r: vector_features(r) + vector_pair(r),
-    # shipped: how well words are matched (question-free), not what they mean, and the key's
-    # shape (vectors.key_shape)
+    # shipped until round 7: how well words are matched (question-free), not what they mean,
+    # and the key's shape (vectors.key_shape)
     "hist": lambda r: vectors.grader_values(
         word_vectors(), r["question"], r["student_answer"], _refs(r)
     ),
@@ -673,9 +671,11 @@ LEARNED_SETS = {
     "hist+len+cl+ch": lambda r: (
         LEARNED_SETS["hist"](r) + length_terms(r) + clause_terms(r) + choice_terms(r)
     ),
-    # KX: every feature of the lean again, times "the key accepts one answer"
+    # KX (shipped since round 7): every feature of the lean again, times "the key accepts one
+    # answer" (vectors.by_key_kind)
     "hist+kx": lambda r: key_kind_terms(r),
 }
+SHIPPED_SET = "hist+kx"  # what --write-vector-params fits and grade() reads
 
 
 def _pick(by_row: dict[int, dict[str, list[float]]], group: str):
@@ -725,8 +725,9 @@ VECTOR_PARAMS = PARAMS.with_name("params_vectors.py")
 
 
 def write_vector_params() -> None:
-    """Fit the word-vector model (:data:`LEARNED_SETS` ``hist``: the shipped word features,
-    wordllama's similarities and the alignment profile) on all training rows of both splits,
+    """Fit the word-vector model (:data:`SHIPPED_SET`: the shipped word features, wordllama's
+    similarities, the alignment profile and the key's shape, each also times ``one_key``) on
+    all training rows of both splits,
     its ridge penalty from :data:`LEARNED_GRID` by out-of-fold log-loss, and write
     ``params_vectors.py``. ``grade()`` takes only its 2-way decision (``T_2WAY``/``GATE_2WAY``)
     and P(correct) from it; the definite verdicts stay the word rules' of ``params.py``."""
@@ -734,8 +735,8 @@ def write_vector_params() -> None:
         sys.exit(f"{vectors.PACKAGE} is not installed: params_vectors.py left as it was")
     rows = [r for split in SPLITS for r in load(split)]
     learner = ev.Learner(LEARNED_GRID, numpy=True)
-    names = features.FEATURES + vectors.GRADER_FEATURES
-    fitted = ev.fit_all(rows, extra=LEARNED_SETS["hist"], learner=learner)
+    names = vectors.key_kind_names(features.FEATURES + vectors.GRADER_FEATURES)
+    fitted = ev.fit_all(rows, extra=LEARNED_SETS[SHIPPED_SET], learner=learner)
     _write_params(VECTOR_PARAMS, names, *fitted, how="--write-vector-params")
 
 
