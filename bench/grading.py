@@ -6,7 +6,7 @@ Run from the project root::
     .venv/bin/python bench/grading.py --cv       # only the cross-validation table
     .venv/bin/python bench/grading.py --cv --protocol questions   # only unseen questions
     .venv/bin/python bench/grading.py --cv --protocol domains     # unseen modules (SciEntsBank)
-    .venv/bin/python bench/grading.py --cv --protocol all --margin 0.03 --learned hist
+    .venv/bin/python bench/grading.py --cv --protocol all --margin 0.03 --learned hist+kx
         # all three protocols, with a summary table (grader, word rules, baseline) at the end;
         # --seed N reshuffles which questions share an outer fold (default 7)
     .venv/bin/python bench/grading.py --batch    # only the concurrency measurement
@@ -20,7 +20,8 @@ Run from the project root::
     .venv/bin/python bench/grading.py --cv --margin 0.03 --learned hist --bootstrap 1000
         # a +learned row (numpy logistic regression, ridge chosen on inner folds) with 95 %
         # intervals over resampled questions; sets: wordllama, minilm, hist, hist+minilm, and the
-        # round-5 candidates hist+qa, hist+ns, hist+qa+ns (measured, not shipped)
+        # round-5 candidates hist+qa, hist+ns, hist+qa+ns (measured, not shipped); round 7:
+        # hist+kx (shipped), hist+len, hist+cl, hist+ch, hist+len+cl+ch (not shipped)
     .venv/bin/python bench/grading.py --cv --margin 0.03 --learned hist --trees
         # the same, the inner folds choosing between it and numpy gradient-boosted trees
 
