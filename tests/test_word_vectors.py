@@ -76,14 +76,45 @@ def test_without_wordllama_the_grader_keeps_to_the_word_rules_and_says_so(
 
 
 def test_the_shipped_vector_model_reads_the_features_the_grader_computes():
-    names = features.FEATURES + vectors.GRADER_FEATURES
+    base = features.FEATURES + vectors.GRADER_FEATURES
+    names = vectors.key_kind_names(base)
     assert vectors.GRADER_FEATURES == (
         vectors.FEATURES + vectors.PROFILE_FEATURES + vectors.KEY_SHAPE_FEATURES
     )
+    assert names[: len(base)] == base and names[len(base) :] == tuple(f"one_key*{n}" for n in base)
     assert names == params_vectors.FEATURES
     assert len(params_vectors.WEIGHTS) == len(names) + 1  # bias first
     assert len(params_vectors.MEANS) == len(params_vectors.SCALES) == len(names)
     assert 0 < params_vectors.T_2WAY < 1
+
+
+@pytest.mark.parametrize(
+    ("refs", "values", "expected"),
+    [
+        (["The current decreases."], [0.5, 2.0], [0.5, 2.0, 0.5, 2.0]),  # one answer: repeated
+        (["It decreases.", "It goes down."], [0.5, 2.0], [0.5, 2.0, 0.0, 0.0]),  # several
+        (["Only one."], [], []),
+    ],
+)
+def test_the_key_kind_products_repeat_the_values_only_for_a_one_answer_key(refs, values, expected):
+    got = vectors.by_key_kind(values, refs)
+    assert got == expected
+    assert len(got) == len(vectors.key_kind_names([f"f{i}" for i in range(len(values))]))
+
+
+def test_the_lean_reads_the_key_kind_of_the_key_it_is_given(monkeypatch):
+    # The same answer against the same accepted text, once as a one-answer key and once with
+    # a second accepted answer that the answer does not match: the products enter only in
+    # the first case, so the model sees a different vector.
+    seen = []
+    real = vectors.by_key_kind
+    monkeypatch.setattr(vectors, "by_key_kind", lambda v, r: seen.append(real(v, r)) or seen[-1])
+    m = features.match(Q, "The current goes down.", [KEY])
+    model.lean(Q, "The current goes down.", [KEY], m)
+    model.lean(Q, "The current goes down.", [KEY, "Frogs are green."], m)
+    half = len(seen[0]) // 2
+    assert seen[0][half:] == seen[0][:half]
+    assert not any(seen[1][half:])
 
 
 @pytest.mark.parametrize(

@@ -193,7 +193,8 @@ def lean(question: str, answer: str, refs: Sequence[str], m: Match) -> tuple[flo
     from basehalf_core.study.offline_grader import vectors
 
     wv, model, policy = found
-    p = model.probability(m.values + vectors.grader_values(wv, question, answer, refs))
+    values = m.values + vectors.grader_values(wv, question, answer, refs)
+    p = model.probability(vectors.by_key_kind(values, refs))
     return p, p >= policy.t_2way and not (policy.gate_2way and m.flipped)
 
 
