@@ -235,7 +235,9 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
         elif HEADING_MAX_RATIO * size < b.size <= DISPLAY_HEADING_RATIO * size or (
             b.lines == 1 and SUBHEADING_MIN_RATIO * size <= b.size < FOOTNOTE_SIZE_RATIO * size
         ):
-            if _hangs_on_its_paragraph(b, text, size):
+            # Set out into the margin (a textbook's section heads start left of the text
+            # they open) it hangs on its paragraph at the column's edge.
+            if _hangs_on_its_paragraph(b, text, size) or _outdented_heading(b, text, size):
                 b.style = body_style
                 changed = True
             continue

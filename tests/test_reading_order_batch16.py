@@ -1,0 +1,87 @@
+"""Rules found on batch 16 (unseen pages: an Italian textbook, ACL papers, a Korean report, ...).
+
+- An Italian school textbook sets its section heads at 20 pt over 10.5 pt text and out into
+  the left margin: too large for the outdented-heading rule and not flush with the text for
+  the display-heading rule, so a drag over one left it out. A display heading set out into
+  the margin that hangs on its paragraph at the column's edge is read.
+
+The pages are made with PyMuPDF in tmp_path.
+"""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+from conftest import drag
+
+from basehalf_core.documents.document import open_document
+
+VOCABULARY = (
+    "the freedom of a person grows with the responsibility for the consequences of the "
+    "decisions taken in the history of the first human couple and in the life of everyone "
+    "who learns to answer for what they choose to do with the gifts they have received"
+)
+WORDS = VOCABULARY.split()
+SIZE, LEAD = 10.5, 12.5
+
+
+def _para(page, x: float, y: float, lines: int, start: int = 0) -> float:
+    """``lines`` lines of 10.5 pt text from the vocabulary; returns the next baseline."""
+    k = start
+    for n in range(lines):
+        count = 5 if n == lines - 1 else 11
+        text = " ".join(WORDS[(k + j) % len(WORDS)] for j in range(count))
+        k += count
+        page.insert_text((x, y), text, fontsize=SIZE, fontname="tiro")
+        y += LEAD
+    return y
+
+
+def _doc(tmp_path, draw) -> object:
+    doc = pymupdf.open()
+    draw(doc.new_page(width=595, height=842))
+    path = tmp_path / "page.pdf"
+    doc.save(path)
+    return open_document(path)
+
+
+def _textbook_page(head_x: float, head_size: float):
+    """One column of text at x = 71 with a bold heading at ``head_x`` between two
+    paragraphs, close above the second (the textbook's section heads)."""
+
+    def draw(page) -> None:
+        y = _para(page, 71, 100, 8)
+        page.insert_text(
+            (head_x, y + 22), "Persons free of constraints", fontsize=head_size, fontname="hebo"
+        )
+        page.insert_text((71, y + 22 + 18), "Momentum begins", fontsize=SIZE, fontname="tiro")
+        _para(page, 71, y + 22 + 18 + LEAD, 12, start=3)
+
+    return draw
+
+
+@pytest.mark.parametrize(
+    "head_x, head_size",
+    [
+        (57, 20),  # set out 14 pt into the margin, 1.9 times the text's size
+        (71, 20),  # flush with the text (the display-heading rule as before)
+    ],
+)
+def test_a_display_heading_set_out_into_the_margin_is_read(tmp_path, head_x, head_size):
+    doc = _doc(tmp_path, _textbook_page(head_x, head_size))
+    words = [w.text for w in doc.words(0)]
+    k = words.index("Momentum")
+    got = doc.passage(0, doc.select_between(0, k - 8, k + 1)).quote
+    assert got.endswith("Persons free of constraints Momentum begins"), got
+
+
+def test_a_large_line_wholly_in_the_margin_is_no_heading(tmp_path):
+    # It does not reach into the column: a margin note, left out of a drag across it.
+    def draw(page) -> None:
+        y = _para(page, 200, 100, 8)
+        page.insert_text((40, y + 22), "Note", fontsize=20, fontname="hebo")
+        page.insert_text((200, y + 38), "Momentum begins", fontsize=SIZE, fontname="tiro")
+        _para(page, 200, y + 38 + LEAD, 12, start=3)
+
+    doc = _doc(tmp_path, draw)
+    assert "Note" not in drag(doc, 0, "who", "begins")
