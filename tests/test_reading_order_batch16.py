@@ -4,6 +4,11 @@
   the left margin: too large for the outdented-heading rule and not flush with the text for
   the display-heading rule, so a drag over one left it out. A display heading set out into
   the margin that hangs on its paragraph at the column's edge is read.
+- An ACL paper's justified lines open with inline code in a fixed-pitch font
+  ("use_cache=False, and turn on TF32"), and another's first keyword line opens with
+  "Keywords:" set smaller than the keywords: the stretched space between the two styles
+  split the line, and the piece that opens it was read after the whole paragraph. A piece
+  of a paragraph's line set otherwise, split off only by its style, is read in its line.
 
 The pages are made with PyMuPDF in tmp_path.
 """
@@ -85,3 +90,49 @@ def test_a_large_line_wholly_in_the_margin_is_no_heading(tmp_path):
 
     doc = _doc(tmp_path, draw)
     assert "Note" not in drag(doc, 0, "who", "begins")
+
+
+def _code_page(opening: str, font: str, size: float, gap: float):
+    """A justified paragraph whose fourth line opens with ``opening`` set in ``font`` at
+    ``size``, then the line's text ``gap`` points further on."""
+
+    def draw(page) -> None:
+        y = _para(page, 72, 100, 3)
+        page.insert_text((72, y), opening, fontsize=size, fontname=font)
+        end = 72 + pymupdf.get_text_length(opening, fontname=font, fontsize=size)
+        page.insert_text(
+            (end + gap, y), "and turn on the gradient checkpoints", fontsize=SIZE, fontname="tiro"
+        )
+        _para(page, 72, y + LEAD, 4, start=7)
+
+    return draw
+
+
+@pytest.mark.parametrize(
+    "opening, font, size",
+    [
+        ("use_cache=False,", "cour", SIZE),  # inline code opening a justified line
+        ("Keywords:", "tiro", 9.0),  # a label set smaller than the words it opens
+    ],
+)
+def test_a_piece_of_a_line_set_otherwise_is_read_in_its_line(tmp_path, opening, font, size):
+    doc = _doc(tmp_path, _code_page(opening, font, size, gap=8.0))
+    words = [w.text for w in doc.words(0)]
+    k = words.index("turn")
+    assert words[k - 2 : k] == [opening, "and"], words
+    got = drag(doc, 0, "freedom", "checkpoints")
+    assert f"{opening} and turn on the gradient checkpoints" in got, got
+
+
+def test_a_line_number_beside_the_text_is_no_piece_of_its_line(tmp_path):
+    # Two sizes away from the text: a wide gap, not a stretched word space.
+    def draw(page) -> None:
+        y = _para(page, 72, 100, 3)
+        page.insert_text((42, y), "104", fontsize=8, fontname="helv")
+        page.insert_text(
+            (72, y), "and turn on the gradient checkpoints", fontsize=SIZE, fontname="tiro"
+        )
+        _para(page, 72, y + LEAD, 4, start=7)
+
+    doc = _doc(tmp_path, draw)
+    assert "104" not in drag(doc, 0, "freedom", "checkpoints")
