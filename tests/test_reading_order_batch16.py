@@ -9,6 +9,11 @@
   "Keywords:" set smaller than the keywords: the stretched space between the two styles
   split the line, and the piece that opens it was read after the whole paragraph. A piece
   of a paragraph's line set otherwise, split off only by its style, is read in its line.
+- A ROCLING (ACL) paper sets its authors in the text's own font, centred in a table of two
+  columns, one author more on the left: the rows of authors are no title band by style, so
+  the page split into columns first and the right author's name, affiliation and e-mail were
+  read at the top of the right column, between the two halves of a sentence. Rows of short
+  blocks set centred on each other are title matter, read before the columns.
 
 The pages are made with PyMuPDF in tmp_path.
 """
@@ -30,11 +35,11 @@ WORDS = VOCABULARY.split()
 SIZE, LEAD = 10.5, 12.5
 
 
-def _para(page, x: float, y: float, lines: int, start: int = 0) -> float:
+def _para(page, x: float, y: float, lines: int, start: int = 0, per_line: int = 11) -> float:
     """``lines`` lines of 10.5 pt text from the vocabulary; returns the next baseline."""
     k = start
     for n in range(lines):
-        count = 5 if n == lines - 1 else 11
+        count = 3 if n == lines - 1 else per_line
         text = " ".join(WORDS[(k + j) % len(WORDS)] for j in range(count))
         k += count
         page.insert_text((x, y), text, fontsize=SIZE, fontname="tiro")
@@ -136,3 +141,46 @@ def test_a_line_number_beside_the_text_is_no_piece_of_its_line(tmp_path):
 
     doc = _doc(tmp_path, draw)
     assert "104" not in drag(doc, 0, "freedom", "checkpoints")
+
+
+def _centred_line(page, middle: float, y: float, text: str, font: str) -> None:
+    width = pymupdf.get_text_length(text, fontname=font, fontsize=SIZE)
+    page.insert_text((middle - width / 2, y), text, fontsize=SIZE, fontname=font)
+
+
+def _authors_page(centred: bool):
+    """A title, two authors side by side and a third under the left one (names in Helvetica, the
+    affiliation and e-mail in the text's font, centred on each column, or flush left), over
+    two columns of text."""
+
+    def draw(page) -> None:
+        page.insert_text(
+            (120, 80), "Recognising Speech of a Rare Language", fontsize=16, fontname="tibo"
+        )
+        for middle, people in ((180, ["Ada Chen", "Bo Chang"]), (420, ["Cy Hsu"])):
+            y = 120
+            for name in people:
+                for line in (name, "Department of Digital Marketing", f"{name[:2]}@uni.edu"):
+                    if centred:
+                        _centred_line(page, middle, y, line, "hebo" if line == name else "tiro")
+                    else:
+                        page.insert_text((middle - 110, y), line, fontsize=SIZE, fontname="tiro")
+                    y += LEAD
+                y += 14
+        _para(page, 70, 230, 30, per_line=5)
+        _para(page, 310, 230, 30, start=4, per_line=5)
+
+    return draw
+
+
+def test_rows_of_authors_set_centred_in_the_text_s_font_are_read_before_the_columns(tmp_path):
+    doc = _doc(tmp_path, _authors_page(True))
+    words = doc.words(0)
+    left_end = max((w for w in words if w.rect[0] < 290), key=lambda w: w.rect[1]).index
+    right_start = min(
+        (w for w in words if w.rect[0] > 300 and w.rect[1] > 220),
+        key=lambda w: (w.rect[1], w.rect[0]),
+    ).index
+    got = doc.passage(0, doc.select_between(0, left_end, right_start)).quote
+    assert "Cy Hsu" not in got, got
+    assert [w.text for w in words[:3]] == ["Recognising", "Speech", "of"]
