@@ -244,7 +244,15 @@ def _segments(units: list[_Unit], info: dict) -> list[_Segment]:
             cur.units.append(u)
             cur.chars += len(u.text)
             continue
-        cur = _Segment([u], family, size, direction, len(u.text))
+        new = _Segment([u], family, size, direction, len(u.text))
+        if (
+            cur is not None
+            and direction == (1.0, 0.0) == cur.direction
+            and _continues(cur, u, cur.family, cur.size, direction, key, split_gap)
+            and not gutters.between(cur.units[-1], u, size)
+        ):
+            new.after = cur  # the same line, set otherwise from here on
+        cur = new
         key = (u.block, u.line)
         segs.append(cur)
     for seg in segs:
@@ -365,6 +373,7 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
             members, (bx0, by0, bx1, by1) = groups[best]
             members.append(seg)
             groups[best] = (members, (min(bx0, x0), min(by0, y0), max(bx1, x1), max(by1, y1)))
+    groups = _join_line_pieces(groups)
     groups, credits = _split_credit_lines(groups, ordered)
     out = _blocks_of(groups, rot)
     for n in credits:
@@ -377,6 +386,77 @@ def _group(segs: list[_Segment], rot) -> list[_Group]:
 CREDIT_INDENT = 4.0
 # A closing credit paragraph has at most this many lines.
 CREDIT_LINES = 3
+
+
+# A piece of a line joins its paragraph when set at this share of the paragraph's size or more
+# (and at most its inverse): a raised footnote marker or a heading is no piece of a line.
+PIECE_SIZE_RATIO = 0.85
+
+
+def _join_line_pieces(
+    groups: list[tuple[list[_Segment], tuple]],
+) -> list[tuple[list[_Segment], tuple]]:
+    """Put the pieces of a paragraph's lines set in another style back into the paragraph.
+
+    A justified line stretches its word spaces; where one falls between two styles (inline
+    code in a fixed-pitch font, "Keywords:" set smaller than the keywords, a symbol), the
+    line comes out in pieces, and a piece that opens or closes its line groups on its own,
+    to be read after the whole paragraph it sits in. A group whose every line piece goes on
+    (or is gone on from) on its line in one paragraph of two or more lines, with fewer
+    characters than it, is part of that paragraph: its lines are merged into it, in line
+    order and left to right on a line. Repeated so that a chain of pieces ("Let S",
+    "= {w ∈ R^n}", "be a space ...") joins in full.
+    """
+    while True:
+        owner = {id(m): k for k, (members, _box) in enumerate(groups) for m in members}
+        linked: dict[int, set[int]] = {}
+        for k, (members, _box) in enumerate(groups):
+            for m in members:
+                if m.after is not None and id(m.after) in owner:
+                    linked.setdefault(id(m), set()).add(owner[id(m.after)])
+                    linked.setdefault(id(m.after), set()).add(k)
+        merge = None
+        for k, (members, _box) in enumerate(groups):
+            if members[0].direction != (1.0, 0.0):
+                continue
+            common = None
+            for m in members:
+                here = linked.get(id(m), set()) - {k}
+                common = here if common is None else common & here
+                if not common:
+                    break
+            for j in sorted(common or ()):
+                target = groups[j][0]
+                size = target[0].size
+                if (
+                    len(target) >= 2
+                    and sum(m.chars for m in members) < sum(m.chars for m in target)
+                    and PIECE_SIZE_RATIO * size <= members[0].size <= size / PIECE_SIZE_RATIO
+                ):
+                    merge = (k, j)
+                    break
+            if merge:
+                break
+        if merge is None:
+            return groups
+        k, j = merge
+        pieces = groups[j][0] + groups[k][0]
+        em = max(groups[j][0][0].size, 1.0)
+        lines: list[list[_Segment]] = []
+        for m in sorted(pieces, key=lambda m: m.box[3]):
+            if lines and m.box[3] - lines[-1][0].box[3] <= 0.3 * em:
+                lines[-1].append(m)
+            else:
+                lines.append([m])
+        members = [m for line in lines for m in sorted(line, key=lambda m: m.box[0])]
+        box = (
+            min(m.box[0] for m in members),
+            min(m.box[1] for m in members),
+            max(m.box[2] for m in members),
+            max(m.box[3] for m in members),
+        )
+        groups[j] = (members, box)
+        del groups[k]
 
 
 def _split_credit_lines(
@@ -447,6 +527,13 @@ def _blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[_Group]:
         xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
         dx, dy = members[0].direction
         chars = sum(m.chars for m in members)
+        # A paragraph holding pieces of its lines set otherwise (:func:`_join_line_pieces`)
+        # keeps the style most of its characters are set in, and counts its lines once.
+        weight: dict[tuple[str, float], int] = {}
+        for m in members:
+            weight[(m.family, m.size)] = weight.get((m.family, m.size), 0) + m.chars
+        family, size = max(weight, key=lambda k: weight[k])
+        pieces = sum(1 for m in members if any(m.after is o for o in members))
         fx0, fy0, fx1, fy1 = members[0].box
         fxa, fya = a * fx0 + c * fy0 + e, b * fx0 + d * fy0 + f
         fxb, fyb = a * fx1 + c * fy1 + e, b * fx1 + d * fy1 + f
@@ -459,11 +546,11 @@ def _blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[_Group]:
                     id=n,
                     bbox=(min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb)),
                     direction=(round(dx * a + dy * c, 3), round(dx * b + dy * d, 3)),
-                    size=members[0].size,
+                    size=size,
                     chars=chars,
-                    lines=len(members),
+                    lines=len(members) - pieces,
                     first_char=first,
-                    style=f"{members[0].family}@{members[0].size}",
+                    style=f"{family}@{size}",
                     first_line=(min(fxa, fxb), min(fya, fyb), max(fxa, fxb), max(fya, fyb)),
                 ),
                 members,

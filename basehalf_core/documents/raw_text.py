@@ -9,7 +9,7 @@ these, so they sit below both. The underscored names are this package's own help
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pymupdf
 
@@ -55,6 +55,9 @@ class _Segment:
     chars: int = 0
 
     box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    # The segment this one goes on from on its line: split off only by a change of style
+    # (inline code, a keyword label) at a stretched word space, not by a wide gap or gutter.
+    after: _Segment | None = field(default=None, repr=False, compare=False)
 
     def close(self) -> None:
         """Fix the segment's box once its units are all in."""

@@ -235,7 +235,9 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
         elif HEADING_MAX_RATIO * size < b.size <= DISPLAY_HEADING_RATIO * size or (
             b.lines == 1 and SUBHEADING_MIN_RATIO * size <= b.size < FOOTNOTE_SIZE_RATIO * size
         ):
-            if _hangs_on_its_paragraph(b, text, size):
+            # Set out into the margin (a textbook's section heads start left of the text
+            # they open) it hangs on its paragraph at the column's edge.
+            if _hangs_on_its_paragraph(b, text, size) or _outdented_heading(b, text, size):
                 b.style = body_style
                 changed = True
             continue
@@ -404,7 +406,9 @@ def gaps(intervals: list[tuple[float, float]], min_gap: float) -> list[tuple[flo
     return out
 
 
-def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> list[Block]:
+def xy_cut(
+    blocks: list[Block], min_col_gap: float, body_style: str = "", page: list[Block] | None = None
+) -> list[Block]:
     """Order blocks by recursive XY-cut, preferring a column split when one exists.
 
     Columns win over rows: two columns whose paragraphs happen to end at the same height
@@ -412,10 +416,13 @@ def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> lis
     bottom, then left to right. One exception: a band across the top with no block in the
     running text's style (``body_style``: a title, rows of authors and affiliations) is read
     before the columns under it, even where its rows happen to leave a gutter's gap; not
-    when the band is a column's first line (:func:`_runs_on`).
+    when the band is a column's first line (:func:`_runs_on`). Rows of authors set in the
+    running text's own font are such a band when centred (:func:`_title_band`, against the
+    blocks of ``page``).
     """
     if len(blocks) <= 1:
         return list(blocks)
+    page = blocks if page is None else page
     # Shrink by a hair so boxes that merely touch still leave a gap.
     eps = 0.5
     rows = gaps([(b.bbox[1] + eps, b.bbox[3] - eps) for b in blocks], 0.0)
@@ -424,7 +431,14 @@ def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> lis
         top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
         if top and rest and all(b.style != body_style for b in top) and not _runs_on(top, rest):
-            return xy_cut(top, min_col_gap, body_style) + xy_cut(rest, min_col_gap, body_style)
+            return xy_cut(top, min_col_gap, body_style, page) + xy_cut(
+                rest, min_col_gap, body_style, page
+            )
+        band = _title_band(blocks, rows, body_style, page)
+        if band:
+            # Read as a table of its own: an author's name, affiliation and e-mail in turn.
+            rest = [b for b in blocks if b not in band]
+            return xy_cut(band, min_col_gap) + xy_cut(rest, min_col_gap, body_style, page)
     cols = gaps([(b.bbox[0] + eps, b.bbox[2] - eps) for b in blocks], min_col_gap)
     if cols:
         # Cut at the widest gutter; recurse on each side.
@@ -432,7 +446,9 @@ def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> lis
         cut = (lo + hi) / 2
         left = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 < cut]
         right = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 >= cut]
-        return xy_cut(left, min_col_gap, body_style) + xy_cut(right, min_col_gap, body_style)
+        return xy_cut(left, min_col_gap, body_style, page) + xy_cut(
+            right, min_col_gap, body_style, page
+        )
     if rows:
         # Peel off the top band only: what lies below may split into columns of its own
         # (a title above two columns whose paragraphs end level).
@@ -440,8 +456,65 @@ def xy_cut(blocks: list[Block], min_col_gap: float, body_style: str = "") -> lis
         top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
         if top and rest:
-            return xy_cut(top, min_col_gap, body_style) + xy_cut(rest, min_col_gap, body_style)
+            return xy_cut(top, min_col_gap, body_style, page) + xy_cut(
+                rest, min_col_gap, body_style, page
+            )
     return _by_rows(blocks)
+
+
+def _title_band(
+    blocks: list[Block], rows: list[tuple[float, float]], body_style: str, page: list[Block]
+) -> list[Block]:
+    """The rows of authors at the top of ``blocks`` set in the running text's own font.
+
+    Rows are taken from the top while each block above the row's gap is set otherwise or
+    is centred title matter (:func:`_centred`); empty when no block of the band is in the
+    running text's style (the exception above reads those), when the band is all there is,
+    or when it is a column's first line (:func:`_runs_on`).
+    """
+    band: list[Block] = []
+    for gap in rows:
+        cut = sum(gap) / 2
+        above = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
+        new = [b for b in above if b not in band]
+        if not all(b.style != body_style or _centred(b, page) for b in new):
+            break
+        band = above
+    if not any(b.style == body_style for b in band) or len(band) == len(blocks):
+        return []
+    rest = [b for b in blocks if b not in band]
+    return [] if _runs_on(band, rest) else band
+
+
+# Title matter is a short block (at most this many lines) centred on a block right above or
+# below it (within this many of its sizes) to this share of its size, the two widths
+# differing by more than a size.
+CENTRED_LINES = 3
+CENTRED_GAP = 2.0
+CENTRED_SLACK = 0.2
+
+
+def _centred(b: Block, page: list[Block]) -> bool:
+    """Is ``b`` a short block set centred on its neighbour above or below (an author's name
+    over the affiliation and e-mail of a row of authors)?
+
+    Running text is set flush left (or justified): its blocks share a left edge, not a
+    middle, and a paragraph is longer. A caption or a table's cell is not looked at.
+    """
+    if b.lines > CENTRED_LINES or b.direction != (1.0, 0.0) or b.region:
+        return False
+    x0, y0, x1, y1 = b.bbox
+    middle, width = (x0 + x1) / 2, x1 - x0
+    for o in page:
+        if o is b or o.direction != b.direction or not _x_overlap(o, b):
+            continue
+        if max(o.bbox[1] - y1, y0 - o.bbox[3]) > CENTRED_GAP * b.size:
+            continue
+        if abs((o.bbox[0] + o.bbox[2]) / 2 - middle) <= CENTRED_SLACK * b.size and (
+            abs((o.bbox[2] - o.bbox[0]) - width) > b.size
+        ):
+            return True
+    return False
 
 
 def _by_rows(blocks: list[Block]) -> list[Block]:
