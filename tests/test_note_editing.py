@@ -273,3 +273,21 @@ def test_a_note_swapped_for_something_unreadable_opens_with_the_reason(ws, swap,
     assert words in detail.problem and detail.body == ""
     with pytest.raises(BasehalfError):
         ops.save_body(folder, "n.md", "mine\n", opened.data)
+
+
+def test_keep_mine_never_writes_over_a_change_made_after_the_conflict_was_shown(ws):
+    # The learner saw "theirs" and chose Keep mine; a third version landed on disk in between.
+    _outside_edit(ws, "# T\n\nfirst\n")
+    w = Workspace.open(ws)
+    drafts = note_edit.Drafts()
+    drafts.open(w, "n.md")
+    drafts.edit("n.md", text="# T\n\nmine\n")
+    _outside_edit(ws, "# T\n\ntheirs\n")
+    assert drafts.save(w, "n.md").theirs == "# T\n\ntheirs\n"  # shown to the learner
+    _outside_edit(ws, "# T\n\nlater, never shown\n")
+    again = drafts.save(w, "n.md", force=True)
+    assert not again.saved and again.theirs == "# T\n\nlater, never shown\n"
+    assert (ws / "n.md").read_text(encoding="utf-8").endswith("later, never shown\n")
+    # Having now seen that version too, Keep mine writes.
+    assert drafts.save(w, "n.md", force=True).saved
+    assert (ws / "n.md").read_text(encoding="utf-8").endswith("mine\n")

@@ -104,6 +104,8 @@ class Draft:
         text: the body as the learner has it now.
         title: the title field ("" = leave the heading as the text has it).
         readonly: why it cannot be saved ("" when it can).
+        seen: the file's bytes as the last conflict showed them ("On disk now"): what "Keep
+            mine" may write over, and nothing newer.
     """
 
     path: str
@@ -112,6 +114,7 @@ class Draft:
     text: str
     title: str
     readonly: str = ""
+    seen: bytes | None = None
 
     @property
     def body(self) -> str:
@@ -171,21 +174,22 @@ class Drafts:
         Args:
             ws: the workspace.
             path: the note.
-            force: "keep mine": write over what is on disk now (the learner has seen both).
+            force: "keep mine": write over the version the last conflict showed the learner
+                (never over one that landed since: that is a new conflict).
         """
         draft = self._drafts.get(path)
         if draft is None:
             return SaveResult(False, f"{path} is not open in the editor")
         if draft.readonly:
             return SaveResult(False, draft.readonly)
-        base = draft.base
-        if force:
-            base = read_bytes(inside(ws.root, path)) or b""
+        base = draft.seen if force and draft.seen is not None else draft.base
         try:
             data = save_body(ws, path, draft.body, base)
         except ChangedOnDisk:
+            # What the learner is shown is exactly what Keep mine may replace.
+            draft.seen = read_bytes(inside(ws.root, path)) or b""
             return SaveResult(
-                False, f"{path} changed on disk since you opened it", _theirs(ws, path)
+                False, f"{path} changed on disk since you opened it", _theirs(draft.seen)
             )
         except (OperationRefused, WriteRefused) as exc:
             return SaveResult(False, f"Not saved: {exc}")
@@ -214,8 +218,7 @@ class Drafts:
         return SaveResult(True, f"Your version is in {new}", new_path=new)
 
 
-def _theirs(ws: Workspace, path: str) -> str:
-    data = read_bytes(inside(ws.root, path)) or b""
+def _theirs(data: bytes) -> str:
     return (
         split_body(data)[1] if split_body(data)[0] is not None else data.decode("utf-8", "replace")
     )
