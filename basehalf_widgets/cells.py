@@ -100,7 +100,7 @@ def model_boxes():
 
 def note_editor(ws: Workspace, bump: Callable, open_card: Callable, documents: DocumentPane):
     """The note editor widget and its controller (Save, conflicts, Source links)."""
-    editor = NoteEditor()
+    editor = NoteEditor(folder=str(ws.root) if ws is not None else "")
     editing = EditorController(editor, ws, bump)
     editor.observe(editing.on_typed, names=["typed"])
     editor.observe(editing.on_resolve, names=["resolve"])

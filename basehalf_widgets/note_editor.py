@@ -21,8 +21,12 @@ _STATIC = Path(__file__).parent / "static"
 
 
 class NoteEditor(anywidget.AnyWidget):
-    """The editor view. Python → browser: ``doc`` (``{"path", "title", "text", "n"}``, the note
-    to show, in one trait because the keys of one update reach the browser in any order),
+    """The editor view. Python → browser: ``doc`` (``{"path", "title", "text", "saved",
+    "fresh", "readonly", "n"}``, the note to show, in one trait because the keys of one update
+    reach the browser in any order; ``saved`` is the body on disk, ``fresh`` says it was opened
+    rather than saved or resolved), ``folder`` (whose notes: the browser keeps a tab's unsaved
+    text per folder and note in ``sessionStorage`` through a reload, and warns before the tab
+    closes over it),
     ``path``, ``kind``, ``readonly`` (why it cannot be edited; "" when it can), ``dirty``,
     ``status``, ``preview`` (safe HTML), ``conflict`` (``{"mine", "theirs"}`` while a save
     waits for the learner's choice). Browser → Python: ``typed`` (``{"path", "text",
@@ -37,6 +41,7 @@ class NoteEditor(anywidget.AnyWidget):
     _css = (_STATIC / "note_editor.css").read_text(encoding="utf-8") + "\n" + panels.css()
 
     doc = traitlets.Dict({}).tag(sync=True)
+    folder = traitlets.Unicode("").tag(sync=True)
     path = traitlets.Unicode("").tag(sync=True)
     kind = traitlets.Unicode("note").tag(sync=True)
     readonly = traitlets.Unicode("").tag(sync=True)
@@ -48,10 +53,21 @@ class NoteEditor(anywidget.AnyWidget):
     resolve = traitlets.Dict({}).tag(sync=True)
     follow = traitlets.Dict({}).tag(sync=True)
 
-    def show(self, draft: Draft, kind: str, heading: str, status: str = "") -> None:
-        """Load ``draft`` into the editor (replacing what the browser shows)."""
+    def show(
+        self, draft: Draft, kind: str, heading: str, status: str = "", *, fresh: bool = True
+    ) -> None:
+        """Load ``draft`` into the editor (replacing what the browser shows); ``fresh``: it was
+        opened (text the browser kept through a reload may come back), not saved or resolved."""
         with self.hold_sync():
             self.path, self.kind, self.readonly = draft.path, kind, draft.readonly
             self.dirty, self.conflict, self.status = draft.dirty, {}, status
             n = self.doc.get("n", 0) + 1
-            self.doc = {"path": draft.path, "title": heading, "text": draft.text, "n": n}
+            self.doc = {
+                "path": draft.path,
+                "title": heading,
+                "text": draft.text,
+                "saved": draft.saved_body,
+                "fresh": fresh,
+                "readonly": bool(draft.readonly),
+                "n": n,
+            }

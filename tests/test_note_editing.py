@@ -208,7 +208,7 @@ class FakeView:
         self.dirty = False
         self.conflict = {}
 
-    def show(self, draft, kind, heading, status=""):
+    def show(self, draft, kind, heading, status="", *, fresh=True):
         self.path, self.text, self.title, self.status = draft.path, draft.text, heading, status
 
 
@@ -291,3 +291,40 @@ def test_keep_mine_never_writes_over_a_change_made_after_the_conflict_was_shown(
     # Having now seen that version too, Keep mine writes.
     assert drafts.save(w, "n.md", force=True).saved
     assert (ws / "n.md").read_text(encoding="utf-8").endswith("mine\n")
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "mine_changed", "theirs_changed"),
+    [
+        ("a\nb\nmine\n", "a\nb\ntheirs\n", [2], [2]),
+        ("a\nb\n", "a\nb\nadded\n", [], [2]),
+        ("x\na\nb\n", "a\nb\n", [0], []),
+        ("same\n", "same\n", [], []),
+    ],
+)
+def test_a_conflict_marks_the_lines_that_differ(mine, theirs, mine_changed, theirs_changed):
+    shown = note_edit.conflict(mine, theirs)
+    assert (shown["mine_changed"], shown["theirs_changed"]) == (mine_changed, theirs_changed)
+    assert (shown["mine"], shown["theirs"]) == (mine, theirs)
+
+
+@pytest.mark.parametrize("changed_since", [False, True])
+def test_text_kept_through_a_reload_is_a_draft_again_and_never_hides_a_change(ws, changed_since):
+    _outside_edit(ws, "# T\n\nfirst\n")
+    if changed_since:  # another tab saved after this tab's text was typed
+        _outside_edit(ws, "# T\n\ntheirs\n")
+    w = Workspace.open(ws)
+    view = FakeView()
+    ctl = note_edit.EditorController(view, w, lambda: None)
+    ctl.open("n.md")
+    restored = {**typed("n.md", "# T\n\nfirst\n\nkept\n", "T")["new"], "restored": "# T\n\nfirst\n"}
+    ctl.on_typed({"new": restored})
+    assert ctl.drafts.unsaved() == ["n.md"]
+    assert bool(view.conflict) == changed_since
+    if changed_since:
+        assert view.conflict["theirs"] == "# T\n\ntheirs\n"
+        ctl.on_resolve({"new": {"choice": "keep"}})
+    else:
+        assert "from before the reload is back" in view.status
+        ctl.save()
+    assert (ws / "n.md").read_text(encoding="utf-8").endswith("first\n\nkept\n")

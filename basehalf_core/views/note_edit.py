@@ -7,6 +7,7 @@ typed by hand, so it is kept as the exact bytes read and written back untouched 
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -227,7 +228,9 @@ def _theirs(data: bytes) -> str:
 class EditorController:
     """Answers an editor view's requests: the note editor widget, or any object with its
     attributes ``path``, ``dirty``, ``status``, ``conflict``, ``preview`` and
-    ``show(draft, kind, heading, status)``. Plain attribute access: no UI library here.
+    ``show(draft, kind, heading, status, fresh=True)`` (``fresh``: opened, so the browser may
+    bring back text it kept through a reload; False after a save or a conflict's choice, when
+    nothing typed before is pending any more). Plain attribute access: no UI library here.
 
     What the learner typed arrives as one payload (:meth:`on_typed`): the note it was typed
     into, the text, the title box, and whether Save was asked for. One payload, because the
@@ -253,16 +256,21 @@ class EditorController:
             return  # same note, nothing new on disk: leave the learner's text alone
         self._show(draft)
 
-    def _show(self, draft: Draft, status: str = "") -> None:
+    def _show(self, draft: Draft, status: str = "", *, fresh: bool = True) -> None:
         node = self.ws.nodes.get(draft.path)
         kind = node.kind if node is not None else "note"
         self._shown = draft.base
         self._shown_title = draft.title or title_of(draft.text)
-        self.view.show(draft, kind, self._shown_title, status)
+        self.view.show(draft, kind, self._shown_title, status, fresh=fresh)
         self._preview(draft.body)
 
     def on_typed(self, change) -> None:
-        """The browser sent ``{"path", "text", "title", "save"}``: keep it, maybe save."""
+        """The browser sent ``{"path", "text", "title", "save"}``: keep it, maybe save.
+
+        ``restored`` (the body the text was typed on) marks text the browser kept through a
+        reload or a folder switch: it is a draft again, and if the note changed on disk since,
+        the learner sees both versions and chooses, as after a Save.
+        """
         typed = change.get("new") if isinstance(change, dict) else None
         if not typed or not typed.get("path"):
             return
@@ -278,12 +286,26 @@ class EditorController:
         # heading to the text"; only a title the learner changed rewrites it.
         title = typed.get("title", "")
         draft = self.drafts.edit(owner, text, "" if title == self._shown_title else title)
+        restored = typed.get("restored")
+        if isinstance(restored, str) and draft is not None and not draft.readonly:
+            self._restored(draft, restored)
         if typed.get("save"):
             self.save()  # first: the preview can wait, the learner's words cannot
         elif draft is not None:
             self.view.dirty = draft.dirty
             if len(draft.body) <= PREVIEW_LIVE_LIMIT:
                 self._preview(draft.body)  # a long note's preview follows its Saves only
+
+    def _restored(self, draft: Draft, typed_on: str) -> None:
+        if typed_on == draft.saved_body:
+            self.view.status = "Your unsaved text from before the reload is back (not saved yet)."
+            return
+        # Typed on an older version: Keep mine may replace only the version shown here.
+        draft.seen = draft.base
+        self.view.conflict = conflict(draft.body, draft.saved_body)
+        self.view.status = (
+            f"{draft.path} changed on disk since you typed your unsaved text: choose below."
+        )
 
     def _preview(self, body: str) -> None:
         # Rendering a long note costs more than saving it: only when the text changed.
@@ -297,10 +319,10 @@ class EditorController:
         result = self.drafts.save(self.ws, path, force=force)
         if result.theirs is not None:
             mine = self.drafts.open(self.ws, path).body
-            self.view.conflict = {"mine": mine, "theirs": result.theirs}
+            self.view.conflict = conflict(mine, result.theirs)
             self.view.status = result.message
         elif result.saved:
-            self._show(self.drafts.open(self.ws, path), result.message)
+            self._show(self.drafts.open(self.ws, path), result.message, fresh=False)
             self.after_write()
         else:
             self.view.status = result.message
@@ -317,12 +339,31 @@ class EditorController:
         if choice == "keep":
             self.save(force=True)
         elif choice == "take":
-            self._show(self.drafts.take_theirs(self.ws, path), "Took the version on disk")
+            took = self.drafts.take_theirs(self.ws, path)
+            self._show(took, "Took the version on disk", fresh=False)
         elif choice == "copy":
             result = self.drafts.copy_mine(self.ws, path)
-            self._show(self.drafts.open(self.ws, path), result.message)
+            self._show(self.drafts.open(self.ws, path), result.message, fresh=not result.saved)
             if result.saved:
                 self.after_write()
+
+
+def conflict(mine: str, theirs: str) -> dict:
+    """What a conflict shows: both bodies and, for each, the numbers (0-based) of the lines
+    the other lacks, so the learner sees where they differ, not two boxes that start alike."""
+    a, b = mine.splitlines(), theirs.splitlines()
+    mine_changed: list[int] = []
+    theirs_changed: list[int] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op != "equal":
+            mine_changed += range(i1, i2)
+            theirs_changed += range(j1, j2)
+    return {
+        "mine": mine,
+        "theirs": theirs,
+        "mine_changed": mine_changed,
+        "theirs_changed": theirs_changed,
+    }
 
 
 def preview_html(body: str) -> str:
