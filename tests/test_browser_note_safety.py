@@ -95,9 +95,7 @@ def test_unsaved_words_survive_a_reload_and_a_conflict_shows_where_tabs_differ(
         wait_for_app(one)
         expect(conflict).to_be_visible(timeout=TIMEOUT)
         expect(conflict.locator("[data-testid=conflict-mine]")).to_contain_text("Tab one words.")
-        expect(conflict.locator("[data-testid=conflict-theirs]")).to_contain_text(
-            "Tab two words."
-        )
+        expect(conflict.locator("[data-testid=conflict-theirs]")).to_contain_text("Tab two words.")
         conflict.locator("[data-testid=conflict-copy]").click()
         expect(one.locator("[data-testid=note-status]")).to_contain_text(
             "n-mine.md", timeout=TIMEOUT
