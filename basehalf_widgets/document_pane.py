@@ -143,6 +143,7 @@ class DocumentPane:
 
     def _grow(self, passage, title: str) -> str:
         path = branch.grow_from_passage(self.ws, passage, title)
+        self.wiring.undo.made(self.ws, path, back=passage.file)  # before the report re-runs
         self.wiring.set_report(f"Grown: {path}")
         self.wiring.open_card(path)
         self.wiring.bump()

@@ -24,6 +24,7 @@ from basehalf_core.study import grading
 from basehalf_core.views import card as card_view
 from basehalf_core.views import grading_panel, panels, recent, rename
 from basehalf_core.views.note_edit import PRACTICE_TEMPLATE
+from basehalf_core.views.undo import UndoLog
 
 if TYPE_CHECKING:  # only named in detail_pane's signature; document_pane builds on this module
     from basehalf_widgets.document_pane import DocumentPane
@@ -108,8 +109,15 @@ def style() -> mo.Html:
 class Actions:
     """Runs folder operations for buttons and reports the outcome in one status line."""
 
-    def __init__(self, ws: Workspace, report: Callable[[str], None], after_write: Callable):
+    def __init__(
+        self,
+        ws: Workspace,
+        report: Callable[[str], None],
+        after_write: Callable,
+        undo: UndoLog | None = None,
+    ):
         self.ws, self.report, self.after_write = ws, report, after_write
+        self.undo = undo if undo is not None else UndoLog()  # what the Undo button takes back
 
     def run(self, fn: Callable, *args, then: Callable | None = None) -> object:
         """Call ``fn(ws, *args)``; a refusal is reported with its reason, nothing else happens."""
@@ -150,6 +158,7 @@ class Wiring:
         opening: called with the card's path by ``open_card`` before the cells re-run (the
             reader opens a document from there: see
             :class:`~basehalf_widgets.document_pane.DocumentPane`).
+        undo: the last Grow branch, New note or rename, for the Undo button by the status line.
     """
 
     bump: Callable[[], None]
@@ -157,10 +166,11 @@ class Wiring:
     open_card: Callable[[str], None]
     current: dict = field(default_factory=dict)
     opening: list = field(default_factory=list)
+    undo: UndoLog = field(default_factory=UndoLog)
 
     def actions(self, ws: Workspace) -> Actions:
         """Folder operations for buttons, reported in the status line."""
-        return Actions(ws, self.set_report, self.bump)
+        return Actions(ws, self.set_report, self.bump, self.undo)
 
 
 def reporter(set_report: Callable[[str], None], canvas: object) -> Callable[[str], None]:
@@ -183,6 +193,25 @@ def report(text: str) -> mo.Html:
     return mo.Html(f'<div data-testid="card-report" role="status">{escape(text)}</div>')
 
 
+def undo_button(actions: Actions, open_card: Callable[[str], None]) -> mo.Html:
+    """ "Undo: …" for the last Grow branch, New note or rename ("" when there is none): the
+    note made is removed only while it holds what was written; a rename goes back."""
+    label = actions.undo.label(actions.ws)
+    if not label:
+        return mo.Html("")
+
+    def take_back(_):
+        outcome = actions.undo.undo(actions.ws)
+        actions.report(outcome.message)
+        if outcome.done:
+            actions.after_write()
+            if outcome.open:
+                open_card(outcome.open)
+
+    button = mo.ui.button(label=label, on_click=take_back)
+    return keep(mo.Html(f'<span data-testid="undo">{button.text}</span>'), button)
+
+
 def highlights(ws: Workspace, doc: str) -> list[dict]:
     """The reader's highlights of ``doc``, recomputed from the folder as it is now."""
     from basehalf_core.study.branch import highlight_items
@@ -198,14 +227,16 @@ def new_card_buttons(actions: Actions, upstream: Callable[[], list[str]], open_c
 
     def make(title: str, name: str, fields: dict, body: str):
         def create(ws: Workspace, _):
-            return operations.grow(
-                ws, title, upstream=upstream(), fields=fields, body=body, name=name
-            )
+            above = upstream()
+            path = operations.grow(ws, title, upstream=above, fields=fields, body=body, name=name)
+            actions.undo.made(ws, path, back=above[0] if above else "")  # before the report
+            return path
 
-        return mo.ui.button(
-            label=title,
-            on_click=lambda v: actions.run(create, v, then=open_card),
-        )
+        def made(path: str) -> None:
+            actions.report(f"Created: {path}")
+            open_card(path)
+
+        return mo.ui.button(label=title, on_click=lambda v: actions.run(create, v, then=made))
 
     note = make("New note", "new-note.md", {}, "Own words: ")
     practice = make(
@@ -284,7 +315,12 @@ def rename_controls(detail: card_view.CardDetail, actions: Actions, open_card: C
             pending["warned"] = new
             actions.report(warning)
             return
-        actions.run(operations.move, detail.path, new, then=lambda _r: open_card(new))
+        actions.run(renamed, detail.path, new, then=lambda _r: open_card(new))
+
+    def renamed(ws: Workspace, old: str, new: str) -> operations.Report:
+        report = operations.move(ws, old, new)
+        actions.undo.renamed(ws, old, new)  # before the report re-runs the Undo button's pane
+        return report
 
     button = mo.ui.button(label="Rename", on_click=go)
     return keep(mo.hstack([box, button], justify="start"), box, button)
