@@ -55,7 +55,7 @@ def test_a_rename_is_undone_with_every_entry_rewritten_back(ws):
     log = UndoLog()
     ops.move(ws, "a.md", "b.md")
     log.renamed(ws, "a.md", "b.md")
-    assert log.label(ws) == "Undo: rename b.md back to a.md"
+    assert log.label(ws) == "Undo: back to a.md"
     outcome = log.undo(ws)
     assert outcome.done and outcome.open == "a.md" and "later.md" in outcome.message
     assert (ws.root / "a.md").exists() and not (ws.root / "b.md").exists()

@@ -88,7 +88,7 @@ class UndoLog:
             return ""
         if step.what == "made":
             return f"Undo: remove {step.path}"
-        return f"Undo: rename {step.path} back to {step.old}"
+        return f"Undo: back to {step.old}"  # not "rename": the Rename button keeps its name
 
     def undo(self, ws: Workspace) -> Outcome:
         """Take the last step back; a refusal says why and leaves everything as it is."""
