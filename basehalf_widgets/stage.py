@@ -10,6 +10,9 @@ re-runs nothing, so the switch costs one small message.
 It also reports the width of the reader's pane (``width``, CSS pixels) and the screen's
 ``ratio`` (``devicePixelRatio``), so a document is first rendered at the scale the reader
 fits it to (:func:`fit_zoom`), not at a default the browser would then ask to change.
+
+Being on the page for as long as the app, its script also keeps Tab and Shift+Tab moving the
+focus out of the Ask box (marimo's chat editor would indent with them: a keyboard trap).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 // Puts the stage ("reader" or "detail") on <html data-bh-stage>, where the workbench's
 // stylesheet reads it, and reports the width of the pane it sits in (the reader's) and the
-// screen's pixel ratio. No text from Python is ever inserted into the page.
+// screen's pixel ratio. No text from Python is ever inserted into the page. Being on the page
+// for good, it also keeps Tab moving the focus out of the Ask box (see `untrap`).
 function render({ model, el }) {
   const root = document.documentElement;
   const apply = () => {
@@ -20,9 +21,22 @@ function render({ model, el }) {
   resize.observe(el);
   model.on("change:shown", apply);
   apply();
+  // The Ask box (marimo's chat, a CodeMirror editor) takes Tab and Shift+Tab to indent: a
+  // keyboard trap, with nothing after it (the tabs below) or before it reachable. There they
+  // move the focus as everywhere else: the key is kept from the editor, and the browser's own
+  // focus move happens (nothing is prevented). A question never needs a tab character.
+  const untrap = (e) => {
+    if (e.key !== "Tab" || e.ctrlKey || e.altKey || e.metaKey) return;
+    const path = e.composedPath();
+    const inEditor = path.some((n) => n.classList && n.classList.contains("cm-content"));
+    const inAsk = path.some((n) => n.dataset && n.dataset.testid === "ask");
+    if (inEditor && inAsk) e.stopImmediatePropagation();
+  };
+  window.addEventListener("keydown", untrap, true);
   return () => {
     resize.disconnect();
     model.off("change:shown", apply);
+    window.removeEventListener("keydown", untrap, true);
   };
 }
 
