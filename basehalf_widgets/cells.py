@@ -102,7 +102,7 @@ def model_boxes():
 def note_editor(ws: Workspace, bump: Callable, open_card: Callable, documents: DocumentPane):
     """The note editor widget and its controller (Save, conflicts, Source links)."""
     editor = NoteEditor(folder=str(ws.root) if ws is not None else "")
-    editing = EditorController(editor, ws, bump)
+    editing = EditorController(editor, ws, bump, open_card)
     editor.observe(editing.on_typed, names=["typed"])
     editor.observe(editing.on_resolve, names=["resolve"])
     # Undo never removes a note the learner is still typing into.

@@ -9,6 +9,7 @@ first.
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import anywidget
@@ -22,18 +23,19 @@ _STATIC = Path(__file__).parent / "static"
 
 class NoteEditor(anywidget.AnyWidget):
     """The editor view. Python → browser: ``doc`` (``{"path", "title", "text", "saved",
-    "fresh", "readonly", "n"}``, the note to show, in one trait because the keys of one update
-    reach the browser in any order; ``saved`` is the body on disk, ``fresh`` says it was opened
-    rather than saved or resolved), ``folder`` (whose notes: the browser keeps a tab's unsaved
-    text per folder and note in ``sessionStorage`` through a reload, and warns before the tab
-    closes over it),
-    ``path``, ``kind``, ``readonly`` (why it cannot be edited; "" when it can), ``dirty``,
-    ``status``, ``preview`` (safe HTML), ``conflict`` (``{"mine", "theirs"}`` while a save
-    waits for the learner's choice). Browser → Python: ``typed`` (``{"path", "text",
-    "title", "save", "n"}``: what was typed into which note, and whether Save or Ctrl/Cmd+S
-    asked to save it), ``resolve`` (``{"choice": "keep" | "take" | "copy", "n"}``) and
-    ``follow`` (``{"href", "n"}``: a relative link clicked in the preview, which the app
-    opens instead of leaving the page)."""
+    "fresh", "readonly", "editor", "n"}``, the note to show, in one trait because the keys of
+    one update reach the browser in any order; ``saved`` is the body on disk, ``fresh`` says it
+    was opened rather than saved or resolved, ``editor`` and ``n`` which editor sent it when),
+    ``folder`` (whose notes: the browser keeps a tab's unsaved text per folder and note in
+    ``sessionStorage`` through a reload, and warns before the tab closes over it), ``path``,
+    ``kind``, ``readonly`` (why it cannot be edited; "" when it can), ``dirty``, ``status``,
+    ``preview`` (safe HTML), ``conflict`` (``{"mine", "theirs", "mine_changed",
+    "theirs_changed"}``, and ``"gone"`` when the note left the folder, while a save waits for
+    the learner's choice). Browser → Python: ``typed`` (``{"path", "text", "title", "save",
+    "n"}``, and ``"restored"`` for text kept through a reload: what was typed into which note,
+    and whether Save or Ctrl/Cmd+S asked to save it), ``resolve`` (``{"choice": "keep" |
+    "take" | "copy", "n"}``) and ``follow`` (``{"href", "n"}``: a relative link clicked in the
+    preview, which the app opens instead of leaving the page)."""
 
     _esm = _STATIC / "note_editor.js"
     # The preview sits in the widget's shadow root: it gets the shared panel stylesheet
@@ -53,6 +55,10 @@ class NoteEditor(anywidget.AnyWidget):
     resolve = traitlets.Dict({}).tag(sync=True)
     follow = traitlets.Dict({}).tag(sync=True)
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._id = uuid.uuid4().hex  # which editor loaded a doc (a view mounted again or not)
+
     def show(
         self, draft: Draft, kind: str, heading: str, status: str = "", *, fresh: bool = True
     ) -> None:
@@ -69,5 +75,6 @@ class NoteEditor(anywidget.AnyWidget):
                 "saved": draft.saved_body,
                 "fresh": fresh,
                 "readonly": bool(draft.readonly),
+                "editor": self._id,
                 "n": n,
             }

@@ -506,6 +506,25 @@ def what_it_is(ws: Workspace, path: str, editor: object) -> object:
     return mo.md(f"_{escape(kind)}: nothing to show here; its links are below._")
 
 
+def orphaned_note(
+    ws: Workspace, path: str, wiring: Wiring, editing: object, editor_view: object
+) -> mo.Html:
+    """Card Detail for a note that left the folder (renamed or deleted outside the app) while
+    the learner had unsaved words in it: the editor stays, offering to copy them to a file."""
+    editing.open(path)
+    wiring.current.update(open="", reader=None)
+    opener = card_opener(ws, None, wiring.open_card)
+    gone = mo.callout(
+        mo.Html(
+            f"<code>{escape(path)}</code> is no longer in the folder. "
+            "Your unsaved words are kept below."
+        ),
+        "warn",
+    )
+    body = keep(mo.vstack([opener, gone, editor_view]), opener, editor_view)
+    return pane("card-detail", body, extra=f'data-path="{attr(path)}" data-gone="1"')
+
+
 def detail_pane(
     ws: Workspace | None,
     wanted: str,
@@ -529,6 +548,8 @@ def detail_pane(
         problem = mo.callout(mo.md(folder_error), "danger") if folder_error else ""
         return pane("card-detail", mo.vstack([problem, folder_picker]))
     path = ws.resolve(wanted or "")
+    if path is None and wanted and wanted in editing.drafts.unsaved():
+        return orphaned_note(ws, wanted, wiring, editing, editor_view)
     if path is None:
         return pane("card-detail", no_card(ws, wiring.open_card))
     kind = ws.nodes[path].kind

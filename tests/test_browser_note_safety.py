@@ -6,6 +6,8 @@ One server, two browser tabs (each its own marimo session) on one note, in Chrom
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import wait_for_app
 from playwright.sync_api import expect
@@ -104,6 +106,23 @@ def test_unsaved_words_survive_a_reload_and_a_conflict_shows_where_tabs_differ(
         assert (folder / "n-mine.md").read_text(encoding="utf-8").endswith("Tab one words.")
         # Nothing is pending any more: this tab keeps nothing, and leaving does not ask.
         assert one.evaluate("() => Object.keys(sessionStorage).length") == 0
+
+        # The note is renamed outside the app under new unsaved words: they stay on screen
+        # (the folder watcher dropped the card), and a copy keeps them.
+        editor = _type_at_end(one, "\nWords typed as it went away.")
+        one.wait_for_timeout(600)
+        note.rename(folder / "moved-away.md")
+        gone = one.locator("[data-testid=card-detail][data-path='n.md'][data-gone='1']")
+        expect(gone).to_be_visible(timeout=TIMEOUT)
+        expect(editor).to_have_value(re.compile("Words typed as it went away.$"))
+        expect(conflict).to_contain_text("no longer in the folder", timeout=TIMEOUT)
+        expect(conflict.locator("[data-testid=conflict-take]")).to_have_count(0)
+        conflict.locator("[data-testid=conflict-copy]").click()
+        expect(one.locator("[data-testid=card-detail][data-path='n-mine-2.md']")).to_be_visible(
+            timeout=TIMEOUT
+        )
+        copy = (folder / "n-mine-2.md").read_text(encoding="utf-8")
+        assert copy.endswith("Words typed as it went away.")
     finally:
         one_ctx.close()
         two_ctx.close()

@@ -328,3 +328,25 @@ def test_text_kept_through_a_reload_is_a_draft_again_and_never_hides_a_change(ws
         assert "from before the reload is back" in view.status
         ctl.save()
     assert (ws / "n.md").read_text(encoding="utf-8").endswith("first\n\nkept\n")
+
+
+@pytest.mark.parametrize("how", ["deleted", "renamed"])
+def test_unsaved_words_in_a_note_that_left_the_folder_stay_and_go_to_a_new_file(ws, how):
+    (ws / "n.md").write_text("---\nupstream: [a.pdf]\n---\n# N\n\nfirst\n", encoding="utf-8")
+    w = Workspace.open(ws)
+    view, opened = FakeView(), []
+    ctl = note_edit.EditorController(view, w, lambda: None, opened.append)
+    ctl.open("n.md")
+    ctl.on_typed(typed("n.md", "# N\n\nfirst\n\nunsaved words\n", "N"))
+    if how == "deleted":
+        (ws / "n.md").unlink()
+    else:
+        (ws / "n.md").rename(ws / "elsewhere.md")
+    w.refresh()
+    ctl.open("n.md")  # Card Detail re-runs after the folder changed
+    assert view.conflict.get("gone") and "unsaved words" in view.conflict["mine"]
+    assert "no longer in the folder" in view.status
+    assert not ctl.save().saved  # Save says the same, writes nothing
+    ctl.on_resolve({"new": {"choice": "copy"}})
+    assert (ws / "n-mine.md").read_text(encoding="utf-8").endswith("first\n\nunsaved words\n")
+    assert opened == ["n-mine.md"] and ctl.drafts.unsaved() == []

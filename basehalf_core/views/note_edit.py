@@ -240,10 +240,12 @@ class EditorController:
         view: the editor view.
         ws: the workspace.
         after_write: called after anything was written (the app bumps its revision).
+        open_card: opens a card in the app (the copy of words whose note went away).
     """
 
-    def __init__(self, view, ws: Workspace, after_write) -> None:
+    def __init__(self, view, ws: Workspace, after_write, open_card=None) -> None:
         self.view, self.ws, self.after_write = view, ws, after_write
+        self.open_card = open_card
         self.drafts = Drafts()
         self._shown: bytes | None = None  # the bytes the view's text was loaded from
         self._shown_title = ""
@@ -253,8 +255,27 @@ class EditorController:
         """Show ``path`` (its unsaved draft if any); reload it when it changed on disk."""
         draft = self.drafts.open(self.ws, path)
         if path == self.view.path and (draft.dirty or draft.base == self._shown):
+            if draft.dirty and self._gone(path) and not self.view.conflict:
+                self._orphaned(draft)
             return  # same note, nothing new on disk: leave the learner's text alone
         self._show(draft)
+        if draft.dirty and self._gone(path):
+            self._orphaned(draft)
+
+    def _gone(self, path: str) -> bool:
+        try:
+            return path not in self.ws.nodes or read_bytes(inside(self.ws.root, path)) is None
+        except (OSError, WriteRefused):
+            return False  # there, but not a note any more: Save says why
+
+    def _orphaned(self, draft: Draft) -> None:
+        # The note was renamed or deleted outside the app under unsaved words: they stay on
+        # screen, with the one way to keep them (a new file), never silently dropped.
+        self.view.conflict = {**conflict(draft.body, ""), "gone": True}
+        self.view.status = (
+            f"{draft.path} is no longer in the folder (renamed or deleted outside the app). "
+            "Your unsaved words are kept here: copy them to a new file."
+        )
 
     def _show(self, draft: Draft, status: str = "", *, fresh: bool = True) -> None:
         node = self.ws.nodes.get(draft.path)
@@ -316,6 +337,10 @@ class EditorController:
     def save(self, *, force: bool = False) -> SaveResult:
         """Save the open note's draft (``force``: "keep mine" after a conflict)."""
         path = self.view.path
+        draft = self.drafts.open(self.ws, path)
+        if draft.dirty and self._gone(path):
+            self._orphaned(draft)
+            return SaveResult(False, self.view.status)
         result = self.drafts.save(self.ws, path, force=force)
         if result.theirs is not None:
             mine = self.drafts.open(self.ws, path).body
@@ -342,10 +367,13 @@ class EditorController:
             took = self.drafts.take_theirs(self.ws, path)
             self._show(took, "Took the version on disk", fresh=False)
         elif choice == "copy":
+            gone = self._gone(path)
             result = self.drafts.copy_mine(self.ws, path)
             self._show(self.drafts.open(self.ws, path), result.message, fresh=not result.saved)
             if result.saved:
                 self.after_write()
+                if gone and self.open_card is not None:
+                    self.open_card(result.new_path)  # the note itself is no more: its copy
 
 
 def conflict(mine: str, theirs: str) -> dict:

@@ -5,6 +5,11 @@ const PUSH_MS = 250;
 // Python session that knows nothing of it, so the browser keeps it until it is saved.
 const KEPT = "bh-unsaved:";
 
+// The doc each editor (its `doc.editor` id) last loaded on this page, as `doc.n`: a view
+// mounted again (Card Detail drawn anew) must not take Python's copy of a note over what was
+// typed since. A reload empties it.
+const loadedHere = new Map();
+
 function keptKeys() {
   try {
     return Object.keys(sessionStorage).filter((k) => k.startsWith(KEPT));
@@ -108,14 +113,15 @@ function render({ model, el: root }) {
     if (conflict.hidden) return;
     const head = el("p");
     const first = Math.min(...(c.mine_changed || []), ...(c.theirs_changed || []));
-    head.textContent = "This note changed on disk since you opened it. Nothing was saved."
-      + (Number.isFinite(first) ? ` They differ from line ${first + 1} (marked).` : "") + " Choose:";
+    head.textContent = c.gone
+      ? "This note is no longer in the folder (renamed or deleted outside the app). Nothing was saved, nothing is lost: copy your words to a new file."
+      : "This note changed on disk since you opened it. Nothing was saved."
+        + (Number.isFinite(first) ? ` They differ from line ${first + 1} (marked).` : "") + " Choose:";
     const sides = el("div", "bh-ed-sides");
     const boxes = [];
-    for (const [label, body, id, changed] of [
-      ["Yours (not saved)", c.mine, "conflict-mine", c.mine_changed],
-      ["On disk now", c.theirs, "conflict-theirs", c.theirs_changed],
-    ]) {
+    const shown = [["Yours (not saved)", c.mine, "conflict-mine", c.mine_changed]];
+    if (!c.gone) shown.push(["On disk now", c.theirs, "conflict-theirs", c.theirs_changed]);
+    for (const [label, body, id, changed] of shown) {
       const col = el("div");
       const h = el("b");
       h.textContent = label;
@@ -134,7 +140,10 @@ function render({ model, el: root }) {
       boxes.push(pre);
     }
     const buttons = el("div");
-    for (const [label, choice] of [["Keep mine", "keep"], ["Take theirs", "take"], ["Copy mine to a new file", "copy"]]) {
+    const choices = c.gone
+      ? [["Copy mine to a new file", "copy"]]
+      : [["Keep mine", "keep"], ["Take theirs", "take"], ["Copy mine to a new file", "copy"]];
+    for (const [label, choice] of choices) {
       const b = el("button", "", { type: "button", "data-testid": `conflict-${choice}` });
       b.textContent = label;
       b.addEventListener("click", () => choose(choice));
@@ -161,6 +170,18 @@ function render({ model, el: root }) {
     shownTitle = title.value;
     text.dataset.path = shownPath;
     if (!shownPath || doc.readonly) return;
+    const again = loadedHere.get(doc.editor) === doc.n;
+    loadedHere.set(doc.editor, doc.n);
+    if (again) {
+      // This view, mounted again: the words typed since are this tab's, and Python has them.
+      const since = kept(shownPath);
+      if (since) {
+        text.value = since.text;
+        title.value = since.title;
+        dirty.textContent = "unsaved";
+      }
+      return;
+    }
     if (!doc.fresh) {
       keep(shownPath, null); // saved, or the learner chose theirs / a copy: nothing pending
       return;
