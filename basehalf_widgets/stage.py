@@ -44,5 +44,9 @@ class Stage(CachedScript, anywidget.AnyWidget):
     _esm = Path(__file__).parent / "static" / "stage.js"
 
     shown = traitlets.Unicode(DETAIL).tag(sync=True)
+    # The open folder; the browser answers with ``reopen`` (``{"path", "n"}``): a note of it
+    # this tab still holds unsaved words for (after a reload), to be opened again.
+    folder = traitlets.Unicode("").tag(sync=True)
+    reopen = traitlets.Dict({}).tag(sync=True)
     width = traitlets.Float(0.0).tag(sync=True)
     ratio = traitlets.Float(1.0).tag(sync=True)

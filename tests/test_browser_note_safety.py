@@ -53,12 +53,14 @@ def test_unsaved_words_survive_a_reload_and_a_conflict_shows_where_tabs_differ(
     folder.mkdir()
     note = folder / "n.md"
     note.write_text(NOTE, encoding="utf-8")
-    url = marimo_app(folder, open="n.md", env={"BASEHALF_CONFIG_DIR": str(tmp_path)})
+    url = marimo_app(folder, env={"BASEHALF_CONFIG_DIR": str(tmp_path)})  # no card open
     one_ctx, one = _tab(_browser, url)
     two_ctx, two = _tab(_browser, url)
+    for page in (one, two):
+        page.get_by_label("Open card").select_option("n.md")
     try:
-        # Tab one types, does not save, and reloads: the browser asks first, and the words
-        # come back as unsaved text (nothing was written).
+        # Tab one types, does not save, and reloads: the browser asks first, the note opens
+        # again and the words come back as unsaved text (nothing was written).
         _type_at_end(one, "Tab one words.")
         one.wait_for_timeout(600)  # past the editor's pause before it reports the text
         one.reload()

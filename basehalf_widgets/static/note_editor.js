@@ -2,7 +2,8 @@
 // made by basehalf's one sanitiser on the Python side (no raw markup, no script, no fetch).
 const PUSH_MS = 250;
 // This tab's unsaved text, per folder and note: a reload (or a folder switch) starts a new
-// Python session that knows nothing of it, so the browser keeps it until it is saved.
+// Python session that knows nothing of it, so the browser keeps it until it is saved. The
+// key is KEPT + folder + "\u0000" + path (stage.js reads it too, to reopen the note).
 const KEPT = "bh-unsaved:";
 
 // The doc each editor (its `doc.editor` id) last loaded on this page, as `doc.n`: a view
@@ -70,7 +71,8 @@ function render({ model, el: root }) {
   const remember = () => {
     if (!shownPath || text.readOnly) return;
     const same = text.value === shownSaved && title.value === shownTitle;
-    keep(shownPath, same ? null : { saved: shownSaved, text: text.value, title: title.value });
+    const entry = { saved: shownSaved, text: text.value, title: title.value, t: Date.now() };
+    keep(shownPath, same ? null : entry);
   };
   // What was typed goes to Python as ONE value naming its note, so text typed just before a
   // switch can never be taken for the next note's, and Save always saves what is shown.

@@ -33,7 +33,30 @@ function render({ model, el }) {
     if (inEditor && inAsk) e.stopImmediatePropagation();
   };
   window.addEventListener("keydown", untrap, true);
+  // After a reload (or back in a folder) the note this tab still holds unsaved words for is
+  // opened again, so the words are in sight (note_editor.js keeps them; same key format).
+  const reopen = () => {
+    const prefix = `bh-unsaved:${model.get("folder")}\u0000`;
+    if (!model.get("folder")) return;
+    let best = null;
+    try {
+      for (const key of Object.keys(sessionStorage)) {
+        if (!key.startsWith(prefix)) continue;
+        const t = (JSON.parse(sessionStorage.getItem(key)) || {}).t || 0;
+        if (best === null || t > best.t) best = { path: key.slice(prefix.length), t };
+      }
+    } catch (e) {
+      return;
+    }
+    if (best !== null) {
+      model.set("reopen", { path: best.path, n: Date.now() });
+      model.save_changes();
+    }
+  };
+  model.on("change:folder", reopen);
+  reopen();
   return () => {
+    model.off("change:folder", reopen);
     resize.disconnect();
     model.off("change:shown", apply);
     window.removeEventListener("keydown", untrap, true);
