@@ -68,13 +68,15 @@ class NoteEditor(anywidget.AnyWidget):
             self.path, self.kind, self.readonly = draft.path, kind, draft.readonly
             self.dirty, self.conflict, self.status = draft.dirty, {}, status
             n = self.doc.get("n", 0) + 1
-            self.doc = {
+            doc = {
                 "path": draft.path,
                 "title": heading,
                 "text": draft.text,
-                "saved": draft.saved_body,
                 "fresh": fresh,
                 "readonly": bool(draft.readonly),
                 "editor": self._id,
                 "n": n,
             }
+            if draft.saved_body != draft.text:  # else the browser takes the text: sent once
+                doc["saved"] = draft.saved_body
+            self.doc = doc

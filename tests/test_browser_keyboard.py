@@ -1,12 +1,16 @@
-"""The workbench without a mouse: open a note, write and save it, and move through the Ask box.
+"""The workbench without a mouse: grow a branch from a passage, write in it, save, and move
+through the Ask box.
 
-Chromium at 1440×900, keys only (Tab, Shift+Tab, arrows, typing, Ctrl+S) once the page is up.
+Chromium at 1440×900, keys only (Tab, Shift+Tab, Escape, Shift+arrows, typing, Enter, Ctrl+S)
+once the page is up.
 """
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
-from conftest import wait_for_app
+from conftest import corpus, wait_for_app
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -29,23 +33,41 @@ def _tab_to(page, matches, *, limit: int = 60, key: str = "Tab") -> str:
     raise AssertionError(f"{key} never reached the element (last: {focused!r})")
 
 
-def test_a_note_is_opened_written_and_saved_and_tab_leaves_the_ask_box(
-    marimo_app, browser_page, tmp_path
-):
+def test_grow_write_save_and_ask_with_the_keyboard_alone(marimo_app, browser_page, tmp_path):
     folder = tmp_path / "study"
     folder.mkdir()
-    (folder / "a.md").write_text("# A\n\nFirst.\n", encoding="utf-8")
-    (folder / "b.md").write_text("# B\n\nSecond.\n", encoding="utf-8")
+    shutil.copy(corpus("sf_multicolumn.pdf"), folder / "doc.pdf")
     page = browser_page
     page.set_viewport_size({"width": 1440, "height": 900})
     page.goto(marimo_app(folder, env={"BASEHALF_CONFIG_DIR": str(tmp_path)}))
     wait_for_app(page)
+    page.wait_for_selector("[data-testid=text-layer] span", timeout=TIMEOUT)
     expect(page.locator("[data-testid=ask] .cm-content")).to_be_attached(timeout=TIMEOUT)
 
-    # Open card, by keyboard; the note opens in the editor.
-    _tab_to(page, lambda f: f.startswith("SELECT") and "a.md" in f)
-    page.keyboard.press("ArrowDown")
-    expect(page.locator("[data-testid=note-editor][data-path='a.md']")).to_be_visible(
+    # Search for the passage, hand the keys back to the page (Escape), select it with
+    # Shift+arrows from the hit, then grow it: the branch title and Enter.
+    _tab_to(page, lambda f: "|reader-search|" in f)
+    page.keyboard.type("sample document")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-testid=search-hit]").first).to_be_visible(timeout=TIMEOUT)
+    page.keyboard.press("Escape")
+    assert "|reader|" in page.evaluate(FOCUSED)
+    for _ in range(4):
+        page.keyboard.press("Shift+ArrowRight")
+    passage = page.locator("[data-testid=passage]")
+    expect(passage).to_contain_text("sample document with two", timeout=TIMEOUT)
+    page.keyboard.press("Shift+ArrowLeft")
+    expect(passage).to_contain_text("sample document with (p. 1)", timeout=TIMEOUT)
+    _tab_to(page, lambda f: "|branch-title|" in f)
+    page.keyboard.type("Keyboard branch")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-testid=card-report]")).to_contain_text(
+        "Grown: keyboard-branch.md", timeout=TIMEOUT
+    )
+    assert "quote: sample document with" in (folder / "keyboard-branch.md").read_text("utf-8")
+
+    # The new note is open: write in it and save, keys only.
+    expect(page.locator("[data-testid=note-editor][data-path='keyboard-branch.md']")).to_be_visible(
         timeout=TIMEOUT
     )
     wait_for_app(page)
@@ -53,8 +75,8 @@ def test_a_note_is_opened_written_and_saved_and_tab_leaves_the_ask_box(
     page.keyboard.press("Control+End")
     page.keyboard.type("Typed without a mouse.")
     page.keyboard.press("Control+s")
-    expect(page.locator("[data-testid=note-status]")).to_contain_text("Saved a.md", timeout=TIMEOUT)
-    assert (folder / "a.md").read_text(encoding="utf-8").endswith("Typed without a mouse.")
+    expect(page.locator("[data-testid=note-status]")).to_contain_text("Saved", timeout=TIMEOUT)
+    assert "Typed without a mouse." in (folder / "keyboard-branch.md").read_text("utf-8")
 
     # Into the Ask box and out again, both ways: Tab is not taken for indenting there.
     _tab_to(page, lambda f: "cm-content" in f)
