@@ -282,7 +282,9 @@ def upstream_controls(ws: Workspace, detail: card_view.CardDetail, actions: Acti
         )
         rows.append(keep(mo.hstack([mo.Html(span), *buttons], justify="start"), *buttons))
     choices = sorted(p for p in ws.nodes if p != detail.path and ws.nodes[p].kind != "folder")
-    add_up = mo.ui.dropdown(options=choices, label="Add upstream")
+    # full_width: a select is as wide as its longest name, and one long (CJK) name pushed
+    # Card Detail wider than its column at 1024 px, cutting off Save and the editor's edge.
+    add_up = mo.ui.dropdown(options=choices, label="Add upstream", full_width=True)
     add = mo.ui.button(
         label="Connect",
         on_click=lambda _: (
@@ -482,7 +484,9 @@ def card_opener(ws: Workspace, path: str | None, open_card: Callable[[str], None
     """ "Open card": every card reachable without the mouse on the canvas."""
     options = sorted(ws.nodes)
     value = path if path in options else None
-    return mo.ui.dropdown(options=options, value=value, label="Open card", on_change=open_card)
+    return mo.ui.dropdown(
+        options=options, value=value, label="Open card", on_change=open_card, full_width=True
+    )  # full_width: never wider than the pane, however long a name (see upstream_controls)
 
 
 def no_card(ws: Workspace, open_card: Callable[[str], None]) -> mo.Html:

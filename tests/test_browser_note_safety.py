@@ -16,11 +16,12 @@ pytestmark = pytest.mark.browser
 
 TIMEOUT = 60_000
 NOTE = "# Tabs note\n\n" + "".join(f"Line {i} of the note.\n" for i in range(1, 61))
+LONG_NAME = "一个很长的中文文件名-注意力机制就是你所需要的一切-the-attention-paper-notes"
 
 
-def _tab(_browser, url: str):
+def _tab(_browser, url: str, width: int = 1440, height: int = 900):
     """A tab of its own (own context) that accepts "leave this page?" and records it."""
-    context = _browser.new_context(viewport={"width": 1440, "height": 900})
+    context = _browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.asked = []  # type: ignore[attr-defined]
 
@@ -53,9 +54,10 @@ def test_unsaved_words_survive_a_reload_and_a_conflict_shows_where_tabs_differ(
     folder.mkdir()
     note = folder / "n.md"
     note.write_text(NOTE, encoding="utf-8")
+    (folder / f"{LONG_NAME}.md").write_text("# 注意力\n", encoding="utf-8")
     url = marimo_app(folder, env={"BASEHALF_CONFIG_DIR": str(tmp_path)})  # no card open
     one_ctx, one = _tab(_browser, url)
-    two_ctx, two = _tab(_browser, url)
+    two_ctx, two = _tab(_browser, url, 1024, 768)  # a narrow window
     for page in (one, two):
         page.get_by_label("Open card").select_option("n.md")
     try:
@@ -74,6 +76,11 @@ def test_unsaved_words_survive_a_reload_and_a_conflict_shows_where_tabs_differ(
         # Tab two saves its own words; tab one's Save then shows both versions, each box
         # opened at the line that differs (line 63, far below the top), and writes nothing.
         _type_at_end(two, "Tab two words.")
+        # At 1024 px, with a long name among the cards and "unsaved" beside the title, Card
+        # Detail is no wider than its column (Save was cut off at its edge).
+        expect(two.locator("[data-testid=note-dirty]")).to_have_text("unsaved", timeout=TIMEOUT)
+        detail = two.locator("[data-testid=card-detail]")
+        assert detail.evaluate("e => e.scrollWidth - e.clientWidth") <= 0
         two.keyboard.press("Control+s")
         expect(two.locator("[data-testid=note-status]")).to_contain_text("Saved", timeout=TIMEOUT)
         theirs = note.read_text(encoding="utf-8")
