@@ -173,9 +173,9 @@ def canvas_sync(canvas, get_open, get_rev, ws):
 
 
 @app.cell
-def canvas_pane(canvas, canvas_actions, canvas_view, cells, get_report, open_card):
+def canvas_pane(canvas, canvas_actions, canvas_view, cells, get_report, open_card, wiring):
     canvas_pane_view = cells.canvas_pane(
-        canvas, canvas_actions, canvas_view, get_report(), open_card
+        canvas, canvas_actions, canvas_view, get_report(), open_card, wiring.undo
     )
     canvas_pane_view
     return

@@ -23,6 +23,7 @@ from basehalf_core.study import ask as asking
 from basehalf_core.teaching import course
 from basehalf_core.views import export, grading_panel, markdown, panels
 from basehalf_core.views.note_edit import EditorController
+from basehalf_core.views.undo import UndoLog
 from basehalf_widgets import panes
 from basehalf_widgets.canvas import Canvas
 from basehalf_widgets.document_pane import DocumentPane
@@ -100,10 +101,12 @@ def model_boxes():
 
 def note_editor(ws: Workspace, bump: Callable, open_card: Callable, documents: DocumentPane):
     """The note editor widget and its controller (Save, conflicts, Source links)."""
-    editor = NoteEditor()
-    editing = EditorController(editor, ws, bump)
+    editor = NoteEditor(folder=str(ws.root) if ws is not None else "")
+    editing = EditorController(editor, ws, bump, open_card)
     editor.observe(editing.on_typed, names=["typed"])
     editor.observe(editing.on_resolve, names=["resolve"])
+    # Undo never removes a note the learner is still typing into.
+    documents.wiring.undo.unsaved = editing.drafts.unsaved
 
     def follow(change):
         # A Source link opens its document at the page instead of leaving the app.
@@ -123,7 +126,8 @@ def canvas(ws: Workspace, bump: Callable, open_card: Callable, set_report: Calla
     """The canvas widget, wired: a double-click (``opened``) opens the card in Card Detail; a
     link drawn or removed goes through ``operations``; a refusal (self-link, unreadable store)
     shows next to the canvas and in the status line."""
-    widget = Canvas.for_workspace(ws, height="640px", aspect=0.7)  # the pane is tall
+    # The pane is tall, but its status line (Grown, Refused, Undo) must stay in sight under it.
+    widget = Canvas.for_workspace(ws, height="590px", aspect=0.7)
     actions = panes.Actions(ws, panes.reporter(set_report, widget), bump)
     widget.observe(lambda c: open_card(panes.opened_path(c["new"])), names=["opened"])
     for trait, fn in (("link", operations.connect), ("unlink", operations.disconnect)):
@@ -134,16 +138,27 @@ def canvas(ws: Workspace, bump: Callable, open_card: Callable, set_report: Calla
     return widget, actions, panes.unbound(mo.ui.anywidget(widget))
 
 
-def canvas_pane(widget: Canvas, actions: panes.Actions, view, report: str, open_card: Callable):
+def canvas_pane(
+    widget: Canvas,
+    actions: panes.Actions,
+    view,
+    report: str,
+    open_card: Callable,
+    undo: UndoLog | None = None,
+):
     """The canvas pane: New note / New practice card (upstream = the cards selected on the
-    canvas, shift-click for several), the canvas, the status line."""
+    canvas, shift-click for several), the canvas, the status line and, after a Grow branch,
+    New note or rename, its Undo button (``undo``: the app's :class:`UndoLog`)."""
 
     def upstream():
         return list(widget.selection) or ([widget.selected] if widget.selected else [])
 
-    body = mo.vstack(
-        [panes.new_card_buttons(actions, upstream, open_card), view, panes.report(report)]
+    if undo is not None:
+        actions.undo = undo  # one log for the whole app: the reader's grows are in it too
+    status = mo.hstack(
+        [panes.report(report), panes.undo_button(actions, open_card)], justify="start"
     )
+    body = mo.vstack([panes.new_card_buttons(actions, upstream, open_card), view, status])
     return panes.pane("canvas-pane", body)
 
 

@@ -51,6 +51,7 @@ class DocumentPane:
         self.reader.observe(self._turned, names=["page"])
         self.reader.observe(self._unlocked, names=["password"])
         self.reader.observe(self._opened, names=["page_count"])
+        self.stage.observe(self._reopen, names=["reopen"])
         self._raise = False  # put the reader up as soon as the document being opened is open
 
     def use(self, ws: Workspace | None) -> None:
@@ -59,6 +60,7 @@ class DocumentPane:
             self.ws, self.path = ws, None
             self.pages.clear()
             self._passwords.clear()
+            self.stage.folder = str(ws.root) if ws is not None else ""
 
     def document(self, wanted: str | None) -> str | None:
         """The folder-relative path of ``wanted`` when it is a PDF/EPUB card, else None."""
@@ -136,6 +138,12 @@ class DocumentPane:
         if change["new"] and self.path is not None and self.reader.doc is not None:
             self._passwords[self.path] = change["new"]
 
+    def _reopen(self, change) -> None:
+        # A note with unsaved words kept by this tab through a reload: open it again.
+        path = (change["new"] or {}).get("path", "")
+        if self.ws is not None and path in self.ws.nodes:
+            self.wiring.open_card(path)
+
     def _clicked(self, change) -> None:
         note = (change["new"] or {}).get("id")
         if note:
@@ -143,6 +151,7 @@ class DocumentPane:
 
     def _grow(self, passage, title: str) -> str:
         path = branch.grow_from_passage(self.ws, passage, title)
+        self.wiring.undo.made(self.ws, path, back=passage.file)  # before the report re-runs
         self.wiring.set_report(f"Grown: {path}")
         self.wiring.open_card(path)
         self.wiring.bump()

@@ -24,6 +24,7 @@ from basehalf_core.study import grading
 from basehalf_core.views import card as card_view
 from basehalf_core.views import grading_panel, panels, recent, rename
 from basehalf_core.views.note_edit import PRACTICE_TEMPLATE
+from basehalf_core.views.undo import UndoLog
 
 if TYPE_CHECKING:  # only named in detail_pane's signature; document_pane builds on this module
     from basehalf_widgets.document_pane import DocumentPane
@@ -108,8 +109,15 @@ def style() -> mo.Html:
 class Actions:
     """Runs folder operations for buttons and reports the outcome in one status line."""
 
-    def __init__(self, ws: Workspace, report: Callable[[str], None], after_write: Callable):
+    def __init__(
+        self,
+        ws: Workspace,
+        report: Callable[[str], None],
+        after_write: Callable,
+        undo: UndoLog | None = None,
+    ):
         self.ws, self.report, self.after_write = ws, report, after_write
+        self.undo = undo if undo is not None else UndoLog()  # what the Undo button takes back
 
     def run(self, fn: Callable, *args, then: Callable | None = None) -> object:
         """Call ``fn(ws, *args)``; a refusal is reported with its reason, nothing else happens."""
@@ -150,6 +158,7 @@ class Wiring:
         opening: called with the card's path by ``open_card`` before the cells re-run (the
             reader opens a document from there: see
             :class:`~basehalf_widgets.document_pane.DocumentPane`).
+        undo: the last Grow branch, New note or rename, for the Undo button by the status line.
     """
 
     bump: Callable[[], None]
@@ -157,10 +166,11 @@ class Wiring:
     open_card: Callable[[str], None]
     current: dict = field(default_factory=dict)
     opening: list = field(default_factory=list)
+    undo: UndoLog = field(default_factory=UndoLog)
 
     def actions(self, ws: Workspace) -> Actions:
         """Folder operations for buttons, reported in the status line."""
-        return Actions(ws, self.set_report, self.bump)
+        return Actions(ws, self.set_report, self.bump, self.undo)
 
 
 def reporter(set_report: Callable[[str], None], canvas: object) -> Callable[[str], None]:
@@ -183,6 +193,25 @@ def report(text: str) -> mo.Html:
     return mo.Html(f'<div data-testid="card-report" role="status">{escape(text)}</div>')
 
 
+def undo_button(actions: Actions, open_card: Callable[[str], None]) -> mo.Html:
+    """ "Undo: …" for the last Grow branch, New note or rename ("" when there is none): the
+    note made is removed only while it holds what was written; a rename goes back."""
+    label = actions.undo.label(actions.ws)
+    if not label:
+        return mo.Html("")
+
+    def take_back(_):
+        outcome = actions.undo.undo(actions.ws)
+        actions.report(outcome.message)
+        if outcome.done:
+            actions.after_write()
+            if outcome.open:
+                open_card(outcome.open)
+
+    button = mo.ui.button(label=label, on_click=take_back)
+    return keep(mo.Html(f'<span data-testid="undo">{button.text}</span>'), button)
+
+
 def highlights(ws: Workspace, doc: str) -> list[dict]:
     """The reader's highlights of ``doc``, recomputed from the folder as it is now."""
     from basehalf_core.study.branch import highlight_items
@@ -198,14 +227,16 @@ def new_card_buttons(actions: Actions, upstream: Callable[[], list[str]], open_c
 
     def make(title: str, name: str, fields: dict, body: str):
         def create(ws: Workspace, _):
-            return operations.grow(
-                ws, title, upstream=upstream(), fields=fields, body=body, name=name
-            )
+            above = upstream()
+            path = operations.grow(ws, title, upstream=above, fields=fields, body=body, name=name)
+            actions.undo.made(ws, path, back=above[0] if above else "")  # before the report
+            return path
 
-        return mo.ui.button(
-            label=title,
-            on_click=lambda v: actions.run(create, v, then=open_card),
-        )
+        def made(path: str) -> None:
+            actions.report(f"Created: {path}")
+            open_card(path)
+
+        return mo.ui.button(label=title, on_click=lambda v: actions.run(create, v, then=made))
 
     note = make("New note", "new-note.md", {}, "Own words: ")
     practice = make(
@@ -251,7 +282,9 @@ def upstream_controls(ws: Workspace, detail: card_view.CardDetail, actions: Acti
         )
         rows.append(keep(mo.hstack([mo.Html(span), *buttons], justify="start"), *buttons))
     choices = sorted(p for p in ws.nodes if p != detail.path and ws.nodes[p].kind != "folder")
-    add_up = mo.ui.dropdown(options=choices, label="Add upstream")
+    # full_width: a select is as wide as its longest name, and one long (CJK) name pushed
+    # Card Detail wider than its column at 1024 px, cutting off Save and the editor's edge.
+    add_up = mo.ui.dropdown(options=choices, label="Add upstream", full_width=True)
     add = mo.ui.button(
         label="Connect",
         on_click=lambda _: (
@@ -284,7 +317,12 @@ def rename_controls(detail: card_view.CardDetail, actions: Actions, open_card: C
             pending["warned"] = new
             actions.report(warning)
             return
-        actions.run(operations.move, detail.path, new, then=lambda _r: open_card(new))
+        actions.run(renamed, detail.path, new, then=lambda _r: open_card(new))
+
+    def renamed(ws: Workspace, old: str, new: str) -> operations.Report:
+        report = operations.move(ws, old, new)
+        actions.undo.renamed(ws, old, new)  # before the report re-runs the Undo button's pane
+        return report
 
     button = mo.ui.button(label="Rename", on_click=go)
     return keep(mo.hstack([box, button], justify="start"), box, button)
@@ -446,7 +484,9 @@ def card_opener(ws: Workspace, path: str | None, open_card: Callable[[str], None
     """ "Open card": every card reachable without the mouse on the canvas."""
     options = sorted(ws.nodes)
     value = path if path in options else None
-    return mo.ui.dropdown(options=options, value=value, label="Open card", on_change=open_card)
+    return mo.ui.dropdown(
+        options=options, value=value, label="Open card", on_change=open_card, full_width=True
+    )  # full_width: never wider than the pane, however long a name (see upstream_controls)
 
 
 def no_card(ws: Workspace, open_card: Callable[[str], None]) -> mo.Html:
@@ -468,6 +508,25 @@ def what_it_is(ws: Workspace, path: str, editor: object) -> object:
         listing = mo.Html(panels.practice_view(ws, path)) if kind == "practice" else ""
         return mo.vstack([listing, editor])
     return mo.md(f"_{escape(kind)}: nothing to show here; its links are below._")
+
+
+def orphaned_note(
+    ws: Workspace, path: str, wiring: Wiring, editing: object, editor_view: object
+) -> mo.Html:
+    """Card Detail for a note that left the folder (renamed or deleted outside the app) while
+    the learner had unsaved words in it: the editor stays, offering to copy them to a file."""
+    editing.open(path)
+    wiring.current.update(open="", reader=None)
+    opener = card_opener(ws, None, wiring.open_card)
+    gone = mo.callout(
+        mo.Html(
+            f"<code>{escape(path)}</code> is no longer in the folder. "
+            "Your unsaved words are kept below."
+        ),
+        "warn",
+    )
+    body = keep(mo.vstack([opener, gone, editor_view]), opener, editor_view)
+    return pane("card-detail", body, extra=f'data-path="{attr(path)}" data-gone="1"')
 
 
 def detail_pane(
@@ -493,6 +552,8 @@ def detail_pane(
         problem = mo.callout(mo.md(folder_error), "danger") if folder_error else ""
         return pane("card-detail", mo.vstack([problem, folder_picker]))
     path = ws.resolve(wanted or "")
+    if path is None and wanted and wanted in editing.drafts.unsaved():
+        return orphaned_note(ws, wanted, wiring, editing, editor_view)
     if path is None:
         return pane("card-detail", no_card(ws, wiring.open_card))
     kind = ws.nodes[path].kind

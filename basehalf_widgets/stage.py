@@ -10,6 +10,9 @@ re-runs nothing, so the switch costs one small message.
 It also reports the width of the reader's pane (``width``, CSS pixels) and the screen's
 ``ratio`` (``devicePixelRatio``), so a document is first rendered at the scale the reader
 fits it to (:func:`fit_zoom`), not at a default the browser would then ask to change.
+
+Being on the page for as long as the app, its script also keeps Tab and Shift+Tab moving the
+focus out of the Ask box (marimo's chat editor would indent with them: a keyboard trap).
 """
 
 from __future__ import annotations
@@ -41,5 +44,9 @@ class Stage(CachedScript, anywidget.AnyWidget):
     _esm = Path(__file__).parent / "static" / "stage.js"
 
     shown = traitlets.Unicode(DETAIL).tag(sync=True)
+    # The open folder; the browser answers with ``reopen`` (``{"path", "n"}``): a note of it
+    # this tab still holds unsaved words for (after a reload), to be opened again.
+    folder = traitlets.Unicode("").tag(sync=True)
+    reopen = traitlets.Dict({}).tag(sync=True)
     width = traitlets.Float(0.0).tag(sync=True)
     ratio = traitlets.Float(1.0).tag(sync=True)

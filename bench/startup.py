@@ -362,7 +362,7 @@ def save_note(reps: int) -> None:
             if value.startswith("Saved"):
                 self.saved_at = time.perf_counter()
 
-        def show(self, draft, kind, heading, status=""):
+        def show(self, draft, kind, heading, status="", *, fresh=True):
             self.path, self.text, self.status = draft.path, draft.text, status
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -94,6 +94,8 @@ def folder(tmp_path):
     (root / "b.md").write_text("# B\n\nOther note.\n", encoding="utf-8")
     (root / "bad.md").write_bytes(b"# Caf\xe9\n\nLatin-1 bytes.\n")
     (root / "shaped.md").write_text(SHAPED, encoding="utf-8")
+    lines = "".join(f"Line {i}: my own words about attention.\n\n" for i in range(3000))
+    (root / "long.md").write_text(f"# Long\n\n{lines}", encoding="utf-8")
     return root
 
 
@@ -194,3 +196,12 @@ def test_rename_model_box_and_practice_shaped_cards(marimo_app, browser_page, fo
 
     # Every folder change above re-ran cells; the Model box still says what was typed.
     assert page.get_by_label("Model").input_value() == "openai/typed-by-me"
+
+    # A long note's preview scrolls in itself: its links and Rename stay a scroll away.
+    _open(page, "long.md")
+    expect(page.locator("[data-testid=note-preview]")).to_contain_text("Line 2999", timeout=TIMEOUT)
+    detail = page.locator("[data-testid=card-detail]")
+    scroll = detail.evaluate("e => e.scrollHeight / e.clientHeight")
+    assert scroll < 3, f"Card Detail is {scroll:.0f} screens tall"
+    page.get_by_label("Rename / move to").scroll_into_view_if_needed()
+    expect(page.get_by_label("Rename / move to")).to_be_in_viewport()

@@ -208,7 +208,7 @@ class FakeView:
         self.dirty = False
         self.conflict = {}
 
-    def show(self, draft, kind, heading, status=""):
+    def show(self, draft, kind, heading, status="", *, fresh=True):
         self.path, self.text, self.title, self.status = draft.path, draft.text, heading, status
 
 
@@ -273,3 +273,80 @@ def test_a_note_swapped_for_something_unreadable_opens_with_the_reason(ws, swap,
     assert words in detail.problem and detail.body == ""
     with pytest.raises(BasehalfError):
         ops.save_body(folder, "n.md", "mine\n", opened.data)
+
+
+def test_keep_mine_never_writes_over_a_change_made_after_the_conflict_was_shown(ws):
+    # The learner saw "theirs" and chose Keep mine; a third version landed on disk in between.
+    _outside_edit(ws, "# T\n\nfirst\n")
+    w = Workspace.open(ws)
+    drafts = note_edit.Drafts()
+    drafts.open(w, "n.md")
+    drafts.edit("n.md", text="# T\n\nmine\n")
+    _outside_edit(ws, "# T\n\ntheirs\n")
+    assert drafts.save(w, "n.md").theirs == "# T\n\ntheirs\n"  # shown to the learner
+    _outside_edit(ws, "# T\n\nlater, never shown\n")
+    again = drafts.save(w, "n.md", force=True)
+    assert not again.saved and again.theirs == "# T\n\nlater, never shown\n"
+    assert (ws / "n.md").read_text(encoding="utf-8").endswith("later, never shown\n")
+    # Having now seen that version too, Keep mine writes.
+    assert drafts.save(w, "n.md", force=True).saved
+    assert (ws / "n.md").read_text(encoding="utf-8").endswith("mine\n")
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "mine_changed", "theirs_changed"),
+    [
+        ("a\nb\nmine\n", "a\nb\ntheirs\n", [2], [2]),
+        ("a\nb\n", "a\nb\nadded\n", [], [2]),
+        ("x\na\nb\n", "a\nb\n", [0], []),
+        ("same\n", "same\n", [], []),
+    ],
+)
+def test_a_conflict_marks_the_lines_that_differ(mine, theirs, mine_changed, theirs_changed):
+    shown = note_edit.conflict(mine, theirs)
+    assert (shown["mine_changed"], shown["theirs_changed"]) == (mine_changed, theirs_changed)
+    assert (shown["mine"], shown["theirs"]) == (mine, theirs)
+
+
+@pytest.mark.parametrize("changed_since", [False, True])
+def test_text_kept_through_a_reload_is_a_draft_again_and_never_hides_a_change(ws, changed_since):
+    _outside_edit(ws, "# T\n\nfirst\n")
+    if changed_since:  # another tab saved after this tab's text was typed
+        _outside_edit(ws, "# T\n\ntheirs\n")
+    w = Workspace.open(ws)
+    view = FakeView()
+    ctl = note_edit.EditorController(view, w, lambda: None)
+    ctl.open("n.md")
+    restored = {**typed("n.md", "# T\n\nfirst\n\nkept\n", "T")["new"], "restored": "# T\n\nfirst\n"}
+    ctl.on_typed({"new": restored})
+    assert ctl.drafts.unsaved() == ["n.md"]
+    assert bool(view.conflict) == changed_since
+    if changed_since:
+        assert view.conflict["theirs"] == "# T\n\ntheirs\n"
+        ctl.on_resolve({"new": {"choice": "keep"}})
+    else:
+        assert "from before the reload is back" in view.status
+        ctl.save()
+    assert (ws / "n.md").read_text(encoding="utf-8").endswith("first\n\nkept\n")
+
+
+@pytest.mark.parametrize("how", ["deleted", "renamed"])
+def test_unsaved_words_in_a_note_that_left_the_folder_stay_and_go_to_a_new_file(ws, how):
+    (ws / "n.md").write_text("---\nupstream: [a.pdf]\n---\n# N\n\nfirst\n", encoding="utf-8")
+    w = Workspace.open(ws)
+    view, opened = FakeView(), []
+    ctl = note_edit.EditorController(view, w, lambda: None, opened.append)
+    ctl.open("n.md")
+    ctl.on_typed(typed("n.md", "# N\n\nfirst\n\nunsaved words\n", "N"))
+    if how == "deleted":
+        (ws / "n.md").unlink()
+    else:
+        (ws / "n.md").rename(ws / "elsewhere.md")
+    w.refresh()
+    ctl.open("n.md")  # Card Detail re-runs after the folder changed
+    assert view.conflict.get("gone") and "unsaved words" in view.conflict["mine"]
+    assert "no longer in the folder" in view.status
+    assert not ctl.save().saved  # Save says the same, writes nothing
+    ctl.on_resolve({"new": {"choice": "copy"}})
+    assert (ws / "n-mine.md").read_text(encoding="utf-8").endswith("first\n\nunsaved words\n")
+    assert opened == ["n-mine.md"] and ctl.drafts.unsaved() == []

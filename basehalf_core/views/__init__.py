@@ -1,6 +1,7 @@
 """The views floor: everything the app and the export show, as data or safe HTML (no marimo): the
 one Markdown sanitiser, Card Detail, the panels shared by the app and the export, the note
-editor's model, the canvas model and layout, the export, JSON Canvas, recent folders.
+editor's model, the canvas model and layout, the export, JSON Canvas, recent folders, and the
+undo of the app's last Grow branch, New note or rename.
 """
 
 __all__ = [
@@ -18,4 +19,5 @@ __all__ = [
     "panels",
     "recent",
     "rename",
+    "undo",
 ]

@@ -7,6 +7,7 @@ typed by hand, so it is kept as the exact bytes read and written back untouched 
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -104,6 +105,8 @@ class Draft:
         text: the body as the learner has it now.
         title: the title field ("" = leave the heading as the text has it).
         readonly: why it cannot be saved ("" when it can).
+        seen: the file's bytes as the last conflict showed them ("On disk now"): what "Keep
+            mine" may write over, and nothing newer.
     """
 
     path: str
@@ -112,6 +115,7 @@ class Draft:
     text: str
     title: str
     readonly: str = ""
+    seen: bytes | None = None
 
     @property
     def body(self) -> str:
@@ -171,21 +175,22 @@ class Drafts:
         Args:
             ws: the workspace.
             path: the note.
-            force: "keep mine": write over what is on disk now (the learner has seen both).
+            force: "keep mine": write over the version the last conflict showed the learner
+                (never over one that landed since: that is a new conflict).
         """
         draft = self._drafts.get(path)
         if draft is None:
             return SaveResult(False, f"{path} is not open in the editor")
         if draft.readonly:
             return SaveResult(False, draft.readonly)
-        base = draft.base
-        if force:
-            base = read_bytes(inside(ws.root, path)) or b""
+        base = draft.seen if force and draft.seen is not None else draft.base
         try:
             data = save_body(ws, path, draft.body, base)
         except ChangedOnDisk:
+            # What the learner is shown is exactly what Keep mine may replace.
+            draft.seen = read_bytes(inside(ws.root, path)) or b""
             return SaveResult(
-                False, f"{path} changed on disk since you opened it", _theirs(ws, path)
+                False, f"{path} changed on disk since you opened it", _theirs(draft.seen)
             )
         except (OperationRefused, WriteRefused) as exc:
             return SaveResult(False, f"Not saved: {exc}")
@@ -214,8 +219,7 @@ class Drafts:
         return SaveResult(True, f"Your version is in {new}", new_path=new)
 
 
-def _theirs(ws: Workspace, path: str) -> str:
-    data = read_bytes(inside(ws.root, path)) or b""
+def _theirs(data: bytes) -> str:
     return (
         split_body(data)[1] if split_body(data)[0] is not None else data.decode("utf-8", "replace")
     )
@@ -224,7 +228,9 @@ def _theirs(ws: Workspace, path: str) -> str:
 class EditorController:
     """Answers an editor view's requests: the note editor widget, or any object with its
     attributes ``path``, ``dirty``, ``status``, ``conflict``, ``preview`` and
-    ``show(draft, kind, heading, status)``. Plain attribute access: no UI library here.
+    ``show(draft, kind, heading, status, fresh=True)`` (``fresh``: opened, so the browser may
+    bring back text it kept through a reload; False after a save or a conflict's choice, when
+    nothing typed before is pending any more). Plain attribute access: no UI library here.
 
     What the learner typed arrives as one payload (:meth:`on_typed`): the note it was typed
     into, the text, the title box, and whether Save was asked for. One payload, because the
@@ -234,10 +240,12 @@ class EditorController:
         view: the editor view.
         ws: the workspace.
         after_write: called after anything was written (the app bumps its revision).
+        open_card: opens a card in the app (the copy of words whose note went away).
     """
 
-    def __init__(self, view, ws: Workspace, after_write) -> None:
+    def __init__(self, view, ws: Workspace, after_write, open_card=None) -> None:
         self.view, self.ws, self.after_write = view, ws, after_write
+        self.open_card = open_card
         self.drafts = Drafts()
         self._shown: bytes | None = None  # the bytes the view's text was loaded from
         self._shown_title = ""
@@ -247,19 +255,43 @@ class EditorController:
         """Show ``path`` (its unsaved draft if any); reload it when it changed on disk."""
         draft = self.drafts.open(self.ws, path)
         if path == self.view.path and (draft.dirty or draft.base == self._shown):
+            if draft.dirty and self._gone(path) and not self.view.conflict:
+                self._orphaned(draft)
             return  # same note, nothing new on disk: leave the learner's text alone
         self._show(draft)
+        if draft.dirty and self._gone(path):
+            self._orphaned(draft)
 
-    def _show(self, draft: Draft, status: str = "") -> None:
+    def _gone(self, path: str) -> bool:
+        try:
+            return path not in self.ws.nodes or read_bytes(inside(self.ws.root, path)) is None
+        except (OSError, WriteRefused):
+            return False  # there, but not a note any more: Save says why
+
+    def _orphaned(self, draft: Draft) -> None:
+        # The note was renamed or deleted outside the app under unsaved words: they stay on
+        # screen, with the one way to keep them (a new file), never silently dropped.
+        self.view.conflict = {**conflict(draft.body, ""), "gone": True}
+        self.view.status = (
+            f"{draft.path} is no longer in the folder (renamed or deleted outside the app). "
+            "Your unsaved words are kept here: copy them to a new file."
+        )
+
+    def _show(self, draft: Draft, status: str = "", *, fresh: bool = True) -> None:
         node = self.ws.nodes.get(draft.path)
         kind = node.kind if node is not None else "note"
         self._shown = draft.base
         self._shown_title = draft.title or title_of(draft.text)
-        self.view.show(draft, kind, self._shown_title, status)
+        self.view.show(draft, kind, self._shown_title, status, fresh=fresh)
         self._preview(draft.body)
 
     def on_typed(self, change) -> None:
-        """The browser sent ``{"path", "text", "title", "save"}``: keep it, maybe save."""
+        """The browser sent ``{"path", "text", "title", "save"}``: keep it, maybe save.
+
+        ``restored`` (the body the text was typed on) marks text the browser kept through a
+        reload or a folder switch: it is a draft again, and if the note changed on disk since,
+        the learner sees both versions and chooses, as after a Save.
+        """
         typed = change.get("new") if isinstance(change, dict) else None
         if not typed or not typed.get("path"):
             return
@@ -275,12 +307,26 @@ class EditorController:
         # heading to the text"; only a title the learner changed rewrites it.
         title = typed.get("title", "")
         draft = self.drafts.edit(owner, text, "" if title == self._shown_title else title)
+        restored = typed.get("restored")
+        if isinstance(restored, str) and draft is not None and not draft.readonly:
+            self._restored(draft, restored)
         if typed.get("save"):
             self.save()  # first: the preview can wait, the learner's words cannot
         elif draft is not None:
             self.view.dirty = draft.dirty
             if len(draft.body) <= PREVIEW_LIVE_LIMIT:
                 self._preview(draft.body)  # a long note's preview follows its Saves only
+
+    def _restored(self, draft: Draft, typed_on: str) -> None:
+        if typed_on == draft.saved_body:
+            self.view.status = "Your unsaved text from before the reload is back (not saved yet)."
+            return
+        # Typed on an older version: Keep mine may replace only the version shown here.
+        draft.seen = draft.base
+        self.view.conflict = conflict(draft.body, draft.saved_body)
+        self.view.status = (
+            f"{draft.path} changed on disk since you typed your unsaved text: choose below."
+        )
 
     def _preview(self, body: str) -> None:
         # Rendering a long note costs more than saving it: only when the text changed.
@@ -291,13 +337,17 @@ class EditorController:
     def save(self, *, force: bool = False) -> SaveResult:
         """Save the open note's draft (``force``: "keep mine" after a conflict)."""
         path = self.view.path
+        draft = self.drafts.open(self.ws, path)
+        if draft.dirty and self._gone(path):
+            self._orphaned(draft)
+            return SaveResult(False, self.view.status)
         result = self.drafts.save(self.ws, path, force=force)
         if result.theirs is not None:
             mine = self.drafts.open(self.ws, path).body
-            self.view.conflict = {"mine": mine, "theirs": result.theirs}
+            self.view.conflict = conflict(mine, result.theirs)
             self.view.status = result.message
         elif result.saved:
-            self._show(self.drafts.open(self.ws, path), result.message)
+            self._show(self.drafts.open(self.ws, path), result.message, fresh=False)
             self.after_write()
         else:
             self.view.status = result.message
@@ -314,12 +364,34 @@ class EditorController:
         if choice == "keep":
             self.save(force=True)
         elif choice == "take":
-            self._show(self.drafts.take_theirs(self.ws, path), "Took the version on disk")
+            took = self.drafts.take_theirs(self.ws, path)
+            self._show(took, "Took the version on disk", fresh=False)
         elif choice == "copy":
+            gone = self._gone(path)
             result = self.drafts.copy_mine(self.ws, path)
-            self._show(self.drafts.open(self.ws, path), result.message)
+            self._show(self.drafts.open(self.ws, path), result.message, fresh=not result.saved)
             if result.saved:
                 self.after_write()
+                if gone and self.open_card is not None:
+                    self.open_card(result.new_path)  # the note itself is no more: its copy
+
+
+def conflict(mine: str, theirs: str) -> dict:
+    """What a conflict shows: both bodies and, for each, the numbers (0-based) of the lines
+    the other lacks, so the learner sees where they differ, not two boxes that start alike."""
+    a, b = mine.splitlines(), theirs.splitlines()
+    mine_changed: list[int] = []
+    theirs_changed: list[int] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op != "equal":
+            mine_changed += range(i1, i2)
+            theirs_changed += range(j1, j2)
+    return {
+        "mine": mine,
+        "theirs": theirs,
+        "mine_changed": mine_changed,
+        "theirs_changed": theirs_changed,
+    }
 
 
 def preview_html(body: str) -> str:

@@ -1,6 +1,23 @@
 // The note editor. Note text only ever goes through .value / textContent; the preview is HTML
 // made by basehalf's one sanitiser on the Python side (no raw markup, no script, no fetch).
 const PUSH_MS = 250;
+// This tab's unsaved text, per folder and note: a reload (or a folder switch) starts a new
+// Python session that knows nothing of it, so the browser keeps it until it is saved. The
+// key is KEPT + folder + "\u0000" + path (stage.js reads it too, to reopen the note).
+const KEPT = "bh-unsaved:";
+
+// The doc each editor (its `doc.editor` id) last loaded on this page, as `doc.n`: a view
+// mounted again (Card Detail drawn anew) must not take Python's copy of a note over what was
+// typed since. A reload empties it.
+const loadedHere = new Map();
+
+function keptKeys() {
+  try {
+    return Object.keys(sessionStorage).filter((k) => k.startsWith(KEPT));
+  } catch (e) {
+    return [];
+  }
+}
 
 function el(tag, cls, attrs = {}) {
   const node = document.createElement(tag);
@@ -33,12 +50,37 @@ function render({ model, el: root }) {
 
   let timer = null;
   let shownPath = "";
+  let shownSaved = ""; // the body on disk that the text shown was typed on
+  let shownTitle = "";
+  const keptKey = (path) => `${KEPT}${model.get("folder")}\u0000${path}`;
+  const keep = (path, entry) => {
+    try {
+      if (entry) sessionStorage.setItem(keptKey(path), JSON.stringify(entry));
+      else sessionStorage.removeItem(keptKey(path));
+    } catch (e) {
+      // Storage full or refused: the warning before leaving still stands.
+    }
+  };
+  const kept = (path) => {
+    try {
+      return JSON.parse(sessionStorage.getItem(keptKey(path)) || "null");
+    } catch (e) {
+      return null;
+    }
+  };
+  const remember = () => {
+    if (!shownPath || text.readOnly) return;
+    const same = text.value === shownSaved && title.value === shownTitle;
+    const entry = { saved: shownSaved, text: text.value, title: title.value, t: Date.now() };
+    keep(shownPath, same ? null : entry);
+  };
   // What was typed goes to Python as ONE value naming its note, so text typed just before a
   // switch can never be taken for the next note's, and Save always saves what is shown.
   const push = (save = false) => {
     clearTimeout(timer);
     timer = null;
     if (!shownPath) return;
+    remember();
     model.set("typed", { path: shownPath, text: text.value, title: title.value, save, n: Date.now() });
     model.save_changes();
   };
@@ -72,25 +114,50 @@ function render({ model, el: root }) {
     conflict.hidden = !c.theirs && c.theirs !== "";
     if (conflict.hidden) return;
     const head = el("p");
-    head.textContent = "This note changed on disk since you opened it. Nothing was saved. Choose:";
+    const first = Math.min(...(c.mine_changed || []), ...(c.theirs_changed || []));
+    head.textContent = c.gone
+      ? "This note is no longer in the folder (renamed or deleted outside the app). Nothing was saved, nothing is lost: copy your words to a new file."
+      : "This note changed on disk since you opened it. Nothing was saved."
+        + (Number.isFinite(first) ? ` They differ from line ${first + 1} (marked).` : "") + " Choose:";
     const sides = el("div", "bh-ed-sides");
-    for (const [label, body, id] of [["Yours (not saved)", c.mine, "conflict-mine"], ["On disk now", c.theirs, "conflict-theirs"]]) {
+    const boxes = [];
+    const shown = [["Yours (not saved)", c.mine, "conflict-mine", c.mine_changed]];
+    if (!c.gone) shown.push(["On disk now", c.theirs, "conflict-theirs", c.theirs_changed]);
+    for (const [label, body, id, changed] of shown) {
       const col = el("div");
       const h = el("b");
       h.textContent = label;
       const pre = el("pre", "", { "data-testid": id });
-      pre.textContent = body || "";
+      // One line per span: the lines the other side lacks are marked, and each box opens at
+      // its first difference (two boxes that start alike looked like the same text).
+      const marked = new Set(changed || []);
+      (body || "").split("\n").forEach((line, i) => {
+        const span = el("span", marked.has(i) ? "bh-ed-changed" : "");
+        if (marked.has(i)) span.dataset.changed = "1";
+        span.textContent = line;
+        pre.append(span);
+      });
       col.append(h, pre);
       sides.append(col);
+      boxes.push(pre);
     }
     const buttons = el("div");
-    for (const [label, choice] of [["Keep mine", "keep"], ["Take theirs", "take"], ["Copy mine to a new file", "copy"]]) {
+    const choices = c.gone
+      ? [["Copy mine to a new file", "copy"]]
+      : [["Keep mine", "keep"], ["Take theirs", "take"], ["Copy mine to a new file", "copy"]];
+    for (const [label, choice] of choices) {
       const b = el("button", "", { type: "button", "data-testid": `conflict-${choice}` });
       b.textContent = label;
       b.addEventListener("click", () => choose(choice));
       buttons.append(b);
     }
     conflict.append(head, sides, buttons);
+    requestAnimationFrame(() => {
+      for (const pre of boxes) {
+        const mark = pre.querySelector("[data-changed]");
+        if (mark) pre.scrollTop = Math.max(0, mark.offsetTop - pre.offsetTop - 24);
+      }
+    });
   };
   const load = () => {
     // Python replaced the text (a note opened, theirs taken, a save rewrote the heading).
@@ -101,7 +168,38 @@ function render({ model, el: root }) {
     text.value = doc.text || "";
     title.value = doc.title || "";
     shownPath = doc.path || "";
+    shownSaved = typeof doc.saved === "string" ? doc.saved : text.value;
+    shownTitle = title.value;
     text.dataset.path = shownPath;
+    if (!shownPath || doc.readonly) return;
+    const again = loadedHere.get(doc.editor) === doc.n;
+    loadedHere.set(doc.editor, doc.n);
+    if (again) {
+      // This view, mounted again: the words typed since are this tab's, and Python has them.
+      const since = kept(shownPath);
+      if (since) {
+        text.value = since.text;
+        title.value = since.title;
+        dirty.textContent = "unsaved";
+      }
+      return;
+    }
+    if (!doc.fresh) {
+      keep(shownPath, null); // saved, or the learner chose theirs / a copy: nothing pending
+      return;
+    }
+    // Opened: text this tab kept through a reload comes back, and goes to Python as a draft
+    // ("restored": the body it was typed on, so a change on disk since shows both versions).
+    const back = kept(shownPath);
+    if (back && (back.text !== text.value || back.title !== title.value)) {
+      text.value = back.text;
+      title.value = back.title;
+      dirty.textContent = "unsaved";
+      model.set("typed", {
+        path: shownPath, text: back.text, title: back.title, save: false, restored: back.saved, n: Date.now(),
+      });
+      model.save_changes();
+    }
   };
   const paint = () => {
     const ro = model.get("readonly");
@@ -133,13 +231,26 @@ function render({ model, el: root }) {
     model.set("follow", { href, n: Date.now() });
     model.save_changes();
   });
+  // Closing the tab would lose what this tab still keeps unsaved: the browser asks first.
+  const warn = (e) => {
+    if (timer === null && keptKeys().length === 0) return;
+    e.preventDefault();
+    e.returnValue = "";
+  };
+  const flush = () => { if (timer !== null) push(); };
+  window.addEventListener("beforeunload", warn);
+  window.addEventListener("pagehide", flush);
   model.on("change:doc", () => { load(); paint(); });
   for (const name of ["readonly", "dirty", "status", "preview", "kind", "path"]) model.on(`change:${name}`, paint);
   model.on("change:conflict", paintConflict);
   load();
   paint();
   paintConflict();
-  return () => { if (timer !== null) push(); };
+  return () => {
+    window.removeEventListener("beforeunload", warn);
+    window.removeEventListener("pagehide", flush);
+    if (timer !== null) push();
+  };
 }
 
 export default { render };

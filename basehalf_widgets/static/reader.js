@@ -314,7 +314,28 @@ function render({ model, el }) {
   });
   root.addEventListener("keydown", (e) => {
     const tag = (e.target.tagName || "").toLowerCase();
-    if (tag === "input" || tag === "textarea") return;
+    if (tag === "input" || tag === "textarea") {
+      // Escape in the search box (or a page/password box) hands the keys back to the page:
+      // Shift+arrows then select from the search hit.
+      if (e.key === "Escape" && tag === "input") {
+        e.preventDefault();
+        root.focus({ preventScroll: true });
+      }
+      return;
+    }
+    if (e.shiftKey && keySelect(e.key)) {
+      e.preventDefault();
+      return;
+    }
+    if (e.key === "Escape" && Object.keys(model.get("selection") || {}).length) {
+      e.preventDefault();
+      const sel = docSelection();
+      if (sel) sel.removeAllRanges();
+      keyed = null;
+      model.set("selection", {});
+      model.save_changes();
+      return;
+    }
     const keys = { ArrowLeft: -1, PageUp: -1, ArrowRight: 1, PageDown: 1 };
     if (e.key in keys) {
       e.preventDefault();
@@ -627,15 +648,18 @@ function render({ model, el }) {
   function wordAt(clientX, clientY) {
     const r = layer.getBoundingClientRect();
     if (!r.width || !spans.length) return -1;
-    const fx = (clientX - r.left) / r.width;
-    const fy = (clientY - r.top) / r.height;
+    return nearestWord((clientX - r.left) / r.width, (clientY - r.top) / r.height, r.height / r.width);
+  }
+
+  // The same, for a point in page fractions (`aspect`: the page's height over its width).
+  function nearestWord(fx, fy, aspect) {
     const words = current.words;
     let best = -1;
     let bestD = Infinity;
     for (let i = 0; i < words.length; i++) {
       const [x0, y0, x1, y1] = words[i];
       const dx = fx < x0 ? x0 - fx : fx > x1 ? fx - x1 : 0;
-      const dy = (fy < y0 ? y0 - fy : fy > y1 ? fy - y1 : 0) * (r.height / r.width);
+      const dy = (fy < y0 ? y0 - fy : fy > y1 ? fy - y1 : 0) * aspect;
       // Rows matter more than columns: a point beside a line belongs to that line.
       const d = dx + 3 * dy;
       if (d < bestD) {
@@ -658,12 +682,75 @@ function render({ model, el }) {
     }
   }
 
+  // Selecting without a mouse (the reader has the keys): Shift+→ / Shift+← move the selection's
+  // end a word, Shift+↓ / Shift+↑ a line. It starts at the selection on this page, else at
+  // the first search hit on it, else at the page's first word; the passage then goes to
+  // Python as a drag's does. Escape clears it.
+  let keyed = null; // {page, anchor, focus} of the selection made with keys
+  function keyStart() {
+    const sel = model.get("selection");
+    if (sel && sel.page === shownPage && sel.start >= 0 && sel.start < spans.length) {
+      return { page: shownPage, anchor: sel.start, focus: Math.min(sel.end, spans.length - 1) };
+    }
+    const [pw, ph] = current.size;
+    const hit = model.get("hits").find((h) => h.page === shownPage && h.boxes.length);
+    let first = 0;
+    if (hit && pw && ph) {
+      const [x0, y0, x1, y1] = hit.boxes[0];
+      // The hit's first word: the one at its left edge (its middle may be a later word).
+      first = Math.max(0, nearestWord(x0 + Math.min(0.002, (x1 - x0) / 4), (y0 + y1) / 2, ph / pw));
+    }
+    return { page: shownPage, anchor: first, focus: first - 1 };
+  }
+  function lineStep(from, step) {
+    // The word of the next (previous) line nearest below (above) the word `from`.
+    const words = current.words;
+    const [fx0, fy0, , fy1] = words[from];
+    let best = -1;
+    let bestD = Infinity;
+    let lineY = null;
+    for (let i = from + step; i >= 0 && i < words.length; i += step) {
+      const [x0, y0, , y1] = words[i];
+      const off = step > 0 ? y0 >= fy1 - 0.002 : y1 <= fy0 + 0.002;
+      if (!off) continue;
+      if (lineY === null) lineY = y0;
+      if (Math.abs(y0 - lineY) > 0.004) break; // past that line
+      const d = Math.abs(x0 - fx0);
+      if (d < bestD) {
+        bestD = d;
+        best = i;
+      }
+    }
+    return best;
+  }
+  function keySelect(key) {
+    const steps = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: 2, ArrowUp: -2 };
+    if (!(key in steps) || !spans.length || spans.length !== current.words.length) return false;
+    if (!keyed || keyed.page !== shownPage) keyed = keyStart();
+    const step = steps[key];
+    let focus = keyed.focus;
+    if (Math.abs(step) === 1) focus += step;
+    else focus = lineStep(Math.max(focus, keyed.anchor), Math.sign(step));
+    if (focus < keyed.anchor) focus = keyed.anchor; // the end never passes the start
+    if (focus < 0 || focus >= spans.length) return true;
+    keyed.focus = focus;
+    showRange(keyed.anchor, focus);
+    spans[focus].scrollIntoView({ block: "nearest" });
+    report(keyed.anchor, focus, spans.slice(keyed.anchor, focus + 1).map((s) => s.textContent).join(" "));
+    return true;
+  }
+
+  model.on("change:selection", () => {
+    if (!Object.keys(model.get("selection") || {}).length) keyed = null; // grown, or cleared
+  });
+
   let drag = null;
   layer.addEventListener("mousedown", (e) => {
     if (e.button !== 0) return;
     root.focus({ preventScroll: true });
     if (e.detail > 1) return; // double/triple click: the browser's own word/line selection
     e.preventDefault();
+    keyed = null;
     drag = { x: e.clientX, y: e.clientY, anchor: wordAt(e.clientX, e.clientY), focus: -1, moved: false };
   });
   const onMove = (e) => {
