@@ -140,14 +140,20 @@ def test_drafts_survive_switching_cards(ws):
     assert drafts.unsaved() == ["n.md"]
 
 
-@pytest.mark.parametrize("choice", ["keep", "take", "copy"])
-def test_a_conflict_loses_nothing(ws, choice):
+def _mine_against_theirs(ws):
+    """A note opened at "first", edited to "mine", while "theirs" lands on disk."""
     _outside_edit(ws, "# T\n\nfirst\n")
     w = Workspace.open(ws)
     drafts = note_edit.Drafts()
     drafts.open(w, "n.md")
     drafts.edit("n.md", text="# T\n\nmine\n")
     _outside_edit(ws, "# T\n\ntheirs\n")
+    return w, drafts
+
+
+@pytest.mark.parametrize("choice", ["keep", "take", "copy"])
+def test_a_conflict_loses_nothing(ws, choice):
+    w, drafts = _mine_against_theirs(ws)
     result = drafts.save(w, "n.md")
     assert not result.saved and result.theirs == "# T\n\ntheirs\n"
     if choice == "keep":
@@ -277,12 +283,7 @@ def test_a_note_swapped_for_something_unreadable_opens_with_the_reason(ws, swap,
 
 def test_keep_mine_never_writes_over_a_change_made_after_the_conflict_was_shown(ws):
     # The learner saw "theirs" and chose Keep mine; a third version landed on disk in between.
-    _outside_edit(ws, "# T\n\nfirst\n")
-    w = Workspace.open(ws)
-    drafts = note_edit.Drafts()
-    drafts.open(w, "n.md")
-    drafts.edit("n.md", text="# T\n\nmine\n")
-    _outside_edit(ws, "# T\n\ntheirs\n")
+    w, drafts = _mine_against_theirs(ws)
     assert drafts.save(w, "n.md").theirs == "# T\n\ntheirs\n"  # shown to the learner
     _outside_edit(ws, "# T\n\nlater, never shown\n")
     again = drafts.save(w, "n.md", force=True)

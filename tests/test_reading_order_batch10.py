@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import pymupdf
 from conftest import drag
+from pagedraw import write_lines
 
 from basehalf_core.documents.document import open_document
 
@@ -35,14 +36,8 @@ WORDS = VOCABULARY.split()
 
 def _para(page, x: float, y: float, lines: int, start: int = 0, last_short: bool = True) -> float:
     """``lines`` lines of 9 pt Times from the vocabulary above; returns the next baseline."""
-    k = start
-    for n in range(lines):
-        count = 4 if (last_short and n == lines - 1) else 8
-        text = " ".join(WORDS[(k + j) % len(WORDS)] for j in range(count))
-        k += count
-        page.insert_text((x, y), text, fontsize=SIZE, fontname="tiro")
-        y += LEAD
-    return y
+    counts = [8] * (lines - 1) + [4 if last_short else 8]
+    return write_lines(page, x, y, counts, WORDS, size=SIZE, lead=LEAD, start=start)
 
 
 def _doc(tmp_path, pages) -> object:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 from conftest import drag
+from pagedraw import write_lines
 
 from basehalf_core.documents.document import open_document
 
@@ -37,14 +38,8 @@ SIZE, LEAD = 10.5, 12.5
 
 def _para(page, x: float, y: float, lines: int, start: int = 0, per_line: int = 11) -> float:
     """``lines`` lines of 10.5 pt text from the vocabulary; returns the next baseline."""
-    k = start
-    for n in range(lines):
-        count = 3 if n == lines - 1 else per_line
-        text = " ".join(WORDS[(k + j) % len(WORDS)] for j in range(count))
-        k += count
-        page.insert_text((x, y), text, fontsize=SIZE, fontname="tiro")
-        y += LEAD
-    return y
+    counts = [per_line] * (lines - 1) + [3]
+    return write_lines(page, x, y, counts, WORDS, size=SIZE, lead=LEAD, start=start)
 
 
 def _doc(tmp_path, draw) -> object:
