@@ -13,6 +13,7 @@ import os
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
+from html import escape as escape_html
 
 import marimo as mo
 
@@ -77,7 +78,10 @@ def header(folder: str, get_folder: Callable[[], str], set_folder: Callable[[str
         label="Export (static HTML)",
     )
     row = mo.hstack(
-        [panes.style(), mo.md(f"**basehalf** · `{name}`"), switch, watcher]
+        # The folder's name is the user's text: escaped, never Markdown (a backtick in it
+        # would end the code span and let the rest through as HTML).
+        [panes.style(), mo.Html(f"<b>basehalf</b> · <code>{escape_html(name)}</code>"), switch]
+        + [watcher]
         + ([download] if folder else []),
         justify="start",
         align="center",

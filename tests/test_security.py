@@ -6,6 +6,7 @@ Each test here failed before the mechanism it names was fixed (see /work/notes/s
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -162,3 +163,19 @@ def test_a_key_echoed_by_the_provider_goes_nowhere(tmp_path, monkeypatch, openai
     for value in SECRETS.values():
         for text in [*said, *written, export.render_html(str(folder))]:
             assert value not in text
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "x`<img src=x onerror=alert(1)>`y",
+        "<svg onload=alert(1)>",
+        "a` <iframe src=javascript:alert(1)> `b",
+    ],
+)
+def test_a_folder_name_in_the_header_is_text_never_html(tmp_path, name):
+    from basehalf_widgets import cells
+
+    row, _ = cells.header(f"{tmp_path}/{name}", lambda: "", lambda folder: None)
+    assert not re.search(r"<(img|svg|iframe)\b", row.text)
+    assert html.escape(name) in row.text
