@@ -11,7 +11,7 @@ from openai_server import grading_reply, no_model_env, openai_server  # noqa: F4
 
 from basehalf_core.folder.fsio import FolderError
 from basehalf_core.study import llm
-from basehalf_core.teaching import classroom
+from basehalf_core.teaching import classroom, classview
 
 pytestmark = pytest.mark.usefixtures("no_model_env")
 
@@ -129,3 +129,14 @@ def test_no_learner_with_the_card_is_refused(tmp_path):
     course = make_course(tmp_path, {"ann": None})
     with pytest.raises(classroom.NoLearners, match="practice.md"):
         classroom.grade_class(course, "practice.md")
+
+
+@pytest.mark.parametrize("name", ["=1+2", "+1+2", "-1+2", "@SUM(1)"])
+def test_a_gradebook_cell_never_opens_as_a_formula(tmp_path, name):
+    # A learner's name (or a model-written reason) starting like a formula would run in the
+    # teacher's spreadsheet; it is written as text, and the Teacher view shows it unchanged.
+    course = make_course(tmp_path, {name: card("When it is in a closed path.", None)})
+    report = classroom.grade_class(course, "practice.md")
+    raw = read_csv(course / report.gradebook)
+    assert {r["learner"] for r in raw} == {"'" + name}
+    assert {r["learner"] for r in classview.read_gradebook(course / report.gradebook)} == {name}

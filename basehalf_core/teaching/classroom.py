@@ -167,8 +167,24 @@ def summary_rows(results: list[LearnerResult]) -> list[list[str]]:
     return rows
 
 
+# A cell starting with one of these is a formula to a spreadsheet: a model-written reason or a
+# learner's name must never run as one when the teacher opens the gradebook (OWASP's advice:
+# a leading apostrophe; read_gradebook takes it off again for the Teacher view).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def as_text_cell(value: str) -> str:
+    """``value`` as a CSV cell a spreadsheet shows as text, never evaluates."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
+def from_text_cell(value: str) -> str:
+    """The value :func:`as_text_cell` was given."""
+    return value[1:] if value.startswith("'") and value[1:].startswith(FORMULA_STARTS) else value
+
+
 def _write(course: Path, name: str, rows: list[list[str]]) -> None:
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerows(rows)
+    csv.writer(buf, lineterminator="\n").writerows([as_text_cell(v) for v in r] for r in rows)
     data = buf.getvalue().encode("utf-8")
     fsio.update(course, name, lambda before: None if before == data else data)

@@ -16,6 +16,7 @@ from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import review
 from basehalf_core.teaching import course, roster
 from basehalf_core.teaching.budget import Budget
+from basehalf_core.teaching.classroom import from_text_cell
 
 
 def last_activity(folder: Path) -> str:
@@ -62,7 +63,10 @@ def learner_rows(
 def read_gradebook(path: Path) -> list[dict]:
     """Rows of a gradebook CSV written by ``grade_class`` (learner, question, verdict, ...)."""
     with open(path, newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
+        return [
+            {k: from_text_cell(v) if isinstance(v, str) else v for k, v in row.items()}
+            for row in csv.DictReader(fh)
+        ]
 
 
 def most_wrong(gradebook: list[dict], reasons: int = 3) -> list[dict]:
