@@ -549,7 +549,8 @@ def detail_pane(
     chat.
     """
     if ws is None:
-        problem = mo.callout(mo.md(folder_error), "danger") if folder_error else ""
+        # The message names the typed path: text, never Markdown or HTML.
+        problem = mo.callout(mo.Html(escape(folder_error)), "danger") if folder_error else ""
         return pane("card-detail", mo.vstack([problem, folder_picker]))
     path = ws.resolve(wanted or "")
     if path is None and wanted and wanted in editing.drafts.unsaved():

@@ -179,3 +179,21 @@ def test_a_folder_name_in_the_header_is_text_never_html(tmp_path, name):
     row, _ = cells.header(f"{tmp_path}/{name}", lambda: "", lambda folder: None)
     assert not re.search(r"<(img|svg|iframe)\b", row.text)
     assert html.escape(name) in row.text
+
+
+def test_a_folder_error_naming_markup_is_text_never_html():
+    from basehalf_widgets import panes
+
+    error = "/tmp/x<img src=x onerror=alert(1)>: not a folder"
+    shown = panes.detail_pane(
+        None,
+        "",
+        None,
+        editing=None,
+        editor_view=None,
+        documents=None,
+        folder_error=error,
+        folder_picker="",
+    )
+    # Escaped as text, then once more as the callout's attribute (Markdown left it raw there).
+    assert html.escape(html.escape(error)) in shown.text
