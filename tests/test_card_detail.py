@@ -103,6 +103,7 @@ def test_an_unreadable_store_says_why(tmp_path, front):
     d = card_detail(Workspace.open(tmp_path), "n.md")
     assert [u.state for u in d.upstream] == ["unreadable"]
     assert d.problem and d.problem == d.upstream[0].reason
+    assert "text editor" in d.problem  # where to mend it, since the app never types it
 
 
 def test_an_unknown_path_is_a_clear_error(folder):

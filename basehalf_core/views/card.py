@@ -59,6 +59,14 @@ class CardDetail:
         return asdict(self)
 
 
+# The app never types frontmatter (it keeps it byte for byte), so a learner whose frontmatter
+# cannot be read must be told where it can be mended, not only what is wrong with it.
+FRONTMATTER_FIX = (
+    "Mend the frontmatter (the lines between the --- fences at the top) in a text editor; "
+    "the app keeps it byte for byte, and links to and from this note work again once it reads"
+)
+
+
 def card_detail(ws: Workspace, path: str) -> CardDetail:
     """Card Detail data for ``path``.
 
@@ -69,6 +77,7 @@ def card_detail(ws: Workspace, path: str) -> CardDetail:
     items: list[UpstreamItem] = []
     problem = node.store.unreadable
     if problem:
+        problem = f"{problem}. {FRONTMATTER_FIX}"
         items.append(UpstreamItem("", "unreadable", reason=problem))
     names = None
     for e in node.store.entries:
