@@ -261,7 +261,11 @@ def scrub(text: str, cfg: ModelConfig | None = None) -> str:
     it: an error, and a reply too (a proxy or server that echoes the request's key into its
     answer would otherwise put it into a grading file, ``.bh/asks.jsonl`` or the page).
     """
-    for value in _secrets(cfg):
+    return _hide(text, _secrets(cfg))
+
+
+def _hide(text: str, secrets: list[str]) -> str:
+    for value in secrets:
         text = text.replace(value, "***")
     return text
 
@@ -269,16 +273,16 @@ def scrub(text: str, cfg: ModelConfig | None = None) -> str:
 def _scrubbed(deltas: Iterator[str], cfg: ModelConfig) -> Iterator[str]:
     """:func:`scrub` over a stream: a secret split across deltas is caught too, so text that
     could be the start of one waits for the next delta (any other text passes at once)."""
-    secrets = _secrets(cfg)
+    secrets = _secrets(cfg)  # once per stream: the environment is not read again per delta
     held = ""
     for delta in deltas:
-        held = scrub(held + delta, cfg)
+        held = _hide(held + delta, secrets)
         wait = max((_started(held, v) for v in secrets), default=0)
         if len(held) > wait:
             yield held[: len(held) - wait]
             held = held[len(held) - wait :]
     if held:
-        yield scrub(held, cfg)
+        yield _hide(held, secrets)
 
 
 def _started(text: str, secret: str) -> int:
