@@ -77,12 +77,11 @@ def header(folder: str, get_folder: Callable[[], str], set_folder: Callable[[str
         filename=f"{name}.html",
         label="Export (static HTML)",
     )
+    # The folder's name is the user's text: escaped, never Markdown (a backtick in it would
+    # end the code span and let the rest through as HTML).
+    title = mo.Html(f"<b>basehalf</b> · <code>{escape_html(name)}</code>")
     row = mo.hstack(
-        # The folder's name is the user's text: escaped, never Markdown (a backtick in it
-        # would end the code span and let the rest through as HTML).
-        [panes.style(), mo.Html(f"<b>basehalf</b> · <code>{escape_html(name)}</code>"), switch]
-        + [watcher]
-        + ([download] if folder else []),
+        [panes.style(), title, switch, watcher] + ([download] if folder else []),
         justify="start",
         align="center",
     )
