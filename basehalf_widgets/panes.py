@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import marimo as mo
 
-from basehalf_core.folder import operations
+from basehalf_core.folder import multifile, operations
 from basehalf_core.folder.fsio import WriteRefused
 from basehalf_core.folder.operations import OperationRefused
 from basehalf_core.folder.workspace import Workspace
@@ -273,7 +273,7 @@ def upstream_controls(ws: Workspace, detail: card_view.CardDetail, actions: Acti
         if item.suggestion:
             buttons.append(
                 actions.button(
-                    f"Relink to {item.suggestion}", operations.relink, item.entry, item.suggestion
+                    f"Relink to {item.suggestion}", multifile.relink, item.entry, item.suggestion
                 )
             )
         span = (
@@ -319,8 +319,8 @@ def rename_controls(detail: card_view.CardDetail, actions: Actions, open_card: C
             return
         actions.run(renamed, detail.path, new, then=lambda _r: open_card(new))
 
-    def renamed(ws: Workspace, old: str, new: str) -> operations.Report:
-        report = operations.move(ws, old, new)
+    def renamed(ws: Workspace, old: str, new: str) -> multifile.Report:
+        report = multifile.move(ws, old, new)
         actions.undo.renamed(ws, old, new)  # before the report re-runs the Undo button's pane
         return report
 

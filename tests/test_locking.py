@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from basehalf_core.folder import fsio
+from basehalf_core.folder import fsio, multifile
 from basehalf_core.folder import operations as ops
 from basehalf_core.folder.workspace import Workspace
 
@@ -273,7 +273,7 @@ def test_a_journal_left_before_the_file_moved_is_undone(tmp_path):
 def test_mv_past_a_symlink_out_of_the_folder_finishes_and_reports_it(tmp_path):
     mv_folder(tmp_path, 3)
     (tmp_path / "zz.md").write_text("---\nupstream: [a.md]\n---\n")
-    report = ops.move(Workspace.open(tmp_path), "a.md", "b.md").as_dict()
+    report = multifile.move(Workspace.open(tmp_path), "a.md", "b.md").as_dict()
     assert report["updated"] == ["n000.md", "n001.md", "n002.md", "zz.md"]
     assert {
         "path": "outside-link",
@@ -288,7 +288,7 @@ def test_a_killed_move_rewrites_short_wikilinks_from_its_journal(tmp_path):
     (tmp_path / "c.md").write_text('---\nupstream: ["[[a]]"]\n---\n# C\n')
     ws = Workspace.open(tmp_path)
     assert ws.upstream("c.md") == ["a.md"]
-    links = ops._wikilinks_to(ws, ops._renamer("a.md", "notes/b.md"))
+    links = multifile._wikilinks_to(ws, multifile._renamer("a.md", "notes/b.md"))
     (tmp_path / "notes").mkdir()
     os.link(tmp_path / "a.md", tmp_path / "notes/b.md")  # killed between link and unlink
     (tmp_path / ".bh").mkdir()

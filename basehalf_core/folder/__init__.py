@@ -1,11 +1,13 @@
 """The folder floor: the entry grammar, safe file I/O, upstream stores, the workspace index and
-the one write path (operations). Nothing here knows about documents, study or views.
+the one write path (operations, and multifile for move, relink and delete). Nothing here knows
+about documents, study or views.
 """
 
 __all__ = [
     "fsio",
     "index_cache",
     "listing",
+    "multifile",
     "notes",
     "operations",
     "paths",

@@ -125,10 +125,10 @@ class Workspace:
             fsio.remove_stale_temp(ws.root, temp)
         if os.path.lexists(os.path.join(ws._root_str, *JOURNAL.split("/"))):
             # A multi-file operation was killed half way: finish or undo it now.
-            from basehalf_core.folder import operations
+            from basehalf_core.folder import multifile
 
             try:
-                operations.recover(ws)
+                multifile.recover(ws)
             except (OSError, BasehalfError) as exc:  # e.g. a read-only folder: open it anyway
                 ws.journal_problem = f"{JOURNAL}: an interrupted move was not finished ({exc})"
         return ws
