@@ -2,7 +2,7 @@
 
 The widget does four jobs only: its traits, page delivery, the password prompt and the
 learner's selection. The document work is the core's: rendering and words in reading order
-(:mod:`basehalf_core.documents.document`), search (:func:`anchors.search_pages`) and
+(:mod:`basehalf_core.documents.document`), search (:func:`page_search.search_pages`) and
 highlights (:func:`basehalf_core.documents.anchors.highlights` re-anchors the notes the
 app passes in; the widget never reads the folder).
 
@@ -58,7 +58,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from basehalf_core.documents import anchors, search_helper
+from basehalf_core.documents import anchors, page_search, search_helper
 from basehalf_core.documents import document as documents
 from basehalf_core.documents.document import (
     Document,
@@ -613,7 +613,7 @@ class Reader(CachedScript, anywidget.AnyWidget):
         turned = False
         self._searching = True
         try:
-            for hit in anchors.search_pages(self.doc, text, start=self.page):
+            for hit in page_search.search_pages(self.doc, text, start=self.page):
                 found.append({"page": hit.page, "boxes": _rounded(hit.boxes), "count": hit.count})
                 if len(found) == 1:
                     self.hits = list(found)
