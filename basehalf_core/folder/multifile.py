@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import fsio
-from basehalf_core.folder import upstream as up
+from basehalf_core.folder import fsio, upstream_edit
 from basehalf_core.folder.fsio import WriteRefused, atomic_write, inside, read_bytes
 from basehalf_core.folder.operations import (
     OperationRefused,
@@ -99,12 +98,14 @@ def _rewrite_everywhere(
                 report.skipped.append({"path": node, "reason": store.unreadable})
             continue
         plans = [
-            lambda s, o=a, n=b: up.replace(s, o, n)
+            lambda s, o=a, n=b: upstream_edit.replace(s, o, n)
             for a, b in [(p, rename(p)) for p in store.paths]
             + [(e.raw, rename(nfc(e.raw))) for e in store.entries if e.path is None]
             if b is not None
         ]
-        plans += [lambda s, o=a, n=b: up.replace_link(s, o, n) for a, b in links.get(node, [])]
+        plans += [
+            lambda s, o=a, n=b: upstream_edit.replace_link(s, o, n) for a, b in links.get(node, [])
+        ]
         if not plans:
             continue
         try:

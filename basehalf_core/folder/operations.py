@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import fsio, notes
+from basehalf_core.folder import fsio, notes, upstream_edit
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import (
     AlreadyExists,
@@ -82,7 +82,7 @@ def _edit_entries(
             return None
         if not store.fenced and text.strip() == "":
             return fsio.REMOVE  # the mirror store lost its last entry: no empty file left
-        return up.encode(store, text)
+        return upstream_edit.encode(store, text)
 
     # The index records the write under the file's lock: a stamp taken after it is released
     # could be the next writer's, and the index would never re-read that writer's bytes.
@@ -138,7 +138,7 @@ def connect(ws: Workspace, upstream: str, downstream: str) -> bool:
     """Add ``upstream → downstream`` (stored in the downstream node). True if a write happened."""
     down = _existing(ws, downstream)
     target = _entry_for(ws, upstream, down)
-    plan = lambda s: up.add(s, nfc(target), ws.link_form)  # noqa: E731
+    plan = lambda s: upstream_edit.add(s, nfc(target), ws.link_form)  # noqa: E731
     return _edit_entries(ws, down, plan, needs=(target,))
 
 
@@ -147,7 +147,7 @@ def disconnect(ws: Workspace, upstream: str, downstream: str) -> bool:
     down = _existing(ws, downstream)
     path, _ = check_entry(upstream, "")
     target = path if path is not None else upstream
-    return _edit_entries(ws, down, lambda s: up.remove(s, nfc(target)))
+    return _edit_entries(ws, down, lambda s: upstream_edit.remove(s, nfc(target)))
 
 
 def edit(ws: Workspace, path: str, transform: Callable[[str], str]) -> bool:
@@ -165,7 +165,7 @@ def edit(ws: Workspace, path: str, transform: Callable[[str], str]) -> bool:
         if store.unreadable and store.unreadable.startswith("not UTF-8"):
             raise OperationRefused(node, store.unreadable)
         new = transform(store.text)
-        return None if new == store.text else up.encode(store, new)
+        return None if new == store.text else upstream_edit.encode(store, new)
 
     with fsio.locked(ws.root, node):  # recorded under the lock (see _edit_entries)
         data = fsio.update(ws.root, node, plan)
@@ -269,10 +269,10 @@ def grow(
     entries = [nfc(r) for r in reals]
     if ws.link_form == "wikilink":
         entries = [wikilink(e) for e in entries]
-    lines = ["---", "upstream:"] + [f"  - {up.format_scalar(e)}" for e in entries]
+    lines = ["---", "upstream:"] + [f"  - {upstream_edit.format_scalar(e)}" for e in entries]
     if not entries:
         lines = ["---"]
-    head = "\n".join(lines) + "\n" + up.render_fields(fields or {}) + "---\n"
+    head = "\n".join(lines) + "\n" + upstream_edit.render_fields(fields or {}) + "---\n"
     text = f"{head}# {title}\n\n{body.rstrip()}\n" if body.strip() else f"{head}# {title}\n"
     data = text.encode("utf-8")
     # The folder too: made anew by the write if another session moved it meanwhile.

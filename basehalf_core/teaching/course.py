@@ -38,7 +38,7 @@ from basehalf_core.folder.fsio import (
     read_regular,
 )
 from basehalf_core.folder.paths import check_entry, is_markdown, kind_for
-from basehalf_core.folder.upstream import render_fields
+from basehalf_core.folder.upstream_edit import render_fields
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import review
 from basehalf_core.study.grading import in_force
