@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import fsio, multifile
+from basehalf_core.folder import fsio, multifile, writing
 from basehalf_core.folder import operations as ops
 from basehalf_core.folder.paths import JOURNAL
 from basehalf_core.folder.workspace import Workspace
@@ -231,7 +231,7 @@ def test_delete_keeps_an_editor_save_that_lands_after_its_compare(tmp_path, monk
             write(tmp_path, "editor-tmp", "# the editor's words\n").replace(note)
         return data
 
-    monkeypatch.setattr(fsio, "read_bytes", editor_saves_after_the_read)
+    monkeypatch.setattr(writing, "read_bytes", editor_saves_after_the_read)
     monkeypatch.setattr(multifile, "read_bytes", editor_saves_after_the_read)
     with pytest.raises(BasehalfError, match="changed on disk"):
         multifile.delete(ws, "a.md", expected=b"# A\n")

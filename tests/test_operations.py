@@ -4,8 +4,9 @@ import pytest
 
 from basehalf_core.folder import multifile
 from basehalf_core.folder import operations as ops
-from basehalf_core.folder.fsio import AlreadyExists, ChangedOnDisk, OutsideFolder, atomic_write
+from basehalf_core.folder.fsio import AlreadyExists, ChangedOnDisk, OutsideFolder
 from basehalf_core.folder.workspace import Workspace
+from basehalf_core.folder.writing import atomic_write
 
 
 def write(root, rel, text):

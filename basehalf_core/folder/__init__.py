@@ -1,6 +1,6 @@
-"""The folder floor: the entry grammar, safe file I/O, upstream stores (read, and edited by
-upstream_edit), the workspace index and the one write path (operations, and multifile for
-move, relink and delete). Nothing here knows about documents, study or views.
+"""The folder floor: the entry grammar, safe file I/O (fsio, writing), upstream stores (read,
+and edited by upstream_edit), the workspace index and the one write path (operations, and
+multifile for move, relink and delete). Nothing here knows about documents, study or views.
 """
 
 __all__ = [
@@ -16,4 +16,5 @@ __all__ = [
     "upstream",
     "upstream_edit",
     "workspace",
+    "writing",
 ]

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import fsio, upstream_edit
-from basehalf_core.folder.fsio import WriteRefused, atomic_write, inside, read_bytes
+from basehalf_core.folder import fsio, upstream_edit, writing
+from basehalf_core.folder.fsio import WriteRefused, inside, read_bytes
 from basehalf_core.folder.operations import (
     OperationRefused,
     _check_visible,
@@ -36,6 +36,7 @@ from basehalf_core.folder.paths import (
     split_wikilink,
 )
 from basehalf_core.folder.workspace import Workspace
+from basehalf_core.folder.writing import atomic_write
 
 
 @dataclass
@@ -176,7 +177,7 @@ def move(ws: Workspace, old: str, new: str) -> Report:
             _check_destination(ws, src, dest)
             links = _wikilinks_to(ws, _renamer(src, dest))
             _journal(ws, {"op": "move", "src": src, "dest": dest, "links": links})
-            with fsio.refusing_oserror(dest):
+            with writing.refusing_oserror(dest):
                 dest_full.parent.mkdir(parents=True, exist_ok=True)
                 if src_full.is_dir():
                     os.rename(src_full, dest_full)
@@ -381,7 +382,7 @@ def delete(ws: Workspace, path: str, *, expected: bytes | None = None) -> list[s
             # Never opened, so nothing to compare: only the name goes.
             if expected is not None:
                 raise OperationRefused(node, "is not a regular file; its bytes cannot be compared")
-            with fsio.locked(ws.root, node), fsio.refusing_oserror(node):
+            with fsio.locked(ws.root, node), writing.refusing_oserror(node):
                 full.unlink()
         else:
 
@@ -390,10 +391,10 @@ def delete(ws: Workspace, path: str, *, expected: bytes | None = None) -> list[s
                     raise OperationRefused(node, "the file is gone from disk")
                 if expected is not None and before != expected:
                     raise OperationRefused(node, "changed on disk since it was read; not deleted")
-                return fsio.REMOVE
+                return writing.REMOVE
 
             try:
-                fsio.update(ws.root, node, plan)
+                writing.update(ws.root, node, plan)
             except BaseException:
                 _journal(ws, None)  # nothing was deleted
                 raise
@@ -407,6 +408,6 @@ def _remove_mirror(ws: Workspace, node: str) -> None:
     """Remove a deleted file's folder under ``.bh/mirror/``: its store and basehalf's files
     about it. Left behind, a later file of the same name would inherit its links."""
     mirror = inside(ws.root, MIRROR_ROOT).joinpath(*node.split("/"))
-    with fsio.locked(ws.root, mirror_store(node)), fsio.refusing_oserror(mirror_store(node)):
+    with fsio.locked(ws.root, mirror_store(node)), writing.refusing_oserror(mirror_store(node)):
         if mirror.is_dir() and not mirror.is_symlink():
             shutil.rmtree(mirror)

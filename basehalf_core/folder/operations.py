@@ -2,7 +2,7 @@
 
 With :mod:`basehalf_core.folder.multifile` (move, relink, delete) the only code that writes
 the study folder. Each write reads the bytes, plans a minimal edit, and hands the result to
-:func:`~basehalf_core.folder.fsio.atomic_write` with the bytes it read, so an edit made on
+:func:`~basehalf_core.folder.writing.atomic_write` with the bytes it read, so an edit made on
 disk in the meantime is refused rather than clobbered. After a write the workspace index is
 updated from the bytes just saved.
 """
@@ -15,15 +15,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import fsio, notes, upstream_edit
+from basehalf_core.folder import fsio, notes, upstream_edit, writing
 from basehalf_core.folder import upstream as up
-from basehalf_core.folder.fsio import (
-    AlreadyExists,
-    ChangedOnDisk,
-    atomic_write,
-    inside,
-    read_bytes,
-)
+from basehalf_core.folder.fsio import AlreadyExists, ChangedOnDisk, inside, read_bytes
 from basehalf_core.folder.paths import (
     MIRROR_FILE,
     MIRROR_ROOT,
@@ -36,6 +30,7 @@ from basehalf_core.folder.paths import (
     wikilink,
 )
 from basehalf_core.folder.workspace import Workspace
+from basehalf_core.folder.writing import atomic_write
 
 
 class OperationRefused(BasehalfError):
@@ -81,16 +76,16 @@ def _edit_entries(
         if text is None:
             return None
         if not store.fenced and text.strip() == "":
-            return fsio.REMOVE  # the mirror store lost its last entry: no empty file left
+            return writing.REMOVE  # the mirror store lost its last entry: no empty file left
         return upstream_edit.encode(store, text)
 
     # The index records the write under the file's lock: a stamp taken after it is released
     # could be the next writer's, and the index would never re-read that writer's bytes.
     with _store_lock(ws.root), fsio.locked(ws.root, rel):
-        new = fsio.update(ws.root, rel, plan_bytes)
+        new = writing.update(ws.root, rel, plan_bytes)
         if new is None:
             return False
-        ws.saved(rel, None if new is fsio.REMOVE else new)  # type: ignore[arg-type]
+        ws.saved(rel, None if new is writing.REMOVE else new)  # type: ignore[arg-type]
     return True
 
 
@@ -168,7 +163,7 @@ def edit(ws: Workspace, path: str, transform: Callable[[str], str]) -> bool:
         return None if new == store.text else upstream_edit.encode(store, new)
 
     with fsio.locked(ws.root, node):  # recorded under the lock (see _edit_entries)
-        data = fsio.update(ws.root, node, plan)
+        data = writing.update(ws.root, node, plan)
         if data is None:
             return False
         ws.saved(node, data)  # type: ignore[arg-type]
@@ -186,7 +181,7 @@ def create(root: Path, rel: str, data: bytes, *, check: Callable[[], None] | Non
         WriteRefused: the file system refused the write; the reason says why.
     """
     full = inside(root, rel)
-    with _store_lock(root), fsio.locked(root, rel), fsio.refusing_oserror(rel):
+    with _store_lock(root), fsio.locked(root, rel), writing.refusing_oserror(rel):
         if check is not None:
             check()
         atomic_write(full, data, expected=None)
@@ -209,7 +204,7 @@ def write_mirror_file(ws: Workspace, node: str, name: str, data: bytes) -> str:
     if not name or "/" in name or name in (".", "..", MIRROR_FILE) or name.startswith("."):
         raise OperationRefused(name or "(empty)", "not a usable name for a mirror file")
     rel = f"{MIRROR_ROOT}/{real}/{name}"
-    fsio.update(ws.root, rel, lambda before: None if before == data else data)
+    writing.update(ws.root, rel, lambda before: None if before == data else data)
     return rel
 
 
@@ -225,7 +220,7 @@ def put(ws: Workspace, rel: str, data: bytes, *, replace: bool = False) -> None:
     """
     if replace:
         with _store_lock(ws.root):
-            fsio.update(ws.root, rel, lambda before: None if before == data else data)
+            writing.update(ws.root, rel, lambda before: None if before == data else data)
     else:
         create(ws.root, rel, data)
     ws.added(rel)
@@ -372,7 +367,7 @@ def save_body(ws: Workspace, path: str, new_body: str, expected: bytes) -> bytes
     data = head + new_body.encode("utf-8")
     full = inside(ws.root, node)
     # The same lock as every other write of this file.
-    with fsio.locked(ws.root, node), fsio.refusing_oserror(node):
+    with fsio.locked(ws.root, node), writing.refusing_oserror(node):
         current = read_bytes(full)
         if current is None:
             raise OperationRefused(node, "the file is gone from disk")
