@@ -33,12 +33,12 @@ def setup():
     from basehalf_core.folder.workspace import Workspace
     from basehalf_core.study import llm
     from basehalf_core.views import recent
-    from basehalf_widgets import cells, panes
+    from basehalf_widgets import card_pane, cells, panes
 
     if llm.resolve() is not None:  # litellm's import off the first click
         llm.warm_up()
 
-    return FolderError, Path, Workspace, cells, mo, panes, recent
+    return FolderError, Path, Workspace, card_pane, cells, mo, panes, recent
 
 
 @app.cell
@@ -183,12 +183,12 @@ def canvas_pane(canvas, canvas_actions, canvas_view, cells, get_report, open_car
 
 @app.cell
 def card_detail(
-    documents, editing, editor_view, folder_error, folder_picker, get_open, get_rev, panes,
+    card_pane, documents, editing, editor_view, folder_error, folder_picker, get_open, get_rev,
     wiring, ws,
 ):  # fmt: skip
     get_rev()
     # Kept in a global: marimo holds UI elements weakly, and the pane's buttons live in it.
-    card_detail_view = panes.detail_pane(
+    card_detail_view = card_pane.detail_pane(
         ws, get_open(), wiring, editing=editing, editor_view=editor_view, documents=documents,
         folder_error=folder_error, folder_picker=folder_picker,
     )  # fmt: skip

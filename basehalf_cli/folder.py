@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from basehalf_cli.common import print_json
-from basehalf_core.folder.operations import connect, disconnect, move, relink
+from basehalf_core.folder.multifile import move, relink
+from basehalf_core.folder.operations import connect, disconnect
 from basehalf_core.folder.workspace import Workspace
 
 

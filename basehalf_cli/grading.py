@@ -12,8 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from basehalf_cli.common import CommandFailed, print_json
-from basehalf_core.folder.fsio import write_output
 from basehalf_core.folder.workspace import Workspace
+from basehalf_core.folder.writing import write_output
 from basehalf_core.study import answer_key, grading, llm, offline_grader
 from basehalf_core.study.context import Block, Context, neutralise
 from basehalf_core.study.practice import EmptyCard, PracticeCard, Question

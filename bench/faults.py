@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from basehalf_core.folder import fsio  # noqa: E402
 from basehalf_core.folder import operations as ops  # noqa: E402
+from basehalf_core.folder import writing  # noqa: E402
 from basehalf_core.folder.workspace import Workspace  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -155,7 +155,7 @@ def lock_cost(writes: int) -> tuple[float, float]:
         os.close(fd)
 
     def locked() -> None:
-        fsio.update(root, "n.md", lambda before: data)
+        writing.update(root, "n.md", lambda before: data)
 
     # Interleaved, so both see the same disk and the same neighbours on a shared machine.
     times: dict = {unlocked: [], locked: []}

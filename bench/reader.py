@@ -7,9 +7,9 @@ the same on a slow or a fast machine:
   travels + the words JSON) ÷ PyMuPDF's raw render + PNG encode of the same page (goal ≤ 1.5×);
   the same with a PNG page (as the reader sent before) for comparison;
 - open: opening the 285-page book ÷ opening a 3-page paper (pages are laid out lazily);
-- search: the reader's search (``anchors.search_pages``, cold) ÷ PyMuPDF's ``search_for`` over
-  every page (goal ≤ 1.2×), and the reading-order ``anchors.find_all`` (what the reader used
-  before) ÷ the same;
+- search: the reader's search (``page_search.search_pages``, cold) ÷ PyMuPDF's ``search_for``
+  over every page (goal ≤ 1.2×), and the reading-order ``page_search.find_all`` (what the
+  reader used before) ÷ the same;
 - RSS while paging through all 285 pages (should stay flat: caches are bounded).
 
 Times are CPU time of this process (``time.process_time``), so a busy machine does not skew
@@ -35,7 +35,7 @@ import pymupdf
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from basehalf_core.documents import anchors  # noqa: E402
+from basehalf_core.documents import page_search  # noqa: E402
 from basehalf_core.documents.document import Document  # noqa: E402
 
 CORPUS = Path(os.environ.get("BASEHALF_SHARED", ROOT.parent / "shared")) / "corpus"
@@ -106,13 +106,14 @@ def measure_open(big: Path, small: Path, repeats: int) -> dict:
 
 def measure_search(path: Path, needle: str, repeats: int) -> dict:
     """Cold whole-document searches, each on a fresh document, taken in turn: the reader's
-    ``anchors.search_pages``, the reading-order ``anchors.find_all``, PyMuPDF's search_for."""
+    ``page_search.search_pages``, the reading-order ``page_search.find_all``, PyMuPDF's
+    search_for."""
     times: dict[str, list[float]] = {"ours": [], "reading_order": [], "raw": []}
     found: dict[str, set[int]] = {}
     for _ in range(repeats):
         for name, run in (
-            ("ours", lambda d, _p: {h.page for h in anchors.search_pages(d, needle)}),
-            ("reading_order", lambda d, _p: {i for i, _r in anchors.find_all(d, needle)}),
+            ("ours", lambda d, _p: {h.page for h in page_search.search_pages(d, needle)}),
+            ("reading_order", lambda d, _p: {i for i, _r in page_search.find_all(d, needle)}),
             ("raw", lambda _d, p: {i for i, page in enumerate(p) if page.search_for(needle)}),
         ):
             doc, pdf = Document(path), pymupdf.open(path)
@@ -184,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"search {sr['file']} for {sr['needle']!r}: ours {sr['ours_ms']:.0f} ms "
               f"({sr['ours_pages']} pages) / PyMuPDF search_for on every page "
               f"{sr['raw_ms']:.0f} ms ({sr['raw_pages']} pages) = {sr['ratio']:.2f}x "
-              f"(goal <= 1.2x); reading-order anchors.find_all {sr['reading_order_ms']:.0f} ms "
+              f"(goal <= 1.2x); reading-order page_search.find_all {sr['reading_order_ms']:.0f} ms "
               f"({sr['reading_order_pages']} pages) = {sr['old_ratio']:.2f}x")  # fmt: skip
     r = measure_rss(BOOK)
     print(f"RSS paging through {r['pages']} pages of {r['file']}: "

@@ -11,7 +11,7 @@
    kernel's own cell messages on the page's websocket (running → idle), summed per cell.
 2. Save of a 100 KiB note, server-side: from :meth:`EditorController.on_typed` with ``save``
    (draft, compare-and-swap, atomic write, index update) until the "Saved" status is sent,
-   against a bare :func:`~basehalf_core.folder.fsio.atomic_write` of the same bytes in the
+   against a bare :func:`~basehalf_core.folder.writing.atomic_write` of the same bytes in the
    same run. Goal: ≤ 50 ms. The preview's re-render follows the status (printed too).
 
 Run: ``.venv/bin/python bench/startup.py [--reps 3]``
@@ -339,8 +339,8 @@ def parse_cost(notebook: Path, reps: int = 15) -> float:
 
 
 def save_note(reps: int) -> None:
-    from basehalf_core.folder.fsio import atomic_write
     from basehalf_core.folder.workspace import Workspace
+    from basehalf_core.folder.writing import atomic_write
     from basehalf_core.views.note_edit import EditorController
 
     class View:

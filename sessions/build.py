@@ -6,7 +6,7 @@ Run from the project root::
 
 Each note is grown from a real passage (``branch.grow_from_quote``: quote, page, rects,
 prefix/suffix and fingerprint as the core computes them) in a scratch copy of the folder,
-renamed with ``operations.move``, and given its own words with ``operations.edit``; the
+renamed with ``multifile.move``, and given its own words with ``operations.edit``; the
 practice card is grown with ``operations.grow``. The attention paper cannot be redistributed,
 so only the notes are copied into ``sessions/attention-is-all-you-need/`` (their upstream
 names ``attention-is-all-you-need.pdf``, dangling until ``basehalf fetch-arxiv`` puts it
@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from basehalf_core.study import branch  # noqa: E402
 from basehalf_core.study import grading
+from basehalf_core.folder import multifile
 from basehalf_core.folder import operations
 from basehalf_core.folder.workspace import Workspace  # noqa: E402
 
@@ -273,7 +274,7 @@ def build(spec: dict, out_root: Path) -> Path:
         for name, title, page, quote, words in spec["notes"]:
             grown = branch.grow_from_quote(ws, spec["pdf"], page, quote, title)
             if grown != name:
-                operations.move(ws, grown, name)
+                multifile.move(ws, grown, name)
             _own_words(ws, name, words)
         card = spec["practice"]
         operations.grow(

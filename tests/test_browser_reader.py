@@ -18,8 +18,8 @@ import pytest
 from conftest import corpus, wait_for_app
 from playwright.sync_api import expect
 
-from basehalf_core.documents import anchors
 from basehalf_core.documents import document as documents
+from basehalf_core.documents import page_search
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import branch
 
@@ -222,7 +222,7 @@ def test_search_jumps_to_a_page_and_marks_the_hits(reader_app, browser_page, acl
     page.fill("[data-testid=reader-search]", "Kendall")
     page.press("[data-testid=reader-search]", "Enter")
     page.wait_for_selector("[data-testid=search-hit]", timeout=TIMEOUT)
-    hits = anchors.search(documents.open_document(acl), "Kendall")
+    hits = page_search.search(documents.open_document(acl), "Kendall")
     expected = min(p for p, _ in hits if p >= 1) + 1
     wait_page(page, expected)
     assert "page(s)" in page.locator("[data-testid=hit-label]").inner_text()
@@ -481,7 +481,7 @@ def test_the_search_box_says_searching_until_the_hits_are_in(reader_app, browser
     seen = page.evaluate("() => window.__labels")
     assert seen[0].startswith("searching…")
     assert "no match" not in seen  # never said before the search was over
-    pages = len(anchors.search(documents.open_document(path), "reference counting"))
+    pages = len(page_search.search(documents.open_document(path), "reference counting"))
     assert label.inner_text().endswith(f" in {pages} page(s)")
 
 

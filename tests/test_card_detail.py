@@ -9,7 +9,7 @@ import marimo as mo
 import pytest
 from conftest import corpus
 
-from basehalf_core.folder import operations
+from basehalf_core.folder import multifile, operations
 from basehalf_core.folder.workspace import UnknownNode, Workspace
 from basehalf_core.views.card import card_detail, relink_suggestion
 from basehalf_core.views.markdown import BLOCKED_LINK
@@ -62,7 +62,7 @@ def test_relink_is_suggested_only_for_a_unique_file_of_the_same_name(folder):
 
 
 def test_a_suggestion_that_is_applied_fixes_the_entry(folder):
-    operations.relink(folder, "moved.md", "library/moved.md")
+    multifile.relink(folder, "moved.md", "library/moved.md")
     states = {u.entry: u.state for u in card_detail(folder, "card.md").upstream}
     assert states["library/moved.md"] == "ok"
     assert "moved.md" not in states

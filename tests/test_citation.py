@@ -13,7 +13,7 @@ from test_fetch import _closed_port
 
 from basehalf_cli.main import main
 from basehalf_core.documents import citation, fetch
-from basehalf_core.folder import operations
+from basehalf_core.folder import multifile, operations
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views import export
 
@@ -221,7 +221,7 @@ def test_the_reference_moves_with_the_pdf(servers, tmp_path):
     )
     fetch.fetch_arxiv("1706.03762", tmp_path, name="p.pdf", base_url=base, api_url=api)
     ws = Workspace.open(tmp_path)
-    operations.move(ws, "p.pdf", "papers/attention.pdf")
+    multifile.move(ws, "p.pdf", "papers/attention.pdf")
     ref = citation.load(Workspace.open(tmp_path), "papers/attention.pdf")
     assert ref is not None and ref.title == "Attention Is All You Need"
 

@@ -18,7 +18,7 @@ from openai_server import grading_reply, no_model_env, openai_server  # noqa: F4
 from basehalf_cli import served
 from basehalf_cli.main import main
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import operations
+from basehalf_core.folder import multifile, operations
 from basehalf_core.folder.fsio import FolderError, OutsideFolder
 from basehalf_core.folder.workspace import UnknownNode, Workspace
 from basehalf_core.study import grading, llm
@@ -235,7 +235,7 @@ def test_a_learner_cannot_reach_outside_their_folder(tmp_path):
     bob_before = sorted(p.relative_to(bob).as_posix() for p in bob.rglob("*"))
     for target in ["../bob/stolen.md", "bob-folder/stolen.md", "/tmp/stolen.md", "key/x.md"]:
         with pytest.raises(BasehalfError):
-            operations.move(ws, note, target)
+            multifile.move(ws, note, target)
         with pytest.raises(BasehalfError):
             operations.connect(ws, target, note)
     assert sorted(p.relative_to(bob).as_posix() for p in bob.rglob("*")) == bob_before

@@ -10,7 +10,7 @@ import threading
 import pymupdf
 import pytest
 
-from basehalf_core.documents import anchors, pages
+from basehalf_core.documents import anchors, page_search, pages
 from basehalf_core.documents import document as D
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.reading_order import Block, order_blocks
@@ -103,7 +103,7 @@ def test_ligature_glyphs_are_expanded_in_passages_and_found_by_search(corpus_fil
     words = doc.words(0)
     passage = doc.passage(0, range(len(words)))
     assert passage.quote == "abcdeffffiflffifflststghijklmno"
-    hits = anchors.search(doc, "ffl")
+    hits = page_search.search(doc, "ffl")
     assert [page for page, _ in hits] == [0]
 
 
@@ -112,7 +112,7 @@ def test_a_word_split_by_a_line_end_hyphen_is_joined(corpus_file):
     words = doc.words(0)
     assert "dehypenisa-" in [w.text for w in words]
     assert doc.passage(0, range(len(words))).quote == "We test the dehypenisation of a short text."
-    assert anchors.search(doc, "dehypenisation")[0][0] == 0
+    assert page_search.search(doc, "dehypenisation")[0][0] == 0
 
 
 @pytest.mark.parametrize(
@@ -136,7 +136,7 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
     k = _index(words, head)
     assert (words[k].block, words[k].line) != (words[k + 1].block, words[k + 1].line)
     assert doc.passage(page, [k, k + 1]).quote.rstrip(".,;:)") == expected
-    assert page in [p for p, _ in anchors.search(doc, expected)]
+    assert page in [p for p, _ in page_search.search(doc, expected)]
 
 
 def test_normalise_collapses_whitespace_and_expands_ligatures():
@@ -554,7 +554,7 @@ def test_german_textbook_ligatures_are_searchable_and_quoted_expanded(corpus_fil
     raw = [w[4] for w in pymupdf.open(path)[0].get_text("words")]
     assert "Auﬂage," in raw  # the file holds the ﬂ ligature
     doc = open_document(path)
-    assert [page for page, _ in anchors.search(doc, "Auflage")][:1] == [0]
+    assert [page for page, _ in page_search.search(doc, "Auflage")][:1] == [0]
     k = next(w.index for w in doc.words(0) if w.text.startswith("Au") and "age" in w.text)
     assert doc.passage(0, [k]).quote == "Auflage,"
 
@@ -572,7 +572,7 @@ def test_sub_and_superscripts_are_written_out_in_quotes_and_old_quotes_still_anc
     k = next(w.index for w in words if w.text.startswith("sin("))
     quote = doc.passage(5, range(k - 3, k + 1)).quote
     assert quote == "frequencies: PE_(pos,2i) = sin(pos/10000^(2i/d_model))"
-    assert anchors.search(doc, "10000^(2i/d_model)")[0][0] == 5
+    assert page_search.search(doc, "10000^(2i/d_model)")[0][0] == 5
     words = doc.words(3)
     k = next(w.index for w in words if w.text.startswith("d_k"))
     passage = doc.passage(3, range(k - 5, k + 1))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from basehalf_core.folder import fsio
+from basehalf_core.folder import fsio, multifile
 from basehalf_core.folder import operations as ops
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.teaching import course
@@ -86,13 +86,13 @@ def test_export_skips_what_it_must_not_open(hostile, tmp_path):
 
 
 def test_mv_and_relink_run_past_bad_nodes_and_report_them(hostile):
-    report = ops.move(Workspace.open(hostile), "a.md", "moved/a.md").as_dict()
+    report = multifile.move(Workspace.open(hostile), "a.md", "moved/a.md").as_dict()
     assert report["updated"] == ["b.md", "z.md"]  # z.md sorts after every bad node
     skipped = {s["path"]: s["reason"] for s in report["skipped"]}
     assert "points outside the folder" in skipped["0-link.md"]
     assert "FIFO" in skipped["pipe.md"]
     (hostile / "moved/a.md").rename(hostile / "c.md")
-    report = ops.relink(Workspace.open(hostile), "moved/a.md", "c.md").as_dict()
+    report = multifile.relink(Workspace.open(hostile), "moved/a.md", "c.md").as_dict()
     assert report["updated"] == ["b.md", "z.md"]
     ws = Workspace.open(hostile)
     assert ws.upstream("z.md") == ["c.md"]
@@ -115,7 +115,7 @@ def test_nfc_and_nfd_twins_each_name_their_own_file(tmp_path):
     assert ops.connect(ws, "a.md", nfd)
     assert (tmp_path / nfc).read_text() == "# composed\n"
     assert "a.md" in (tmp_path / nfd).read_text()
-    report = ops.move(ws, nfc, "cafe.md")
+    report = multifile.move(ws, nfc, "cafe.md")
     assert (tmp_path / "cafe.md").read_text() == "# composed\n"
     assert (tmp_path / nfd).exists() and report.skipped == []
 

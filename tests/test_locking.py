@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from basehalf_core.folder import fsio
+from basehalf_core.folder import fsio, multifile, writing
 from basehalf_core.folder import operations as ops
 from basehalf_core.folder.workspace import Workspace
 
@@ -109,26 +109,26 @@ def test_an_editor_save_landing_between_compare_and_replace_is_kept_and_reported
 ):
     note = tmp_path / "n.md"
     note.write_text("# mine\n")
-    real_exchange = fsio._exchange
+    real_exchange = writing._exchange
     assert real_exchange is not None, "renameat2(RENAME_EXCHANGE) is available on Linux"
 
     def editor_saves_first(a, b):
         editor = tmp_path / "editor-save"
         editor.write_text("# the editor's words\n")
         os.replace(editor, note)  # an editor's own atomic save, no lock taken
-        monkeypatch.setattr(fsio, "_exchange", real_exchange)  # once only
+        monkeypatch.setattr(writing, "_exchange", real_exchange)  # once only
         return real_exchange(a, b)
 
-    monkeypatch.setattr(fsio, "_exchange", editor_saves_first)
+    monkeypatch.setattr(writing, "_exchange", editor_saves_first)
     with pytest.raises(fsio.ChangedOnDisk, match="saved by another program"):
-        fsio.atomic_write(note, b"# ours\n", expected=b"# mine\n")
+        writing.atomic_write(note, b"# ours\n", expected=b"# mine\n")
     assert note.read_text() == "# the editor's words\n"
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".bh-tmp")]
 
     # Through update() the plan is made again on the editor's bytes: both survive.
-    monkeypatch.setattr(fsio, "_exchange", editor_saves_first)
+    monkeypatch.setattr(writing, "_exchange", editor_saves_first)
     note.write_text("# mine\n")
-    fsio.update(tmp_path, "n.md", lambda before: before + b"connect\n")
+    writing.update(tmp_path, "n.md", lambda before: before + b"connect\n")
     assert note.read_text() == "# the editor's words\nconnect\n"
 
 
@@ -273,7 +273,7 @@ def test_a_journal_left_before_the_file_moved_is_undone(tmp_path):
 def test_mv_past_a_symlink_out_of_the_folder_finishes_and_reports_it(tmp_path):
     mv_folder(tmp_path, 3)
     (tmp_path / "zz.md").write_text("---\nupstream: [a.md]\n---\n")
-    report = ops.move(Workspace.open(tmp_path), "a.md", "b.md").as_dict()
+    report = multifile.move(Workspace.open(tmp_path), "a.md", "b.md").as_dict()
     assert report["updated"] == ["n000.md", "n001.md", "n002.md", "zz.md"]
     assert {
         "path": "outside-link",
@@ -288,7 +288,7 @@ def test_a_killed_move_rewrites_short_wikilinks_from_its_journal(tmp_path):
     (tmp_path / "c.md").write_text('---\nupstream: ["[[a]]"]\n---\n# C\n')
     ws = Workspace.open(tmp_path)
     assert ws.upstream("c.md") == ["a.md"]
-    links = ops._wikilinks_to(ws, ops._renamer("a.md", "notes/b.md"))
+    links = multifile._wikilinks_to(ws, multifile._renamer("a.md", "notes/b.md"))
     (tmp_path / "notes").mkdir()
     os.link(tmp_path / "a.md", tmp_path / "notes/b.md")  # killed between link and unlink
     (tmp_path / ".bh").mkdir()
@@ -337,16 +337,16 @@ def test_a_note_replaced_by_a_folder_link_or_fifo_just_before_the_swap_is_kept(
     """The exchange swaps whatever is at the name: a folder (with the learner's files in it),
     a symlink or a FIFO swapped out must be put back, never hidden under a temp name."""
     folder, out, note = _one_note(tmp_path)
-    real_exchange = fsio._exchange
+    real_exchange = writing._exchange
 
     def replaced_first(a, b):
         REPLACEMENTS[kind](note, out)
-        monkeypatch.setattr(fsio, "_exchange", real_exchange)
+        monkeypatch.setattr(writing, "_exchange", real_exchange)
         return real_exchange(a, b)
 
-    monkeypatch.setattr(fsio, "_exchange", replaced_first)
+    monkeypatch.setattr(writing, "_exchange", replaced_first)
     with pytest.raises(fsio.WriteRefused):
-        fsio.update(folder, "n.md", lambda before: before + b"connect\n", attempts=1)
+        writing.update(folder, "n.md", lambda before: before + b"connect\n", attempts=1)
     _still_theirs(note, kind, out)
 
 
@@ -363,7 +363,7 @@ def test_a_note_replaced_by_a_folder_link_or_fifo_before_removal_is_kept(
             REPLACEMENTS[kind](note, out)
         return data
 
-    monkeypatch.setattr(fsio, "read_bytes", replaced_after_the_read)
+    monkeypatch.setattr(writing, "read_bytes", replaced_after_the_read)
     with pytest.raises(fsio.WriteRefused):
-        fsio.update(folder, "n.md", lambda before: fsio.REMOVE, attempts=1)
+        writing.update(folder, "n.md", lambda before: writing.REMOVE, attempts=1)
     _still_theirs(note, kind, out)

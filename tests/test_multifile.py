@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import fsio
+from basehalf_core.folder import fsio, multifile, writing
 from basehalf_core.folder import operations as ops
 from basehalf_core.folder.paths import JOURNAL
 from basehalf_core.folder.workspace import Workspace
@@ -39,8 +39,8 @@ def dangling(root):
 @pytest.mark.parametrize(
     ("operation", "renamed"),
     [
-        (lambda ws: ops.move(ws, "a.md", "b.md"), "b.md"),
-        (lambda ws: ops.move(ws, "a.md", "sub/a.md"), "sub/a.md"),
+        (lambda ws: multifile.move(ws, "a.md", "b.md"), "b.md"),
+        (lambda ws: multifile.move(ws, "a.md", "sub/a.md"), "sub/a.md"),
     ],
     ids=["rename", "move-into-a-folder"],
 )
@@ -63,7 +63,7 @@ def test_relink_rewrites_a_dangling_entry_written_after_its_index_was_built(tmp_
     write(tmp_path, "x.md", "# X\n")
     app = Workspace.open(tmp_path)
     write(tmp_path, "x.md", "---\nupstream: [gone.md]\n---\n# X\n")  # an editor's save
-    report = ops.relink(app, "gone.md", "c.md")
+    report = multifile.relink(app, "gone.md", "c.md")
     assert report.updated == ["x.md"]
     assert Workspace.open(tmp_path).upstream("x.md") == ["c.md"]
 
@@ -73,7 +73,7 @@ def test_delete_names_every_downstream_note_even_one_linked_after_its_index(tmp_
     write(tmp_path, "x.md", "# X\n")
     app = Workspace.open(tmp_path)
     ops.connect(Workspace.open(tmp_path), "a.md", "x.md")
-    assert ops.delete(app, "a.md") == ["x.md"]
+    assert multifile.delete(app, "a.md") == ["x.md"]
 
 
 def test_connects_racing_a_move_never_leave_a_link_to_the_old_name(tmp_path):
@@ -100,7 +100,7 @@ def test_connects_racing_a_move_never_leave_a_link_to_the_old_name(tmp_path):
 
     def rename():
         barrier.wait()
-        ops.move(sessions[n], "t.md", "u.md")
+        multifile.move(sessions[n], "t.md", "u.md")
 
     threads = [threading.Thread(target=link, args=(i,)) for i in range(n)]
     threads.append(threading.Thread(target=rename))
@@ -119,7 +119,7 @@ def test_connect_from_a_stale_index_refuses_an_upstream_that_is_gone(tmp_path):
     write(tmp_path, "a.md", "# A\n")
     write(tmp_path, "x.md", "# X\n")
     app = Workspace.open(tmp_path)
-    ops.move(Workspace.open(tmp_path), "a.md", "b.md")
+    multifile.move(Workspace.open(tmp_path), "a.md", "b.md")
     with pytest.raises(ops.OperationRefused, match="a.md: no such file"):
         ops.connect(app, "a.md", "x.md")
     with pytest.raises(ops.OperationRefused, match="a.md: no such file"):
@@ -178,7 +178,7 @@ def test_a_move_that_cannot_finish_is_refused_before_anything_is_written(
         if p.is_file() and "/locks/" not in p.as_posix()
     }
     with pytest.raises(ops.OperationRefused, match=words):
-        ops.move(Workspace.open(tmp_path), old, new)
+        multifile.move(Workspace.open(tmp_path), old, new)
     after = {
         p.relative_to(tmp_path).as_posix(): p.read_bytes()
         for p in sorted(tmp_path.rglob("*"))
@@ -231,10 +231,10 @@ def test_delete_keeps_an_editor_save_that_lands_after_its_compare(tmp_path, monk
             write(tmp_path, "editor-tmp", "# the editor's words\n").replace(note)
         return data
 
-    monkeypatch.setattr(fsio, "read_bytes", editor_saves_after_the_read)
-    monkeypatch.setattr(ops, "read_bytes", editor_saves_after_the_read)
+    monkeypatch.setattr(writing, "read_bytes", editor_saves_after_the_read)
+    monkeypatch.setattr(multifile, "read_bytes", editor_saves_after_the_read)
     with pytest.raises(BasehalfError, match="changed on disk"):
-        ops.delete(ws, "a.md", expected=b"# A\n")
+        multifile.delete(ws, "a.md", expected=b"# A\n")
     assert note.read_text() == "# the editor's words\n"
 
 
@@ -266,6 +266,7 @@ def test_a_delete_killed_before_the_file_went_keeps_file_and_store(tmp_path):
 WORKER = """
 import json, random, sys, threading
 from pathlib import Path
+from basehalf_core.folder import multifile
 from basehalf_core.folder import operations as ops
 from basehalf_core.folder.workspace import Workspace
 
@@ -287,7 +288,7 @@ def work(t):
                     told.append([a, b])
             else:
                 a = rng.choice(sorted(names))
-                ops.move(ws, names[a], f"{rng.choice('xyz')}/{a}-{seed}-{t}-{k}.md")
+                multifile.move(ws, names[a], f"{rng.choice('xyz')}/{a}-{seed}-{t}-{k}.md")
         except ops.OperationRefused as exc:
             errors.append(exc.reason)
 
@@ -386,7 +387,7 @@ def test_a_note_made_in_a_folder_another_session_moved_does_not_bring_the_folder
 ):
     write(tmp_path, "notes/a.md", "# A\n")
     app = Workspace.open(tmp_path)
-    ops.move(Workspace.open(tmp_path), "notes", "ch1")
+    multifile.move(Workspace.open(tmp_path), "notes", "ch1")
     with pytest.raises(ops.OperationRefused, match="notes: no such file"):
         make(app)
     assert not (tmp_path / "notes").exists()
@@ -402,7 +403,7 @@ def test_a_move_that_would_put_a_path_inside_over_the_limit_is_refused_first(tmp
     dest = "/".join(["y" * 250] * (room // 251))  # fits alone, not with the child
     assert len(dest.encode()) + 1 + len(child) > room >= len(dest.encode())
     with pytest.raises(ops.OperationRefused, match="over 4096 bytes"):
-        ops.move(Workspace.open(tmp_path), "d", dest)
+        multifile.move(Workspace.open(tmp_path), "d", dest)
     assert (tmp_path / "d" / child).exists() and not (tmp_path / JOURNAL).exists()
     assert dangling(tmp_path) == []
 
@@ -419,7 +420,7 @@ def test_a_renamed_practice_card_keeps_its_grading_history(tmp_path, monkeypatch
     ws = Workspace.open(tmp_path)
     grading.grade_card(ws, "card.md", model="offline")
     before = grading.in_force(ws, "card.md")
-    ops.move(ws, "card.md", "quiz/card.md")
+    multifile.move(ws, "card.md", "quiz/card.md")
     ws = Workspace.open(tmp_path)
     assert grading.in_force(ws, "quiz/card.md") == {
         n: dataclasses.replace(v, card="quiz/card.md") for n, v in before.items()

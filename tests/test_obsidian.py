@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from basehalf_cli.main import main
-from basehalf_core.folder import operations
+from basehalf_core.folder import multifile, operations
 from basehalf_core.folder.paths import split_wikilink, wikilink
 from basehalf_core.folder.workspace import Workspace
 
@@ -115,7 +115,7 @@ def test_a_wikilink_and_a_path_to_the_same_note_repeat(tmp_path):
 def test_moving_a_note_rewrites_its_wikilinks_as_wikilinks(tmp_path):
     make_folder(tmp_path, VAULT)
     ws = Workspace.open(tmp_path)
-    report = operations.move(ws, "notes/intro.md", "notes/basics/start.md")
+    report = multifile.move(ws, "notes/intro.md", "notes/basics/start.md")
     assert report.as_dict()["skipped"] == []
     assert sorted(report.updated) == ["notes/deeper.md", "quiz.md"]
     deeper = (tmp_path / "notes/deeper.md").read_text()

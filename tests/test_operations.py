@@ -2,9 +2,11 @@ import os
 
 import pytest
 
+from basehalf_core.folder import multifile
 from basehalf_core.folder import operations as ops
-from basehalf_core.folder.fsio import AlreadyExists, ChangedOnDisk, OutsideFolder, atomic_write
+from basehalf_core.folder.fsio import AlreadyExists, ChangedOnDisk, OutsideFolder
 from basehalf_core.folder.workspace import Workspace
+from basehalf_core.folder.writing import atomic_write
 
 
 def write(root, rel, text):
@@ -151,7 +153,7 @@ def test_grow_refuses_names_that_escape(ws):
 
 
 def test_move_rewrites_every_entry_and_reports(ws):
-    report = ops.move(ws, "01-claim.md", "notes/01-transformer-claim.md")
+    report = multifile.move(ws, "01-claim.md", "notes/01-transformer-claim.md")
     assert report.as_dict() == {"updated": ["02-pain.md"], "skipped": []}
     assert not (ws.root / "01-claim.md").exists()
     assert (ws.root / "02-pain.md").read_bytes() == (
@@ -162,14 +164,14 @@ def test_move_rewrites_every_entry_and_reports(ws):
 
 
 def test_move_folder_rewrites_paths_inside_it(ws):
-    report = ops.move(ws, "notes", "mechanism")
+    report = multifile.move(ws, "notes", "mechanism")
     assert report.updated == ["mechanism/03-mech.md"]
     assert ws.upstream("mechanism/03-mech.md") == ["02-pain.md", "mechanism/sib.md"]
 
 
 def test_move_keeps_the_mirror_store_with_its_node(ws):
     ops.connect(ws, "02-pain.md", "paper.pdf")
-    ops.move(ws, "paper.pdf", "papers/attention.pdf")
+    multifile.move(ws, "paper.pdf", "papers/attention.pdf")
     assert ws.upstream("papers/attention.pdf") == ["02-pain.md"]
     assert ws.upstream("01-claim.md") == ["papers/attention.pdf"]
 
@@ -177,7 +179,7 @@ def test_move_keeps_the_mirror_store_with_its_node(ws):
 def test_move_skips_stores_it_cannot_edit(ws):
     write(ws.root, "bad.md", "---\nupstream: {x: 01-claim.md}\n---\n")
     ws.refresh()
-    report = ops.move(ws, "01-claim.md", "claim.md")
+    report = multifile.move(ws, "01-claim.md", "claim.md")
     assert report.updated == ["02-pain.md"]
     assert report.skipped == [
         {"path": "bad.md", "reason": "upstream is a mapping; it must be a list of paths"}
@@ -195,24 +197,24 @@ def test_move_skips_stores_it_cannot_edit(ws):
 )
 def test_move_refusals(ws, old, new, message):
     with pytest.raises(ops.OperationRefused, match=message):
-        ops.move(ws, old, new)
+        multifile.move(ws, old, new)
 
 
 def test_relink_after_an_outside_move(ws):
     os.rename(ws.root / "01-claim.md", ws.root / "claim.md")
     ws.refresh()
     assert [i.problem for i in ws.issues()] == ["dangling"]
-    report = ops.relink(ws, "01-claim.md", "claim.md")
+    report = multifile.relink(ws, "01-claim.md", "claim.md")
     assert report.updated == ["02-pain.md"]
     assert ws.issues() == []
     with pytest.raises(ops.OperationRefused, match="not dangling"):
-        ops.relink(ws, "claim.md", "02-pain.md")
+        multifile.relink(ws, "claim.md", "02-pain.md")
 
 
 def test_delete_leaves_downstream_entries_dangling(ws):
-    assert ops.delete(ws, "02-pain.md") == ["notes/03-mech.md"]
+    assert multifile.delete(ws, "02-pain.md") == ["notes/03-mech.md"]
     assert [(i.path, i.entry, i.problem) for i in ws.issues()] == [
         ("notes/03-mech.md", "02-pain.md", "dangling")
     ]
     with pytest.raises(ops.OperationRefused, match="folder"):
-        ops.delete(ws, "notes")
+        multifile.delete(ws, "notes")

@@ -14,7 +14,7 @@ import pymupdf
 import pytest
 from conftest import corpus
 
-from basehalf_core.documents import anchors
+from basehalf_core.documents import anchors, page_search
 from basehalf_core.documents import document as D
 from basehalf_core.documents.text import present
 
@@ -75,22 +75,22 @@ def test_a_grey_page_renders_as_jpeg(tmp_path):
 
 
 def test_search_streams_pages_from_the_one_on_screen(acl):
-    everywhere = [h.page for h in anchors.search_pages(acl, "Kendall")]
+    everywhere = [h.page for h in page_search.search_pages(acl, "Kendall")]
     assert everywhere == sorted(everywhere) and 0 in everywhere
     # The pages PyMuPDF's own search_for finds, no more, no fewer.
     pdf = pymupdf.open(acl.path)
     assert everywhere == [i for i, page in enumerate(pdf) if page.search_for("Kendall")]
-    later = [h.page for h in anchors.search_pages(acl, "Kendall", start=2)]
+    later = [h.page for h in page_search.search_pages(acl, "Kendall", start=2)]
     assert later[0] == min(p for p in everywhere if p >= 2)
     assert sorted(later) == everywhere
-    for hit in anchors.search_pages(acl, "Kendall"):
+    for hit in page_search.search_pages(acl, "Kendall"):
         assert hit.count >= 1 and hit.boxes
         assert all(0 <= b[0] < b[2] <= 1 and 0 <= b[1] < b[3] <= 1 for b in hit.boxes)
 
 
 def test_search_counts_each_occurrence_as_the_anchors_find_them(acl):
     """Hyphenated across a line end or not, one occurrence counts once (reading-order count)."""
-    hits = list(anchors.search_pages(acl, "annotator"))
+    hits = list(page_search.search_pages(acl, "annotator"))
     assert len(hits) > 3
     for hit in hits:
         assert hit.count == len(anchors.find_in_page(acl, hit.page, "annotator")), hit.page
@@ -99,14 +99,14 @@ def test_search_counts_each_occurrence_as_the_anchors_find_them(acl):
 def test_a_phrase_across_a_column_break_is_found_in_reading_order(acl):
     pdf = pymupdf.open(acl.path)
     assert not pdf[0].search_for(ACROSS_COLUMNS)  # MuPDF alone misses it
-    hits = list(anchors.search_pages(acl, ACROSS_COLUMNS))
+    hits = list(page_search.search_pages(acl, ACROSS_COLUMNS))
     assert [h.page for h in hits] == [0] and hits[0].count == 1
     assert len(hits[0].boxes) >= 2  # the two columns' lines
 
 
 @pytest.mark.parametrize("text", ["", "   ", "zebra quartz xylophone"])
 def test_search_without_a_match_yields_nothing(acl, text):
-    assert list(anchors.search_pages(acl, text)) == []
+    assert list(page_search.search_pages(acl, text)) == []
 
 
 def test_highlights_draw_found_anchors_and_name_orphans(acl):
@@ -131,14 +131,14 @@ def test_highlights_draw_found_anchors_and_name_orphans(acl):
 def test_search_finds_the_same_pages_once_the_text_is_scanned(acl):
     """The scan only rules pages out early; it never changes what is found."""
     queries = ["Kendall", "inter-annotator agreement", "annotator", ACROSS_COLUMNS, "zebra"]
-    first = [(h.page, h.count) for h in anchors.search_pages(acl, "Kendall")]
+    first = [(h.page, h.count) for h in page_search.search_pages(acl, "Kendall")]
     assert acl.may_hold(0, "Kendall") is None  # a search MuPDF answers does not start the scan
-    cold = {q: [(h.page, h.count) for h in anchors.search_pages(acl, q)] for q in queries}
+    cold = {q: [(h.page, h.count) for h in page_search.search_pages(acl, q)] for q in queries}
     assert cold["Kendall"] == first
     acl.scan()
     assert acl.may_hold(0, "zebra quartz") is False
     for q in queries:
-        assert [(h.page, h.count) for h in anchors.search_pages(acl, q)] == cold[q], q
+        assert [(h.page, h.count) for h in page_search.search_pages(acl, q)] == cold[q], q
 
 
 def test_a_scan_in_steps_reads_the_same_text_as_one_scan(acl, tmp_path):
@@ -201,7 +201,7 @@ def test_a_word_hyphenated_across_a_column_break_is_found(tmp_path):
     path = tmp_path / "columns.pdf"
     _two_columns(path, LEFT, RIGHT)
     assert not pymupdf.open(path)[0].search_for("attention mechanism")  # MuPDF alone misses it
-    hits = list(anchors.search_pages(D.open_document(path), "attention mechanism alone"))
+    hits = list(page_search.search_pages(D.open_document(path), "attention mechanism alone"))
     assert [(h.page, h.count) for h in hits] == [(0, 1)]
 
 
@@ -229,5 +229,5 @@ def test_a_typo_that_matches_nothing_builds_no_page_layout(monkeypatch):
     book = D.open_document(corpus("pymupdf_mupdf_explored.pdf"))
     built = []
     monkeypatch.setattr(D.Document, "runs", lambda self, i: built.append(i) or [])
-    assert list(anchors.search_pages(book, "refrence counting")) == []
+    assert list(page_search.search_pages(book, "refrence counting")) == []
     assert built == []

@@ -3,7 +3,7 @@
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from basehalf_core.folder import plainyaml
+from basehalf_core.folder import plainyaml, upstream_edit
 from basehalf_core.folder import upstream as up
 
 _word = st.text(alphabet="abcxyz019_./-() 中文é:#&*!'\",[]{}|>%@`~?", min_size=0, max_size=10)
@@ -76,7 +76,7 @@ def plain_frontmatter(draw):
 
 def _slow(text: str) -> up.Store:
     store = up.Store(owner="me.md", text=text, yaml_start=0, yaml_end=len(text), fenced=False)
-    store.newline = up._newline_of(text)
+    store.newline = upstream_edit._newline_of(text)
     up._parse_events(store, text, 0)
     return store
 
@@ -108,8 +108,8 @@ def test_fast_reader_agrees_with_libyaml(text):
     ]
     assert (fast.shape, fast.key_start, fast.fields) == (slow.shape, slow.key_start, slow.fields)
     for target in ["new.md", *fast.paths[:1]]:
-        assert up.add(fast, target) == up.add(slow, target)
-        assert up.remove(fast, target) == up.remove(slow, target)
+        assert upstream_edit.add(fast, target) == upstream_edit.add(slow, target)
+        assert upstream_edit.remove(fast, target) == upstream_edit.remove(slow, target)
 
 
 def test_fast_reader_declines_what_it_does_not_know():

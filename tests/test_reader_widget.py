@@ -17,7 +17,8 @@ from basehalf_core.documents import document as documents
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import branch
 from basehalf_core.study.branch import highlight_items as highlights_for
-from basehalf_widgets.reader import LOW, PAGE_CACHE, PREVIEW_SCALE, Reader, ReaderError, _Warmer
+from basehalf_widgets.reader import LOW, PAGE_CACHE, PREVIEW_SCALE, Reader, ReaderError
+from basehalf_widgets.reader_pages import _Warmer
 
 ACL = "papermage_2023.eacl-main.121.pdf"
 # The sentence that runs from the foot of the left column of p.1 to the top of the right one,

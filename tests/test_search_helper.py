@@ -15,14 +15,14 @@ import time
 import pymupdf
 import pytest
 
-from basehalf_core.documents import anchors, search_helper
+from basehalf_core.documents import page_search, search_helper
 from basehalf_core.documents.document import SEARCH_FLAGS, open_document
 
 BOOK = "pymupdf_mupdf_explored.pdf"  # 285 pages
 
 
 def _hits(doc, query: str) -> list[tuple[int, list, int]]:
-    return [(h.page, h.boxes, h.count) for h in anchors.search_pages(doc, query)]
+    return [(h.page, h.boxes, h.count) for h in page_search.search_pages(doc, query)]
 
 
 def _search_for(path, query: str) -> dict[int, int]:
@@ -74,11 +74,11 @@ def book(corpus_file, tmp_path):
     [("reference counting", 0), ("the", 0), ("Pixmap", 200), ("zzqqxx nothing", 0)],
 )
 def test_shared_search_finds_what_the_kernel_alone_finds(book, query, start):
-    alone = [(h.page, h.boxes, h.count) for h in anchors.search_pages(book, query, start)]
+    alone = [(h.page, h.boxes, h.count) for h in page_search.search_pages(book, query, start)]
     helper = search_helper.attach(book, min_pages=1)
     assert helper is not None
     _ready(helper)
-    shared = [(h.page, h.boxes, h.count) for h in anchors.search_pages(book, query, start)]
+    shared = [(h.page, h.boxes, h.count) for h in page_search.search_pages(book, query, start)]
     pages = [p for p, _, _ in shared]
     assert len(pages) == len(set(pages)), "a page reported twice"
     assert sorted(shared) == sorted(alone)
@@ -128,7 +128,7 @@ def test_a_helper_killed_mid_search_leaves_the_rest_to_the_kernel(book):
     helper = search_helper.attach(book, min_pages=1)
     _ready(helper)
     got = []
-    for k, hit in enumerate(anchors.search_pages(book, "the")):
+    for k, hit in enumerate(page_search.search_pages(book, "the")):
         got.append((hit.page, hit.boxes, hit.count))
         if k == 3:
             os.kill(helper.pid, signal.SIGKILL)

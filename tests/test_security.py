@@ -182,10 +182,10 @@ def test_a_folder_name_in_the_header_is_text_never_html(tmp_path, name):
 
 
 def test_a_folder_error_naming_markup_is_text_never_html():
-    from basehalf_widgets import panes
+    from basehalf_widgets import card_pane
 
     error = "/tmp/x<img src=x onerror=alert(1)>: not a folder"
-    shown = panes.detail_pane(
+    shown = card_pane.detail_pane(
         None,
         "",
         None,

@@ -14,7 +14,7 @@ import sys
 from class_server import make_class
 from conftest import ROOT
 
-from basehalf_cli import serve
+from basehalf_cli import marimo_tuning, serve
 
 # Several threads parse the notebook at once while others make garbage whose finaliser runs
 # Python code (so the collector switches threads inside the AST constructor), thread switches
@@ -22,10 +22,10 @@ from basehalf_cli import serve
 # raised "AST constructor recursion depth mismatch" here in 3 runs of 4.
 RACE = """
 import ast, gc, sys, threading, time
-from basehalf_cli import serve
+from basehalf_cli import marimo_tuning
 if sys.argv[1] == "guarded":
-    serve.serialise_compile()
-    serve.serialise_compile()  # twice is once
+    marimo_tuning.serialise_compile()
+    marimo_tuning.serialise_compile()  # twice is once
     assert builtins_compile_wrapped()
 source = open(sys.argv[2], encoding="utf-8").read()
 errors = []
@@ -87,8 +87,8 @@ def test_marimo_plugin_lookup_is_read_once_per_server(monkeypatch):
     reads = []
     real = registry.entry_points
     monkeypatch.setattr(registry, "entry_points", lambda: reads.append(1) or real())
-    serve.cache_marimo_plugins()
-    serve.cache_marimo_plugins()  # twice is once
+    marimo_tuning.cache_marimo_plugins()
+    marimo_tuning.cache_marimo_plugins()  # twice is once
     for _ in range(5):
         assert isinstance(evaluator.resolve_executor(), evaluator.DefaultExecutor)
     assert len(reads) == 1
@@ -159,8 +159,8 @@ def test_the_notebook_is_parsed_once_and_an_edit_is_seen_on_the_next_page(monkey
     parses = []
     real = parse.parse_notebook
     monkeypatch.setattr(parse, "parse_notebook", lambda *a, **k: parses.append(1) or real(*a, **k))
-    serve.cache_notebook_parse()
-    serve.cache_notebook_parse()  # twice is once
+    marimo_tuning.cache_notebook_parse()
+    marimo_tuning.cache_notebook_parse()  # twice is once
     notebook = tmp_path / "notebook.py"
     notebook.write_text((ROOT / "workbench.py").read_text(encoding="utf-8"), encoding="utf-8")
 

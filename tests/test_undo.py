@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from basehalf_core.folder import multifile
 from basehalf_core.folder import operations as ops
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.views.undo import UndoLog
@@ -53,7 +54,7 @@ def test_an_undo_never_removes_words_written_since(ws, how):
 
 def test_a_rename_is_undone_with_every_entry_rewritten_back(ws):
     log = UndoLog()
-    ops.move(ws, "a.md", "b.md")
+    multifile.move(ws, "a.md", "b.md")
     log.renamed(ws, "a.md", "b.md")
     assert log.label(ws) == "Undo: back to a.md"
     outcome = log.undo(ws)
@@ -64,7 +65,7 @@ def test_a_rename_is_undone_with_every_entry_rewritten_back(ws):
 
 def test_a_rename_back_onto_a_name_taken_since_is_refused(ws):
     log = UndoLog()
-    ops.move(ws, "a.md", "b.md")
+    multifile.move(ws, "a.md", "b.md")
     log.renamed(ws, "a.md", "b.md")
     (ws.root / "a.md").write_text("# A new one\n", encoding="utf-8")
     ws.refresh()

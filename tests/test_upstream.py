@@ -4,6 +4,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from basehalf_core.folder import upstream as up
+from basehalf_core.folder import upstream_edit
 
 
 def read(text: str, owner: str = "me.md") -> up.Store:
@@ -32,7 +33,7 @@ def test_unreadable_stores_have_no_edges_and_say_why(text, reason):
     assert reason in store.unreadable
     assert store.entries == []
     with pytest.raises(up.StoreUnreadable):
-        up.add(store, "new.md")
+        upstream_edit.add(store, "new.md")
 
 
 def test_malformed_yaml_names_the_line():
@@ -120,15 +121,15 @@ def test_minimal_edits(before, op, arg, after):
     data = before.encode("utf-8")
     store = up.read_note(data, "me.md")
     args = arg if isinstance(arg, tuple) else (arg,)
-    text = getattr(up, op)(store, *args)
-    assert up.encode(store, text).decode("utf-8") == after
+    text = getattr(upstream_edit, op)(store, *args)
+    assert upstream_edit.encode(store, text).decode("utf-8") == after
 
 
 def test_adding_what_is_there_and_removing_what_is_not_change_nothing():
     store = read("---\nupstream: [a.md]\n---\n")
-    assert up.add(store, "a.md") is None
-    assert up.remove(store, "b.md") is None
-    assert up.replace(store, "b.md", "c.md") is None
+    assert upstream_edit.add(store, "a.md") is None
+    assert upstream_edit.remove(store, "b.md") is None
+    assert upstream_edit.replace(store, "b.md", "c.md") is None
 
 
 @pytest.mark.parametrize(
@@ -153,7 +154,7 @@ def test_adding_what_is_there_and_removing_what_is_not_change_nothing():
 )
 def test_written_entries_read_back_as_the_same_text(value):
     store = read("---\ntitle: t\n---\n")
-    text = up.add(store, value)
+    text = upstream_edit.add(store, value)
     again = read(text)
     assert [e.raw for e in again.entries] == [value]
     assert yaml.safe_load(text.split("---")[1])["upstream"] == [value]
@@ -199,8 +200,8 @@ def _outside_upstream(text: str) -> str:
         return text.lstrip("\ufeff")
     t = store.text
     if store.key_start >= 0:
-        a = up._line_start(t, store.key_start)
-        b = up._line_end(t, max(store.value_end - 1, store.key_start))
+        a = upstream_edit._line_start(t, store.key_start)
+        b = upstream_edit._line_end(t, max(store.value_end - 1, store.key_start))
         t = t[:a] + t[b:]
     rest = t.partition("---")[2]
     inner_end = rest.find("---", 1)
@@ -216,11 +217,13 @@ def test_connect_disconnect_touch_only_upstream_lines(text, entry, adding):
     store = up.read_note(text.encode("utf-8"), "me.md")
     if store.unreadable:
         return
-    new = up.add(store, entry) if adding else up.remove(store, entry)
+    new = upstream_edit.add(store, entry) if adding else upstream_edit.remove(store, entry)
     if new is None:
         return
-    assert _outside_upstream(up.encode(store, new).decode("utf-8")) == _outside_upstream(text)
-    after = up.read_note(up.encode(store, new), "me.md")
+    assert _outside_upstream(upstream_edit.encode(store, new).decode("utf-8")) == _outside_upstream(
+        text
+    )
+    after = up.read_note(upstream_edit.encode(store, new), "me.md")
     assert not after.unreadable
     expected = [p for p in store.paths if p != entry] + ([entry] if adding else [])
     assert sorted(after.paths) == sorted(expected)

@@ -1,5 +1,6 @@
 """The documents floor: PDFs and EPUBs through PyMuPDF (open, render, words, passages), reading
-order, passage anchors (with search and highlights) and fetching a paper.
+order, passage anchors (with highlights), the whole-document search (``page_search``) and
+fetching a paper.
 
 ``text`` holds the pure text rules (no PyMuPDF), ``pages`` the extraction of one page's words
 (``vertical`` reads a page set in columns of CJK; ``raw_text`` holds the PyMuPDF lock and the
@@ -12,6 +13,7 @@ __all__ = [
     "citation",
     "document",
     "fetch",
+    "page_search",
     "pages",
     "raw_text",
     "reading_order",

@@ -1,5 +1,5 @@
 """A second process that searches a long PDF from its last page while the kernel searches
-from the first (:func:`anchors.search_pages`): the two meet in the middle.
+from the first (:func:`page_search.search_pages`): the two meet in the middle.
 
 PyMuPDF holds the GIL while it builds a page's text, so a second thread cannot search beside
 the kernel; a second process can, on a second core. It is started when a reader opens a

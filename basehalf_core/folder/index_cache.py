@@ -25,7 +25,7 @@ import json
 import time
 from pathlib import Path
 
-from basehalf_core.folder import fsio
+from basehalf_core.folder import fsio, writing
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.plainyaml import FIELD_KEYS
 
@@ -108,4 +108,4 @@ def save(root: Path, nodes: list) -> None:
     data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     # A read-only folder, or another process saving at the same time: just slower next time.
     with contextlib.suppress(OSError, fsio.WriteRefused):
-        fsio.update(root, CACHE_FILE, lambda before: data, attempts=1)
+        writing.update(root, CACHE_FILE, lambda before: data, attempts=1)

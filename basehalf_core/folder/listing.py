@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from basehalf_core.folder import fsio, index_cache
+from basehalf_core.folder import fsio, index_cache, writing
 from basehalf_core.folder.fsio import is_within
 from basehalf_core.folder.paths import MIRROR_FILE, MIRROR_ROOT, is_markdown
 
@@ -145,7 +145,7 @@ class _Walk:
                     if rel == ".bh":
                         self.list_mirrors()
                         rec.bh = True
-                    elif fsio.is_our_temp(name):
+                    elif writing.is_our_temp(name):
                         self.out.temps.append(entry.path)
                         clean = False  # removed or finished soon: look again next time
                     continue
@@ -205,7 +205,9 @@ class _Walk:
                 for d in dirnames
                 if d not in ("locks",) and not os.path.islink(os.path.join(dirpath, d))
             ]
-            self.out.temps += [os.path.join(dirpath, n) for n in filenames if fsio.is_our_temp(n)]
+            self.out.temps += [
+                os.path.join(dirpath, n) for n in filenames if writing.is_our_temp(n)
+            ]
             if MIRROR_FILE in filenames and dirpath.startswith(base + os.sep):
                 full = os.path.join(dirpath, MIRROR_FILE)
                 node = os.path.relpath(dirpath, base).replace(os.sep, "/")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from basehalf_core.folder import fsio
+from basehalf_core.folder import writing
 from basehalf_core.folder.fsio import WriteRefused, inside, read_bytes
 from basehalf_core.folder.paths import LINK_FORMS
 
@@ -64,4 +64,4 @@ def write_link_form(root: Path, form: str) -> bool:
         return None if new == text else new.encode("utf-8")
 
     # The one write path: under the file's lock, compare-and-swap.
-    return fsio.update(root, SETTINGS_PATH, plan) is not None
+    return writing.update(root, SETTINGS_PATH, plan) is not None

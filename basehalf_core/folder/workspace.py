@@ -24,7 +24,7 @@ from pathlib import Path
 import networkx as nx
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import fsio, index_cache, notes, settings
+from basehalf_core.folder import fsio, index_cache, notes, settings, writing
 from basehalf_core.folder import upstream as up
 from basehalf_core.folder.fsio import inside, open_folder
 from basehalf_core.folder.listing import FOLDER, PLAIN, Dir, Listing, list_folder
@@ -122,13 +122,13 @@ class Workspace:
             ws._load(listing)
         ws.load_settings()
         for temp in listing.temps:
-            fsio.remove_stale_temp(ws.root, temp)
+            writing.remove_stale_temp(ws.root, temp)
         if os.path.lexists(os.path.join(ws._root_str, *JOURNAL.split("/"))):
             # A multi-file operation was killed half way: finish or undo it now.
-            from basehalf_core.folder import operations
+            from basehalf_core.folder import multifile
 
             try:
-                operations.recover(ws)
+                multifile.recover(ws)
             except (OSError, BasehalfError) as exc:  # e.g. a read-only folder: open it anyway
                 ws.journal_problem = f"{JOURNAL}: an interrupted move was not finished ({exc})"
         return ws

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from rapidfuzz import fuzz
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import fsio
+from basehalf_core.folder import writing
 from basehalf_core.folder.fsio import inside, read_bytes
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import context as ctxmod
@@ -283,7 +283,7 @@ def log_ask(
         "model": answer.model,
     }
     line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
-    fsio.update(ws.root, ASK_LOG, lambda before: (before or b"") + line)
+    writing.update(ws.root, ASK_LOG, lambda before: (before or b"") + line)
 
 
 def read_asks(ws: Workspace) -> list[dict]:

@@ -9,7 +9,7 @@ drifts from the grading history, and a question never graded is due from when it
 seen.
 
 State lives in ``.bh/reviews.json`` (when each item was first seen, its events and the
-resulting FSRS card), written under its lock, compare-and-swap, through :func:`fsio.update`. Only
+resulting FSRS card), written under its lock, compare-and-swap, through :func:`writing.update`. Only
 ``first_seen`` is memory; the rest is recomputed from the grading file on every sync.
 """
 
@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from fsrs import Card, Rating, Scheduler
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import fsio
+from basehalf_core.folder import writing
 from basehalf_core.folder.fsio import inside, read_bytes
 from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study.grading import history
@@ -164,7 +164,7 @@ def sync(folder: str | os.PathLike | Workspace, now: datetime) -> dict[str, dict
 
     # A read-only folder still gets its schedule; sightings are not kept.
     with contextlib.suppress(PermissionError):
-        fsio.update(ws.root, STATE_FILE, plan, attempts=_ATTEMPTS)
+        writing.update(ws.root, STATE_FILE, plan, attempts=_ATTEMPTS)
     return result
 
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from basehalf_core.folder import fsio
-from basehalf_core.folder.fsio import atomic_write, open_folder, read_bytes
+from basehalf_core.folder.fsio import open_folder, read_bytes
+from basehalf_core.folder.writing import atomic_write
 from basehalf_core.teaching import roster
 
 ACCOUNTS = ".bh/accounts.json"

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from basehalf_core.folder.fsio import open_folder, read_bytes, update
+from basehalf_core.folder.fsio import open_folder, read_bytes
+from basehalf_core.folder.writing import update
 from basehalf_core.study.llm import ModelError
 
 FILE = ".bh/budget.json"
@@ -92,7 +93,7 @@ class Budget:
             # Only today is kept: yesterday's counts are of no use to anyone.
             return json.dumps({day: today}, sort_keys=True).encode("utf-8")
 
-        # Under the file's lock (fsio.update: a thread lock and an flock), so several server
+        # Under the file's lock (writing.update: a thread lock and an flock), so several server
         # processes on one course and the threads of each count one at a time: none overspends.
         update(self.root, FILE, plan)
         return left[0]

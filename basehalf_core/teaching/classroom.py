@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import fsio
+from basehalf_core.folder import writing
 from basehalf_core.folder.fsio import FolderError, open_folder
 from basehalf_core.folder.paths import is_hidden
 from basehalf_core.folder.workspace import Workspace
@@ -187,4 +187,4 @@ def _write(course: Path, name: str, rows: list[list[str]]) -> None:
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerows([as_text_cell(v) for v in r] for r in rows)
     data = buf.getvalue().encode("utf-8")
-    fsio.update(course, name, lambda before: None if before == data else data)
+    writing.update(course, name, lambda before: None if before == data else data)

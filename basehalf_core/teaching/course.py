@@ -31,15 +31,15 @@ from basehalf_core.folder import notes
 from basehalf_core.folder.fsio import (
     NotRegularFile,
     WriteRefused,
-    atomic_write,
     is_within,
     open_folder,
     read_node,
     read_regular,
 )
 from basehalf_core.folder.paths import check_entry, is_markdown, kind_for
-from basehalf_core.folder.upstream import render_fields
+from basehalf_core.folder.upstream_edit import render_fields
 from basehalf_core.folder.workspace import Workspace
+from basehalf_core.folder.writing import atomic_write
 from basehalf_core.study import review
 from basehalf_core.study.grading import in_force
 from basehalf_core.study.practice import (

@@ -11,7 +11,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from basehalf_core.folder.fsio import atomic_write, open_folder, read_bytes
+from basehalf_core.folder.fsio import open_folder, read_bytes
+from basehalf_core.folder.writing import atomic_write
 from basehalf_core.teaching.course import CourseError
 
 # basehalf's scratch files are not work: never commit them.

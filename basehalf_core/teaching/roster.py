@@ -21,7 +21,8 @@ from pathlib import Path
 
 import yaml
 
-from basehalf_core.folder.fsio import atomic_write, open_folder, read_bytes
+from basehalf_core.folder.fsio import open_folder, read_bytes
+from basehalf_core.folder.writing import atomic_write
 from basehalf_core.teaching import course
 
 LEARNERS_DIR = course.LEARNERS_DIR

@@ -30,9 +30,9 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder.fsio import write_output
 from basehalf_core.folder.paths import posix_name
 from basehalf_core.folder.workspace import Workspace
+from basehalf_core.folder.writing import write_output
 from basehalf_core.study.context import upstream_chain
 from basehalf_core.study.grading import in_force
 from basehalf_core.study.practice import PracticeError, parse_card

@@ -3,7 +3,7 @@
 Format: ``{"version": 1, "positions": {"<node path or ghost id>": [x, y], ...}}``.
 
 Writes merge: the file is re-read, the moved cards are laid over it and the result goes
-through :func:`basehalf_core.folder.fsio.atomic_write` compare-and-swap, so two browser tabs (two
+through :func:`basehalf_core.folder.writing.atomic_write` compare-and-swap, so two browser tabs (two
 kernels) dragging different cards both keep their moves. A file that is not valid JSON of
 that shape is never overwritten: it is kept as ``canvas.json.bad`` (or ``.bad-2`` …) first.
 """
@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder import fsio
+from basehalf_core.folder import fsio, writing
 from basehalf_core.folder.fsio import (
     AlreadyExists,
     ChangedOnDisk,
     OutsideFolder,
-    atomic_write,
     inside,
     read_bytes,
 )
+from basehalf_core.folder.writing import atomic_write
 
 STATE_PATH = ".bh/canvas.json"
 VERSION = 1
@@ -180,7 +180,7 @@ class CanvasStore:
             return None if new == data else new
 
         try:
-            fsio.update(self.root, STATE_PATH, plan, attempts=_RETRIES)
+            writing.update(self.root, STATE_PATH, plan, attempts=_RETRIES)
         except ChangedOnDisk:
             raise ChangedOnDisk(
                 STATE_PATH, "kept changing while saving card positions; not saved"

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from basehalf_core.documents import citation
 from basehalf_core.errors import BasehalfError
-from basehalf_core.folder.fsio import WriteRefused, write_output
+from basehalf_core.folder.fsio import WriteRefused
 from basehalf_core.folder.workspace import Workspace
+from basehalf_core.folder.writing import write_output
 from basehalf_core.study.grading import in_force
 from basehalf_core.study.practice import PracticeError, parse_card
 from basehalf_core.views import graph_svg, panels

@@ -149,7 +149,7 @@ def write(ws: Workspace, name: str, *, replace: bool = False) -> str:
     Raises:
         BadCanvasTarget: a bad name (see :func:`target_path`).
         AlreadyExists: the file is there and ``replace`` is false.
-        OutsideFolder / ChangedOnDisk: see :func:`basehalf_core.folder.fsio.atomic_write`.
+        OutsideFolder / ChangedOnDisk: see :func:`basehalf_core.folder.writing.atomic_write`.
     """
     rel = target_path(ws, name)
     full = inside(ws.root, rel)

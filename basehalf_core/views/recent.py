@@ -15,7 +15,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from basehalf_core.folder.fsio import WriteRefused, atomic_write, locked
+from basehalf_core.folder.fsio import WriteRefused, locked
+from basehalf_core.folder.writing import atomic_write
 
 KEEP = 10
 

@@ -4,7 +4,7 @@ rename is taken back without leaving the app.
 Only what the app itself did is taken back, and only safely: a note it made is removed only
 while it still holds exactly the bytes written (own words saved into it since are never
 deleted, nor words still unsaved in the editor), and a rename is undone by renaming back
-through :func:`operations.move`, which rewrites the entries again and refuses a name taken
+through :func:`multifile.move`, which rewrites the entries again and refuses a name taken
 since. Plain data and the one write path: no UI library here.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from basehalf_core.folder import operations
+from basehalf_core.folder import multifile
 from basehalf_core.folder.fsio import WriteRefused, inside, read_bytes
 from basehalf_core.folder.operations import OperationRefused
 from basehalf_core.folder.workspace import Workspace
@@ -119,12 +119,12 @@ class UndoLog:
                 "or it is gone); nothing was removed.",
             )
         # Compared again under the file's lock: a save landing now is kept, never deleted.
-        dangling = operations.delete(ws, step.path, expected=step.data)
+        dangling = multifile.delete(ws, step.path, expected=step.data)
         left = f" {', '.join(dangling)} still name it (now dangling)." if dangling else ""
         back = step.back if step.back in ws.nodes else ""
         return Outcome(True, f"Undone: removed {step.path}.{left}", back)
 
     def _renamed(self, ws: Workspace, step: Step) -> Outcome:
-        report = operations.move(ws, step.path, step.old)
+        report = multifile.move(ws, step.path, step.old)
         updated = f" Updated: {', '.join(report.updated)}." if report.updated else ""
         return Outcome(True, f"Undone: renamed {step.path} back to {step.old}.{updated}", step.old)

@@ -1,8 +1,9 @@
 """Grade a practice card and keep every run in a grading file next to it.
 
-Three parts, lower to higher: :mod:`.record` (the grading file: runs, overrides, parse and
-append), :mod:`.model` (a language model's reply read forgivingly, evidence matched fuzzily,
-streaming) and :mod:`.verdicts` (the one rule for the verdicts in force, and the history).
+Four parts, lower to higher: :mod:`.record` (the grading file: runs, overrides, parse and
+append), :mod:`.reply` (a language model's reply read forgivingly, evidence matched fuzzily),
+:mod:`.model` (the prompt, one repair, streaming) and :mod:`.verdicts` (the one rule for the
+verdicts in force, and the history).
 This module joins them: :func:`grade_card` grades with the configured model or, without one,
 the offline grader (which may say Unsure), and appends the run; :func:`grade_stream` does
 the same one question at a time, for the Agent Area.
@@ -20,11 +21,8 @@ from basehalf_core.study.grading.model import (
     GRADE_SCHEMA,
     SYSTEM_PROMPT,
     Cancelled,
-    InvalidGrades,
     grade_with_model,
-    locate_evidence,
     stream_grades,
-    validate_grades,
 )
 from basehalf_core.study.grading.record import (
     GRADES,
@@ -47,6 +45,7 @@ from basehalf_core.study.grading.record import (
     render_run,
     runs,
 )
+from basehalf_core.study.grading.reply import InvalidGrades, locate_evidence, validate_grades
 from basehalf_core.study.grading.verdicts import Verdict, history, in_force
 from basehalf_core.study.practice import PracticeCard, parse_card
 
