@@ -70,7 +70,7 @@ from basehalf_core.documents.document import (
 from basehalf_core.documents.pages import line_rects
 from basehalf_core.errors import BasehalfError
 from basehalf_widgets.esm import CachedScript
-from basehalf_widgets.reader_pages import IMAGE, _PageCache, _Warmer
+from basehalf_widgets.reader_pages import IMAGE, PageCache, Warmer
 
 # Pillow's JPEG encoder is loaded with this module, not on the first page a learner opens.
 documents.warm_jpeg()
@@ -179,8 +179,8 @@ class Reader(CachedScript, anywidget.AnyWidget):
         self._passage: Passage | None = None
         self._notice = ""  # a message about the learner's last action, cleared by the next
         self._stored_highlights: list[Mapping] = list(highlights or [])
-        self._pages = _PageCache(PAGE_CACHE)
-        self._warmer = _Warmer(self)
+        self._pages = PageCache(PAGE_CACHE)
+        self._warmer = Warmer(self)
         # Registered first, so the passage is ready when the app's own observers run.
         self.observe(self._on_selection, names=["selection"])
         self.observe(self._on_page, names=["page"])

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 IMAGE = "jpeg"
 
 
-class _PageCache:
+class PageCache:
     """A bounded LRU of rendered page images, keyed by (document, page, zoom); thread-safe.
 
     The document is part of the key so that a page the background thread was rendering when
@@ -53,7 +53,7 @@ class _PageCache:
         return data
 
 
-class _Warmer:
+class Warmer:
     """Renders the neighbours of the page on screen (image and words), then reads the text of
     every page (the search filter and the selection vocabulary), off the request path.
 

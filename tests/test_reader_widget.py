@@ -18,7 +18,7 @@ from basehalf_core.folder.workspace import Workspace
 from basehalf_core.study import branch
 from basehalf_core.study.branch import highlight_items as highlights_for
 from basehalf_widgets.reader import LOW, PAGE_CACHE, PREVIEW_SCALE, Reader, ReaderError
-from basehalf_widgets.reader_pages import _Warmer
+from basehalf_widgets.reader_pages import Warmer
 
 ACL = "papermage_2023.eacl-main.121.pdf"
 # The sentence that runs from the foot of the left column of p.1 to the top of the right one,
@@ -434,7 +434,7 @@ def test_a_scan_keeps_saying_it_has_no_text_layer_beside_a_notice(tmp_path):
 def test_the_neighbours_are_rendered_in_the_background_once_the_page_is_shown(acl):
     reader = Reader(acl, page=5)
     # Nothing in the background while the widget is being made and sent.
-    time.sleep(3 * _Warmer.IDLE)
+    time.sleep(3 * Warmer.IDLE)
     assert not reader.cached(4) and not reader.cached(6)
     sharpen(reader)
     deadline = time.monotonic() + 30
@@ -470,7 +470,7 @@ def test_a_far_page_comes_quick_alone_then_sharp_with_its_words_once_painted(acl
     reader.page = 9
     assert keys == [reader._key(9) + LOW] and reader.image_page == 9
     assert reader.words_page == 0  # the last page's words, which the browser does not show
-    time.sleep(3 * _Warmer.IDLE)
+    time.sleep(3 * Warmer.IDLE)
     assert not any(reader.cached(p) for p in (8, 9, 10))
     sharpen(reader)
     assert keys == [reader._key(9) + LOW, reader._key(9)]

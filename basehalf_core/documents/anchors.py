@@ -88,10 +88,10 @@ def _words_in_span(run: Run, start: int, end: int) -> list[int]:
 
 def find_in_page(doc: Document, i: int, needle: str) -> list[list[int]]:
     """Word indices of each verbatim (normalised, folded) occurrence of ``needle`` on page ``i``."""
-    return [m.word_indices for m in _find_on_page(doc, i, normalise(needle))]
+    return [m.word_indices for m in find_on_page(doc, i, normalise(needle))]
 
 
-def _find_on_page(doc: Document, i: int, needle: str, checked: bool = False) -> list[Match]:
+def find_on_page(doc: Document, i: int, needle: str, checked: bool = False) -> list[Match]:
     # cheap: no words built for the page (``checked``: the caller has ruled pages out itself)
     if not needle or not (checked or doc.may_contain(i, needle)):
         return []
@@ -112,7 +112,7 @@ def _find_on_page(doc: Document, i: int, needle: str, checked: bool = False) -> 
         out = _find_unscripted(doc, i, k)
     if not out and needle.endswith("-") and len(needle) > 1:
         # A selection that ended on a line-end hyphen the page text joined ("sum-" / "maries").
-        return _find_on_page(doc, i, needle[:-1], checked)
+        return find_on_page(doc, i, needle[:-1], checked)
     return out
 
 
@@ -149,10 +149,10 @@ def find_quote(doc: Document, quote: str, page: int | None = None) -> list[Match
     if page is not None:
         if not 1 <= page <= doc.page_count:
             return []
-        return _find_on_page(doc, page - 1, needle)
+        return find_on_page(doc, page - 1, needle)
     out: list[Match] = []
     for i in doc.candidate_pages(needle):
-        out.extend(_find_on_page(doc, i, needle))
+        out.extend(find_on_page(doc, i, needle))
     return out
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from basehalf_core.documents import search_helper
-from basehalf_core.documents.anchors import _find_on_page, find_in_page
+from basehalf_core.documents.anchors import find_in_page, find_on_page
 from basehalf_core.documents.document import Document
 from basehalf_core.documents.pages import line_rects
 from basehalf_core.documents.text import normalise, present, tokens
@@ -99,7 +99,7 @@ def search_pages(doc: Document, text: str, start: int = 0) -> Iterator[PageHits]
         text = texts.get(i)
         if text is not None and not all(present(t, text) for t in pieces):
             continue
-        groups = [m.word_indices for m in _find_on_page(doc, i, needle, text is not None)]
+        groups = [m.word_indices for m in find_on_page(doc, i, needle, text is not None)]
         if groups:
             words = doc.words(i)
             rects = [r for g in groups for r in line_rects([words[k] for k in g])]

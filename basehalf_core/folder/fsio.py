@@ -211,7 +211,7 @@ def _open_lock_file(root: Path, key: str) -> int | None:
         return None
 
 
-def _acquire(root: Path, key: str, blocking: bool = True) -> bool:
+def acquire_lock(root: Path, key: str, blocking: bool = True) -> bool:
     held = _held(root, key)
     if not held.rlock.acquire(blocking=blocking):
         return False
@@ -233,7 +233,7 @@ def _acquire(root: Path, key: str, blocking: bool = True) -> bool:
     return True
 
 
-def _release(root: Path, key: str) -> None:
+def release_lock(root: Path, key: str) -> None:
     held = _held(root, key)
     held.depth -= 1
     if held.depth == 0 and held.fd is not None:
@@ -256,21 +256,21 @@ def locked(root: Path, *rels: str) -> Iterator[None]:
     taken: list[str] = []
     try:
         for key in keys:
-            _acquire(root, key)
+            acquire_lock(root, key)
             taken.append(key)
         yield
     finally:
         for key in reversed(taken):
-            _release(root, key)
+            release_lock(root, key)
 
 
 @contextlib.contextmanager
 def try_locked(root: Path, rel: str) -> Iterator[bool]:
     """Take ``rel``'s lock if nobody holds it; yields whether it was taken."""
     key = "multi" if rel == MULTI else lock_key(f"{root}/{rel}")
-    got = _acquire(root, key, blocking=False)
+    got = acquire_lock(root, key, blocking=False)
     try:
         yield got
     finally:
         if got:
-            _release(root, key)
+            release_lock(root, key)

@@ -22,10 +22,10 @@ from basehalf_core.folder import fsio, upstream_edit, writing
 from basehalf_core.folder.fsio import WriteRefused, inside, read_bytes
 from basehalf_core.folder.operations import (
     OperationRefused,
-    _check_visible,
-    _edit_entries,
-    _existing,
-    _store_lock,
+    check_visible,
+    edit_entries,
+    existing_node,
+    store_lock,
 )
 from basehalf_core.folder.paths import (
     JOURNAL,
@@ -58,7 +58,7 @@ def _multi_file(ws: Workspace) -> Iterator[None]:
     Such an operation decides which stores to rewrite from the index: one a session built a
     second ago does not know a link another session or the CLI wrote since.
     """
-    with _store_lock(ws.root):
+    with store_lock(ws.root):
         ws.refresh()
         yield
 
@@ -112,7 +112,7 @@ def _rewrite_everywhere(
         try:
             changed = False
             for plan in plans:
-                changed |= _edit_entries(ws, node, plan)
+                changed |= edit_entries(ws, node, plan)
             if changed:
                 report.updated.append(node)
         except (OperationRefused, WriteRefused) as exc:
@@ -161,9 +161,9 @@ def move(ws: Workspace, old: str, new: str) -> Report:
     dest, reason = check_entry(new, "")
     if dest is None:
         raise OperationRefused(new, f"not a valid destination: {reason}")
-    _check_visible(dest)
+    check_visible(dest)
     with _multi_file(ws):
-        src = _existing(ws, old)
+        src = existing_node(ws, old)
         if dest == src or dest.startswith(src + "/"):
             raise OperationRefused(dest, f"cannot move {src} inside itself")
         src_full, dest_full = inside(ws.root, src), inside(ws.root, dest)
@@ -293,7 +293,7 @@ def relink(ws: Workspace, old: str, new: str) -> Report:
     with _multi_file(ws):
         if ws.resolve(key) is not None:
             raise OperationRefused(old, "still exists, so it is not dangling; use mv to rename it")
-        target = _existing(ws, new)
+        target = existing_node(ws, new)
         _journal(ws, {"op": "relink", "old": key, "new": target})
         report = _relink(ws, key, target)
         _journal(ws, None)
@@ -372,7 +372,7 @@ def delete(ws: Workspace, path: str, *, expected: bytes | None = None) -> list[s
         The nodes whose entries now dangle (removing those is a separate, explicit step).
     """
     with _multi_file(ws):  # the nodes to name: every one that links to it now
-        node = _existing(ws, path)
+        node = existing_node(ws, path)
         full = inside(ws.root, node)
         if full.is_dir() and not full.is_symlink():
             raise OperationRefused(node, "is a folder; basehalf deletes files only")

@@ -41,7 +41,7 @@ def _store_path(ws: Workspace, node: str) -> str:
     return node if is_markdown(node) and ws.nodes[node].kind != "folder" else mirror_store(node)
 
 
-def _edit_entries(
+def edit_entries(
     ws: Workspace,
     node: str,
     plan: Callable[[up.Store], str | None],
@@ -81,7 +81,7 @@ def _edit_entries(
 
     # The index records the write under the file's lock: a stamp taken after it is released
     # could be the next writer's, and the index would never re-read that writer's bytes.
-    with _store_lock(ws.root), fsio.locked(ws.root, rel):
+    with store_lock(ws.root), fsio.locked(ws.root, rel):
         new = writing.update(ws.root, rel, plan_bytes)
         if new is None:
             return False
@@ -90,7 +90,7 @@ def _edit_entries(
 
 
 @contextlib.contextmanager
-def _store_lock(root: Path) -> Iterator[None]:
+def store_lock(root: Path) -> Iterator[None]:
     """The lock every write that can add an entry takes, before the file's own lock.
 
     A move or relink holds it for its whole run and plans on the folder as it is under it
@@ -122,7 +122,7 @@ def _entry_for(ws: Workspace, target: str, owner: str, *, must_exist: bool = Tru
     return real or path
 
 
-def _existing(ws: Workspace, path: str) -> str:
+def existing_node(ws: Workspace, path: str) -> str:
     real = ws.resolve(path)
     if real is None:
         raise OperationRefused(path, "no such file in the folder")
@@ -131,18 +131,18 @@ def _existing(ws: Workspace, path: str) -> str:
 
 def connect(ws: Workspace, upstream: str, downstream: str) -> bool:
     """Add ``upstream → downstream`` (stored in the downstream node). True if a write happened."""
-    down = _existing(ws, downstream)
+    down = existing_node(ws, downstream)
     target = _entry_for(ws, upstream, down)
     plan = lambda s: upstream_edit.add(s, nfc(target), ws.link_form)  # noqa: E731
-    return _edit_entries(ws, down, plan, needs=(target,))
+    return edit_entries(ws, down, plan, needs=(target,))
 
 
 def disconnect(ws: Workspace, upstream: str, downstream: str) -> bool:
     """Remove ``upstream → downstream``. True if a write happened; a missing link is fine."""
-    down = _existing(ws, downstream)
+    down = existing_node(ws, downstream)
     path, _ = check_entry(upstream, "")
     target = path if path is not None else upstream
-    return _edit_entries(ws, down, lambda s: upstream_edit.remove(s, nfc(target)))
+    return edit_entries(ws, down, lambda s: upstream_edit.remove(s, nfc(target)))
 
 
 def edit(ws: Workspace, path: str, transform: Callable[[str], str]) -> bool:
@@ -151,7 +151,7 @@ def edit(ws: Workspace, path: str, transform: Callable[[str], str]) -> bool:
     Returns:
         True if the text changed and was written.
     """
-    node = _existing(ws, path)
+    node = existing_node(ws, path)
 
     def plan(before: bytes | None) -> bytes | None:
         if before is None:
@@ -162,7 +162,7 @@ def edit(ws: Workspace, path: str, transform: Callable[[str], str]) -> bool:
         new = transform(store.text)
         return None if new == store.text else upstream_edit.encode(store, new)
 
-    with fsio.locked(ws.root, node):  # recorded under the lock (see _edit_entries)
+    with fsio.locked(ws.root, node):  # recorded under the lock (see edit_entries)
         data = writing.update(ws.root, node, plan)
         if data is None:
             return False
@@ -173,7 +173,7 @@ def edit(ws: Workspace, path: str, transform: Callable[[str], str]) -> bool:
 def create(root: Path, rel: str, data: bytes, *, check: Callable[[], None] | None = None) -> None:
     """Create ``rel`` with ``data`` under its lock; never over an existing file.
 
-    A new note may list entries, so this takes the store lock too (see :func:`_store_lock`);
+    A new note may list entries, so this takes the store lock too (see :func:`store_lock`);
     ``check`` runs under both, before the write (e.g. that the entries' nodes still exist).
 
     Raises:
@@ -181,7 +181,7 @@ def create(root: Path, rel: str, data: bytes, *, check: Callable[[], None] | Non
         WriteRefused: the file system refused the write; the reason says why.
     """
     full = inside(root, rel)
-    with _store_lock(root), fsio.locked(root, rel), writing.refusing_oserror(rel):
+    with store_lock(root), fsio.locked(root, rel), writing.refusing_oserror(rel):
         if check is not None:
             check()
         atomic_write(full, data, expected=None)
@@ -200,7 +200,7 @@ def write_mirror_file(ws: Workspace, node: str, name: str, data: bytes) -> str:
         OperationRefused: no such node, or ``name`` is not a plain file name other than the
             upstream store's own.
     """
-    real = _existing(ws, node)
+    real = existing_node(ws, node)
     if not name or "/" in name or name in (".", "..", MIRROR_FILE) or name.startswith("."):
         raise OperationRefused(name or "(empty)", "not a usable name for a mirror file")
     rel = f"{MIRROR_ROOT}/{real}/{name}"
@@ -219,7 +219,7 @@ def put(ws: Workspace, rel: str, data: bytes, *, replace: bool = False) -> None:
         WriteRefused: a symlink, special file or a name the file system cannot hold.
     """
     if replace:
-        with _store_lock(ws.root):
+        with store_lock(ws.root):
             writing.update(ws.root, rel, lambda before: None if before == data else data)
     else:
         create(ws.root, rel, data)
@@ -257,9 +257,9 @@ def grow(
     base = name or f"{slugify(title)}.md"
     if "/" in base or check_entry(base, "")[0] is None or not is_markdown(base):
         raise OperationRefused(base, "not a usable note name (a .md name without folders)")
-    _check_visible(base)
+    check_visible(base)
     if folder:
-        _existing(ws, folder)
+        existing_node(ws, folder)
     reals = [_entry_for(ws, u, "") for u in upstream]
     entries = [nfc(r) for r in reals]
     if ws.link_form == "wikilink":
@@ -275,7 +275,7 @@ def grow(
     return _create_unique(ws, folder, base, data, needs=needs, tries=999 if unique else 1)
 
 
-def _check_visible(name: str) -> None:
+def check_visible(name: str) -> None:
     """Refuse a name for a new or moved node that would not be a node at all."""
     if is_hidden(name):
         raise OperationRefused(
@@ -331,9 +331,9 @@ def create_note(ws: Workspace, name: str, text: str) -> str:
     folder, _, base = name.rpartition("/")
     if check_entry(name, "")[0] is None or not is_markdown(base):
         raise OperationRefused(name, "not a usable note name (a .md path inside the folder)")
-    _check_visible(name)
+    check_visible(name)
     if folder:
-        _existing(ws, folder)
+        existing_node(ws, folder)
     needs = (folder,) if folder else ()  # see grow: a moved folder is not made again
     return _create_unique(ws, folder, base, text.encode("utf-8"), needs=needs)
 
@@ -358,7 +358,7 @@ def save_body(ws: Workspace, path: str, new_body: str, expected: bytes) -> bytes
         OperationRefused: not a Markdown note, gone, or not UTF-8.
         ChangedOnDisk: the file changed since ``expected`` was read.
     """
-    node = _existing(ws, path)
+    node = existing_node(ws, path)
     if not is_markdown(node) or ws.nodes[node].kind == "folder":
         raise OperationRefused(node, "only Markdown notes have a body to edit")
     head, _ = notes.split_body(expected)
@@ -376,5 +376,5 @@ def save_body(ws: Workspace, path: str, new_body: str, expected: bytes) -> bytes
         if data == expected:
             return data
         atomic_write(full, data, expected=expected)
-        ws.saved(node, data)  # under the lock (see _edit_entries)
+        ws.saved(node, data)  # under the lock (see edit_entries)
     return data

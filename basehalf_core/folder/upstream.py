@@ -20,7 +20,7 @@ from basehalf_core.folder.paths import check_entry, nfc, split_wikilink
 _Loader = notes.Loader
 FENCE_LIMIT = notes.FENCE_LIMIT
 KEY = "upstream"
-_BOM = "\ufeff"
+BOM = "\ufeff"
 
 
 class StoreUnreadable(BasehalfError):
@@ -304,13 +304,13 @@ def resolve_links(store: Store, resolve: Callable[[str], str | None]) -> bool:
             e.path, e.reason = (real or e.link), ""
             if real is not None and nfc(real) == nfc(store.owner):
                 e.path, e.reason = None, "names the node itself"
-        elif e.reason == _DUPLICATE:
+        elif e.reason == DUPLICATE:
             e.path, e.reason = check_entry(e.raw, store.owner)
     _mark_duplicates(store)
     return store.paths != before
 
 
-_DUPLICATE = "repeats an earlier entry"
+DUPLICATE = "repeats an earlier entry"
 
 
 def _mark_duplicates(store: Store) -> None:
@@ -319,6 +319,6 @@ def _mark_duplicates(store: Store) -> None:
         if e.path is None:
             continue
         if e.path in seen:
-            e.path, e.reason, e.dup = None, _DUPLICATE, e.path
+            e.path, e.reason, e.dup = None, DUPLICATE, e.path
         else:
             seen.add(e.path)

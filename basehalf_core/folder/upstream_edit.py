@@ -16,13 +16,12 @@ import yaml
 from basehalf_core.folder import notes
 from basehalf_core.folder.paths import nfc, wikilink
 from basehalf_core.folder.upstream import (
-    _BOM,
-    _DUPLICATE,
+    BOM,
+    DUPLICATE,
     KEY,
     Entry,
     Store,
     StoreUnreadable,
-    _Loader,
 )
 
 _YAML_SPECIAL_START = set("-?:,[]{}#&*!|>'\"%@`")
@@ -48,7 +47,7 @@ def _plain_ok(value: str) -> bool:
     if any(ord(c) < 32 or 0x7F <= ord(c) <= 0x9F for c in value):
         return False
     try:
-        return yaml.load(value, Loader=_Loader) == value
+        return yaml.load(value, Loader=notes.Loader) == value
     except yaml.YAMLError:
         return False
 
@@ -100,7 +99,7 @@ def _matches(entry: Entry, target: str) -> bool:
         return entry.path == target
     # Duplicates lost their path; they still name the target and go with it.
     raw = nfc(entry.raw[:-1] if entry.raw.endswith("/") else entry.raw)
-    return entry.reason == _DUPLICATE and target in (raw, entry.dup)
+    return entry.reason == DUPLICATE and target in (raw, entry.dup)
 
 
 def _require_writable(store: Store) -> None:
@@ -264,4 +263,4 @@ def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
 
 def encode(store: Store, text: str) -> bytes:
     """Text back to bytes, with the BOM it came with."""
-    return ((_BOM if store.bom else "") + text).encode("utf-8")
+    return ((BOM if store.bom else "") + text).encode("utf-8")

@@ -26,14 +26,14 @@ from basehalf_core.folder.fsio import (
     NotRegularFile,
     OutsideFolder,
     WriteRefused,
-    _acquire,
-    _release,
+    acquire_lock,
     check_name_lengths,
     describe_mode,
     inside,
     lock_key,
     locked,
     read_bytes,
+    release_lock,
 )
 
 _MISSING = object()
@@ -305,12 +305,12 @@ def remove_stale_temp(root: Path, full: str) -> bool:
                 return False
             os.unlink(full)
             return True
-        if not _acquire(root, key, blocking=False):
+        if not acquire_lock(root, key, blocking=False):
             return False
         try:
             os.unlink(full)
         finally:
-            _release(root, key)
+            release_lock(root, key)
         return True
     except OSError:
         return False
