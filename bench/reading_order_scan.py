@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from basehalf_core.documents.document import open_document  # noqa: E402
+from basehalf_core.documents.document import open_document
 
 
 def dump(out: Path, pdfs: list[Path], max_pages: int) -> None:

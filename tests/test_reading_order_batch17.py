@@ -1,0 +1,106 @@
+"""Rules found on batch 17 (unseen pages: an IPAC paper, STOC, VLDB, a textbook, ...).
+
+- An IPAC (JACoW) paper sets its captions in the text's own font and size, with no more
+  space under them than a line's spacing: "Figure 2: Detuning the cavity with stepper
+  motor." under a plot grouped with the paragraph below it, and a drag across the column
+  break read it. A block whose first line opens with a caption's label, just under a figure,
+  has its caption (down to its first line that ends short or is centred) split off and read
+  like a caption.
+- The same paper's Word writer drew the ":" of "Figure 3: ..." after the rest of the page,
+  into the word space after "3"; MuPDF made it a line of its own, read between the two
+  columns. A short piece drawn into a word space of a line, in its style and on its
+  baseline, goes back into that line.
+
+The pages are made with PyMuPDF in tmp_path.
+"""
+
+from __future__ import annotations
+
+import pymupdf
+from conftest import drag
+from pagedraw import write_lines
+
+from basehalf_core.documents.document import open_document
+
+VOCABULARY = (
+    "the tuner was installed on the cavity as one of the last steps in preparation for "
+    "installation into the test stand once the tuner was installed the piezo actuators were "
+    "preloaded by means of stretching the cavity by ninety kilohertz"
+)
+WORDS = VOCABULARY.split()
+SIZE, LEAD = 10.0, 11.5
+LEFT, RIGHT = 56, 304
+
+
+def _doc(tmp_path, draw) -> object:
+    doc = pymupdf.open()
+    draw(doc.new_page(width=595, height=842))
+    path = tmp_path / "page.pdf"
+    doc.save(path)
+    return open_document(path)
+
+
+def _column(page, x: float, y: float, lines: int, start: int = 0) -> float:
+    """``lines`` full lines of 10 pt text (eight words each) from ``x``; the next baseline."""
+    return write_lines(page, x, y, [8] * lines, WORDS, size=SIZE, lead=LEAD, start=start)
+
+
+def _caption_under_a_plot(page) -> None:
+    """Two columns; atop the right one a plot, its caption centred under it in the text's
+    font and size at a line's spacing, and the text going on right under the caption."""
+    _column(page, LEFT, 100, 50)
+    page.insert_text(
+        (LEFT, 100 + 50 * LEAD), "remeasured after this procedure.", fontsize=SIZE, fontname="tiro"
+    )
+    page.draw_rect(pymupdf.Rect(RIGHT + 20, 90, RIGHT + 210, 260), color=(0, 0, 0), width=1)
+    page.draw_line((RIGHT + 30, 250), (RIGHT + 200, 110), color=(0, 0, 1), width=1)
+    caption = "Figure 2: Detuning the cavity with a motor."
+    width = pymupdf.get_text_length(caption, fontsize=SIZE, fontname="tiro")
+    column = max(
+        pymupdf.get_text_length(" ".join(WORDS[k : k + 8]), fontsize=SIZE, fontname="tiro")
+        for k in range(5, 5 + 8 * 30, 8)
+        if k + 8 <= len(WORDS)
+    )
+    page.insert_text((RIGHT + (column - width) / 2, 276), caption, fontsize=SIZE, fontname="tiro")
+    page.insert_text(
+        (RIGHT, 276 + LEAD),
+        "Normally the tuner operates by stretching",
+        fontsize=SIZE,
+        fontname="tiro",
+    )
+    _column(page, RIGHT, 276 + 2 * LEAD, 30, start=5)
+
+
+def test_a_caption_grouped_with_the_text_under_it_is_left_out_of_a_drag(tmp_path):
+    doc = _doc(tmp_path, _caption_under_a_plot)
+    assert drag(doc, 0, "remeasured", "operates") == (
+        "remeasured after this procedure. Normally the tuner operates"
+    )
+
+
+def test_a_drag_from_inside_such_a_caption_keeps_it(tmp_path):
+    doc = _doc(tmp_path, _caption_under_a_plot)
+    assert drag(doc, 0, "Detuning", "operates") == (
+        "Detuning the cavity with a motor. Normally the tuner operates"
+    )
+
+
+def _colon_drawn_last(page) -> None:
+    """A paragraph whose third line has a word space after "Summary", into which a ":" is
+    drawn after everything else on the page (as Word wrote an IPAC caption's colon)."""
+    y = _column(page, LEFT, 100, 2)
+    page.insert_text((LEFT, y), "Summary", fontsize=SIZE, fontname="tiro")
+    gap = pymupdf.get_text_length("Summary", fontsize=SIZE, fontname="tiro")
+    colon = pymupdf.get_text_length(":", fontsize=SIZE, fontname="tiro")
+    page.insert_text(
+        (LEFT + gap + colon + 3, y), "the tuner was installed", fontsize=SIZE, fontname="tiro"
+    )
+    _column(page, LEFT, y + LEAD, 3, start=16)
+    _column(page, RIGHT, 100, 6, start=30)
+    page.insert_text((LEFT + gap, y), ":", fontsize=SIZE, fontname="tiro")
+
+
+def test_a_piece_drawn_into_a_line_goes_back_into_it(tmp_path):
+    doc = _doc(tmp_path, _colon_drawn_last)
+    got = drag(doc, 0, "Summary", "installed")
+    assert got == "Summary: the tuner was installed", got
