@@ -4,7 +4,8 @@ Dumps, for every page of a pool of real PDFs, the page's words in reading order 
 roles, to a JSON file; given two dumps, prints how many pages differ and, for each, the
 words that moved or changed role (to judge by eye whether the change is an improvement).
 
-Run: ``PYTHONPATH=. python bench/reading_order_scan.py dump OUT.json [--max-pages N] PDF...``
+Run: ``PYTHONPATH=. python bench/reading_order_scan.py dump OUT.json [--max-pages N] [--styles]
+PDF...``
 then ``PYTHONPATH=. python bench/reading_order_scan.py diff BEFORE.json AFTER.json``.
 """
 
@@ -22,8 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from basehalf_core.documents.document import open_document
 
 
-def dump(out: Path, pdfs: list[Path], max_pages: int) -> None:
-    """Write every page's ``role:word`` sequence (reading order) to ``out``."""
+def dump(out: Path, pdfs: list[Path], max_pages: int, styles: bool = False) -> None:
+    """Write every page's ``role:word`` sequence (reading order) to ``out``; with ``styles``
+    ``role:style:word`` (a drag keeps only words set like its ends, so a restyled heading
+    changes what a drag reads without moving a word)."""
     pages: dict[str, list[str]] = {}
     start = time.perf_counter()
     for path in pdfs:
@@ -39,7 +42,10 @@ def dump(out: Path, pdfs: list[Path], max_pages: int) -> None:
             except Exception as exc:
                 print(f"skip {path} p{i + 1}: {exc}", file=sys.stderr)
                 continue
-            pages[f"{path}#{i + 1}"] = [f"{w.role[0]}:{w.text}" for w in words]
+            pages[f"{path}#{i + 1}"] = [
+                f"{w.role[0]}:{w.style}:{w.text}" if styles else f"{w.role[0]}:{w.text}"
+                for w in words
+            ]
     out.write_text(json.dumps(pages, ensure_ascii=False))
     print(f"{len(pages)} pages in {time.perf_counter() - start:.1f} s -> {out}")
 
@@ -70,13 +76,14 @@ def main() -> int:
     d.add_argument("out", type=Path)
     d.add_argument("pdfs", nargs="+", type=Path)
     d.add_argument("--max-pages", type=int, default=15)
+    d.add_argument("--styles", action="store_true", help="record each word's style too")
     f = sub.add_parser("diff")
     f.add_argument("before", type=Path)
     f.add_argument("after", type=Path)
     f.add_argument("--context", type=int, default=4)
     args = parser.parse_args()
     if args.cmd == "dump":
-        dump(args.out, args.pdfs, args.max_pages)
+        dump(args.out, args.pdfs, args.max_pages, args.styles)
     else:
         diff(args.before, args.after, args.context)
     return 0

@@ -10,6 +10,14 @@
   into the word space after "3"; MuPDF made it a line of its own, read between the two
   columns. A short piece drawn into a word space of a line, in its style and on its
   baseline, goes back into that line.
+- A STOC paper (ACM's 2007 template) opens its right column with "Categories and Subject
+  Descriptors: F.2.2 Nonnumer-" in bold over "ical Algorithms and Problems": a heading in
+  the text's size, as wide as the column but wider than the one short line under it, so
+  it was not taken for a heading and a drag left it out. A heading flush left over its
+  paragraph is measured against its column.
+- The same page sets its footnotes in the text's own size, under a short footnote rule:
+  they were read as running text between the two columns. A block right under a short rule
+  at its left edge, low on the page, is a footnote whatever its size.
 
 The pages are made with PyMuPDF in tmp_path.
 """
@@ -104,3 +112,37 @@ def test_a_piece_drawn_into_a_line_goes_back_into_it(tmp_path):
     doc = _doc(tmp_path, _colon_drawn_last)
     got = drag(doc, 0, "Summary", "installed")
     assert got == "Summary: the tuner was installed", got
+
+
+def _stoc_page(page) -> None:
+    """Two columns: the left one ends over a footnote rule and notes in the text's size;
+    the right one opens with a bold line as wide as the column over one short line."""
+    y = _column(page, LEFT, 100, 36)
+    page.insert_text((LEFT, y), "learning mixtures of Gaussians.", fontsize=SIZE, fontname="tiro")
+    page.draw_line((LEFT, y + 14), (LEFT + 90, y + 14), color=(0, 0, 0), width=0.4)
+    notes = ["*Part of the work was done while the authors", "were visiting the institute."]
+    notes += ["Research partially supported by a grant."]
+    write_lines(page, LEFT, y + 14 + SIZE, [1] * 3, notes, size=SIZE, lead=LEAD)
+    head = "Subject Descriptors: F.2.2 Nonnumer-"
+    page.insert_text((RIGHT, 100), head, fontsize=SIZE, fontname="hebo")
+    page.insert_text(
+        (RIGHT, 100 + LEAD), "ical Algorithms and Problems", fontsize=SIZE, fontname="tiro"
+    )
+    _column(page, RIGHT, 100 + 4 * LEAD, 30, start=3)
+
+
+def test_a_bold_heading_over_one_short_line_is_read(tmp_path):
+    doc = _doc(tmp_path, _stoc_page)
+    got = drag(doc, 0, "mixtures", "Problems")
+    assert got.endswith(" Subject Descriptors: F.2.2 Nonnumerical Algorithms and Problems"), got
+
+
+def test_notes_in_the_texts_size_under_a_footnote_rule_are_left_out(tmp_path):
+    doc = _doc(tmp_path, _stoc_page)
+    got = drag(doc, 0, "mixtures", "Problems")
+    assert got == (
+        "mixtures of Gaussians. Subject Descriptors: F.2.2 Nonnumerical Algorithms and Problems"
+    ), got
+    assert doc.words(0)[next(w.index for w in doc.words(0) if w.text == "*Part")].role == (
+        "footnote"
+    )

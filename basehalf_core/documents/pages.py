@@ -747,12 +747,13 @@ def _cluster(rects: list, gap: float) -> list[list[float]]:
     return out
 
 
-def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
-    """Figure regions (images and drawings grouped) and filled boxes, unrotated points.
+def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list, list]:
+    """Figure regions (images and drawings grouped), filled boxes and rules, unrotated points.
 
     Regions smaller than two ems either way are rules and underlines; larger than half the
     page, a background or a page frame. A box is a filled rectangle of a colour other than
-    white; colours are read only when such a rectangle is drawn.
+    white; colours are read only when such a rectangle is drawn. A rule is a mark at most
+    :data:`RULE_THICKNESS` points thick and at least two ems long.
     """
     with PYMUPDF_LOCK:
         mb = page.mediabox
@@ -761,7 +762,8 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
     marks = [tuple(r) for kind, r in log if kind in GRAPHIC_KINDS]
     marks = [r for r in marks if (r[2] - r[0]) * (r[3] - r[1]) < half]
     if not marks or len(marks) > MAX_GRAPHICS:
-        return [], []
+        return [], [], []
+    rules = [r for r in marks if r[3] - r[1] <= RULE_THICKNESS and r[2] - r[0] >= 2 * em]
 
     def sized(r, w: float, h: float) -> bool:
         return r[2] - r[0] >= w * em and r[3] - r[1] >= h * em
@@ -791,7 +793,7 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
         if unseen:
             marks = [r for r in marks if not any(_same_rect(r, q) for q in unseen)]
     figures = [r for r in _cluster(marks, 0.5 * em) if sized(r, 2, 2)]
-    return figures, boxes
+    return figures, boxes, rules
 
 
 def _paper_white(d: dict) -> bool:
@@ -834,8 +836,10 @@ def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
     A region holding a paragraph (a frame or column rules around running text) is no figure.
     """
     em = max(text_size(g.block for g in groups) or 10.0, 4.0)
-    figures, boxes = _graphics(page, em)
+    figures, boxes, rules = _graphics(page, em)
     if not figures and not boxes:
+        if rules:
+            _mark_footnote_rules(groups, rules, page.rect.height)
         return
 
     def inside(g: _Group, r) -> bool:
@@ -855,6 +859,8 @@ def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
         groups[:] = _split_fused_captions(
             groups, figures, em, tuple(page.rotation_matrix), paragraph
         )
+    if rules:
+        _mark_footnote_rules(groups, rules, page.rect.height)
     for g in groups:
         if any(inside(g, r) for r in boxes):
             g.block.region = "box"
@@ -868,6 +874,45 @@ def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
                 for r in figures
             ):
                 g.block.region = "float"
+
+
+# A rule is drawn at most this many points thick.
+RULE_THICKNESS = 1.5
+# A footnote rule spans at most this share of the width of the notes under it.
+FOOTNOTE_RULE_SHARE = 0.6
+
+
+def _mark_footnote_rules(groups: list[_Group], rules: list, height: float) -> None:
+    """Set ``Block.ruled`` on a block right under a footnote rule.
+
+    A column's footnotes are set off from its text by a short rule drawn at the column's
+    left edge, over the first note (STOC's notes are set in the text's own size, so the
+    rule is all that tells them from it). The rule lies in the lower half of the page, in
+    the space above the block (not right under a line of text, as a link's underline does,
+    nor across a block's lines, as a table's rule does), starts at
+    the block's left edge and spans at most :data:`FOOTNOTE_RULE_SHARE` of its width; the
+    block's first line starts within two of its sizes under it.
+    """
+    for r in rules:
+        if r[1] < 0.5 * height:
+            continue
+        if any(
+            g.box[1] < r[1] - 0.5 * g.block.size
+            and g.box[3] >= r[1] - 0.3 * g.block.size
+            and g.box[0] < r[2]
+            and r[0] < g.box[2]
+            for g in groups
+        ):
+            continue  # under a line of text or across a block: an underline, a table's rule
+        for g in groups:
+            x0, y0, x1, _y1 = g.box
+            size = g.block.size
+            if (
+                abs(r[0] - x0) <= size
+                and r[2] - r[0] <= FOOTNOTE_RULE_SHARE * (x1 - x0)
+                and r[3] - 0.5 * size <= y0 <= r[3] + 2 * size
+            ):
+                g.block.ruled = True
 
 
 # A caption sits at most this many ems under its figure (the same reach as beside one).

@@ -65,6 +65,8 @@ class Block:
         running: it repeats at the same height on nearby pages (a running head or footer).
         fixed: most of its characters are set in a fixed-pitch font (a code listing).
         first_line: the box of its first line in displayed page space (None if unknown).
+        ruled: it starts right under a short rule at its left edge, low on the page (a
+            footnote rule).
     """
 
     id: object
@@ -79,6 +81,7 @@ class Block:
     running: bool = False
     fixed: bool = False
     first_line: tuple[float, float, float, float] | None = None
+    ruled: bool = False
 
 
 def _dir_key(direction: tuple[float, float]) -> tuple[int, int]:
@@ -134,8 +137,23 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
                 roles[b.id] = "header"
     # Footnotes: small print in the lower half, starting with a marker (or continuing one),
     # with no running text below it in its column.
+    # Notes set in the text's own size are told by the footnote rule over them (``ruled``);
+    # a piece of one of their lines set otherwise (small capitals) lies inside their box.
+    ruled = [b for b in blocks if b.ruled and roles[b.id] == "body"]
+
+    def under_rule(b: Block) -> bool:
+        return any(
+            r is b or (_x_overlap(r, b) and r.bbox[1] < b.bbox[1] and b.bbox[3] <= r.bbox[3] + 1)
+            for r in ruled
+        )
+
     candidates = sorted(
-        (b for b in blocks if roles[b.id] == "body" and b.size <= FOOTNOTE_SIZE_RATIO * body_size),
+        (
+            b
+            for b in blocks
+            if roles[b.id] == "body"
+            and (b.size <= FOOTNOTE_SIZE_RATIO * body_size or under_rule(b))
+        ),
         key=lambda b: b.bbox[1],
     )
     footnotes: list[Block] = []
@@ -151,7 +169,7 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             for o in blocks
             if roles[o.id] == "body"
             and o is not b
-            and o.bbox[1] > b.bbox[1]
+            and o.bbox[1] > (b.bbox[3] - 1 if b.ruled else b.bbox[1])
             and _x_overlap(o, b)
             and o.size > FOOTNOTE_SIZE_RATIO * body_size
         ]
@@ -247,6 +265,13 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
             slack = 1
         for t in text:
             inside = t.bbox[0] - slack <= b.bbox[0] and b.bbox[2] <= t.bbox[2] + slack
+            over = b.bbox[3] <= t.bbox[1] + 0.5 * size  # line boxes set tight may overlap
+            if not inside and over and abs(b.bbox[0] - t.bbox[0]) <= slack:
+                # A heading flush left over a paragraph of one short line ("Categories and
+                # Subject Descriptors: ... Nonnumer-" over "ical Algorithms and Problems") is
+                # as wide as its column, wider than that line: measured against the column.
+                right = max(o.bbox[2] for o in text if abs(o.bbox[0] - t.bbox[0]) <= slack)
+                inside = b.bbox[2] <= right + slack
             near = max(t.bbox[1] - b.bbox[3], b.bbox[1] - t.bbox[3]) <= 3 * size
             if inside and near:
                 b.style = body_style
