@@ -18,6 +18,10 @@
 - The same page sets its footnotes in the text's own size, under a short footnote rule:
   they were read as running text between the two columns. A block right under a short rule
   at its left edge, low on the page, is a footnote whatever its size.
+- A textbook page in three columns sets a photo across the second and third and its caption
+  under it, reaching from the second column into the third: no gutter was left between the
+  two, and the page was read across them, row by row. A gutter that a single line crosses,
+  lying mostly on one side and level with a column's paragraph, is still a gutter.
 
 The pages are made with PyMuPDF in tmp_path.
 """
@@ -40,9 +44,9 @@ SIZE, LEAD = 10.0, 11.5
 LEFT, RIGHT = 56, 304
 
 
-def _doc(tmp_path, draw) -> object:
+def _doc(tmp_path, draw, width: float = 595) -> object:
     doc = pymupdf.open()
-    draw(doc.new_page(width=595, height=842))
+    draw(doc.new_page(width=width, height=842))
     path = tmp_path / "page.pdf"
     doc.save(path)
     return open_document(path)
@@ -146,3 +150,32 @@ def test_notes_in_the_texts_size_under_a_footnote_rule_are_left_out(tmp_path):
     assert doc.words(0)[next(w.index for w in doc.words(0) if w.text == "*Part")].role == (
         "footnote"
     )
+
+
+COLUMNS = (30, 270, 510)
+
+
+def _three_columns_with_an_overhang(page) -> None:
+    """Three columns of 10 pt text (the third opens higher than the second); under the
+    second column's first paragraph a caption line reaches over the gutter into the third."""
+    for k, x in enumerate(COLUMNS):
+        if k == 1:
+            y = _column(page, x, 110, 24, start=3)
+            page.insert_text(
+                (x + 150, y + 4), "A child receiving a vaccination.", fontsize=8.5, fontname="helv"
+            )
+            y = _column(page, x, y + 20, 20, start=11)
+            page.insert_text((x, y), "whose victims had not been", fontsize=SIZE, fontname="tiro")
+        elif k == 2:
+            page.insert_text(
+                (x, 96), "vaccinated, even though they were", fontsize=SIZE, fontname="tiro"
+            )
+            _column(page, x, 96 + LEAD, 50, start=17)
+        else:
+            _column(page, x, 110, 50)
+
+
+def test_a_caption_reaching_over_a_gutter_leaves_the_columns_apart(tmp_path):
+    doc = _doc(tmp_path, _three_columns_with_an_overhang, width=760)
+    got = drag(doc, 0, "victims", "even")
+    assert got == "victims had not been vaccinated, even", got

@@ -465,6 +465,8 @@ def xy_cut(
             rest = [b for b in blocks if b not in band]
             return xy_cut(band, min_col_gap) + xy_cut(rest, min_col_gap, body_style, page)
     cols = gaps([(b.bbox[0] + eps, b.bbox[2] - eps) for b in blocks], min_col_gap)
+    if not cols:
+        cols = _gutters_under_overhangs(blocks, min_col_gap)
     if cols:
         # Cut at the widest gutter; recurse on each side.
         lo, hi = max(cols, key=lambda g: g[1] - g[0])
@@ -485,6 +487,49 @@ def xy_cut(
                 rest, min_col_gap, body_style, page
             )
     return _by_rows(blocks)
+
+
+# A line that overhangs a gutter keeps at least this share of its width on one side of it,
+# and at most this many lines overhang one gutter (a contents page's dot leaders are many).
+OVERHANG_SIDE = 2 / 3
+OVERHANG_LINES = 1
+# The gutter runs between paragraphs of running text: a block of at least this many lines on
+# either side (a table's cells and a contents page's entries are shorter).
+OVERHANG_COLUMN_LINES = 5
+
+
+def _gutters_under_overhangs(blocks: list[Block], min_col_gap: float) -> list[tuple[float, float]]:
+    """Column gutters that only a single line reaching over them from one side crosses.
+
+    A picture's caption set under it reaches a little way into the next column (a textbook's
+    photo across two of three columns) and closes the gutter the columns of text leave
+    open: the page would be read across its columns, row by row. A gutter that the blocks
+    of more than one line leave open, with paragraphs of at least
+    :data:`OVERHANG_COLUMN_LINES` lines on both sides, is still a gutter when at most
+    :data:`OVERHANG_LINES` block crosses it, as one line lying for at least
+    :data:`OVERHANG_SIDE` of its width on one side, level with such a paragraph (not above
+    the columns, with the title matter); that line is read on the side where its middle
+    lies. A headline or a heading centred across two columns lies across the gutter,
+    not on one side; the dot leaders of a contents page cross it row after row.
+    """
+    tall = [b for b in blocks if b.lines > 1]
+    if len(tall) < 2:
+        return []
+    out = []
+    for lo, hi in gaps([(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in tall], min_col_gap):
+        mid = (lo + hi) / 2
+        text = [b for b in tall if b.lines >= OVERHANG_COLUMN_LINES]
+        if not any(b.bbox[2] - 1 <= lo for b in text) or not any(b.bbox[0] + 1 >= hi for b in text):
+            continue
+        crossing = [b for b in blocks if b.bbox[0] + 1 < hi and b.bbox[2] - 1 > lo]
+        if len(crossing) <= OVERHANG_LINES and all(
+            b.lines == 1
+            and max(mid - b.bbox[0], b.bbox[2] - mid) >= OVERHANG_SIDE * (b.bbox[2] - b.bbox[0])
+            and any(t.bbox[1] <= b.bbox[1] and b.bbox[3] <= t.bbox[3] for t in text)
+            for b in crossing
+        ):
+            out.append((lo, hi))
+    return out
 
 
 def _title_band(
