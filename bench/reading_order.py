@@ -92,6 +92,7 @@ def main() -> int:
         "batch10": lambda c: c.get("batch") == "10",
         "batch11": lambda c: c.get("batch") == "11",
         "batch13": lambda c: c.get("batch") == "13",
+        "batch17": lambda c: c.get("batch") == "17",
     }
     print(f"{'reader':<18}" + "".join(f"{k:>15}" for k in columns))
     for name in readers:

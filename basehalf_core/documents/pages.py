@@ -257,7 +257,64 @@ def _segments(units: list[_Unit], info: dict) -> list[_Segment]:
         segs.append(cur)
     for seg in segs:
         seg.close()
-    return segs
+    return _fold_inset_pieces(segs)
+
+
+# A piece of a line drawn on its own into a word space of that line has at most this many units.
+INSET_UNITS = 2
+# It touches the word before it (no space between them) when closer than this many sizes.
+INSET_TOUCH = 0.15
+
+
+def _fold_inset_pieces(segs: list[_Segment]) -> list[_Segment]:
+    """Put a piece of a line drawn later into one of that line's word spaces back in it.
+
+    Some writers draw a line's text first and a character or two of it afterwards (Word's
+    "Figure 3" with its ":" written in a text object of its own); MuPDF then makes that
+    piece a line of its own, which would be read as a block of its own after the line's
+    paragraph. A short piece (at most :data:`INSET_UNITS` units) on another segment's
+    baseline, in its style, lying wholly inside the space between two of its units, goes
+    back into that segment there. A gap that wide (under :data:`SPLIT_GAP` sizes) holds no
+    cell of a table or a side note, which stand further apart.
+    """
+    horizontal = [s for s in segs if s.direction == (1.0, 0.0)]
+    pieces = [s for s in horizontal if len(s.units) <= INSET_UNITS]
+    if not pieces:
+        return segs
+    by_line: dict[int, list[_Segment]] = {}
+    for t in horizontal:
+        if len(t.units) >= 2:
+            by_line.setdefault(round(t.box[3]), []).append(t)
+    folded: set[int] = set()
+    for s in pieces:
+        tol = 0.3 * s.size
+        near = round(s.box[3])
+        for t in (t for d in (-1, 0, 1) for t in by_line.get(near + d, ())):
+            if t is s or id(t) in folded or (t.family, t.size) != (s.family, s.size):
+                continue
+            if abs(t.box[3] - s.box[3]) > tol or not t.box[0] < s.box[0] < s.box[2] < t.box[2]:
+                continue
+            k = next(
+                (
+                    k
+                    for k in range(len(t.units) - 1)
+                    if t.units[k].rect[2] <= s.box[0] + 0.5
+                    and s.box[2] <= t.units[k + 1].rect[0] + 0.5
+                ),
+                None,
+            )
+            if k is None:
+                continue
+            units = list(s.units)
+            if s.box[0] - t.units[k].rect[2] < INSET_TOUCH * s.size:
+                units[0] = replace(units[0], glue=True)
+            t.units[k + 1 : k + 1] = units
+            t.chars += s.chars
+            folded.add(id(s))
+            break
+    if not folded:
+        return segs
+    return [s for s in segs if id(s) not in folded]
 
 
 # A gap this many font sizes wide may be a narrow gutter (ragged columns set close together).
@@ -690,12 +747,13 @@ def _cluster(rects: list, gap: float) -> list[list[float]]:
     return out
 
 
-def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
-    """Figure regions (images and drawings grouped) and filled boxes, unrotated points.
+def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list, list]:
+    """Figure regions (images and drawings grouped), filled boxes and rules, unrotated points.
 
     Regions smaller than two ems either way are rules and underlines; larger than half the
     page, a background or a page frame. A box is a filled rectangle of a colour other than
-    white; colours are read only when such a rectangle is drawn.
+    white; colours are read only when such a rectangle is drawn. A rule is a mark at most
+    :data:`RULE_THICKNESS` points thick and at least two ems long.
     """
     with PYMUPDF_LOCK:
         mb = page.mediabox
@@ -704,7 +762,8 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
     marks = [tuple(r) for kind, r in log if kind in GRAPHIC_KINDS]
     marks = [r for r in marks if (r[2] - r[0]) * (r[3] - r[1]) < half]
     if not marks or len(marks) > MAX_GRAPHICS:
-        return [], []
+        return [], [], []
+    rules = [r for r in marks if r[3] - r[1] <= RULE_THICKNESS and r[2] - r[0] >= 2 * em]
 
     def sized(r, w: float, h: float) -> bool:
         return r[2] - r[0] >= w * em and r[3] - r[1] >= h * em
@@ -734,7 +793,7 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list]:
         if unseen:
             marks = [r for r in marks if not any(_same_rect(r, q) for q in unseen)]
     figures = [r for r in _cluster(marks, 0.5 * em) if sized(r, 2, 2)]
-    return figures, boxes
+    return figures, boxes, rules
 
 
 def _paper_white(d: dict) -> bool:
@@ -777,8 +836,10 @@ def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
     A region holding a paragraph (a frame or column rules around running text) is no figure.
     """
     em = max(text_size(g.block for g in groups) or 10.0, 4.0)
-    figures, boxes = _graphics(page, em)
+    figures, boxes, rules = _graphics(page, em)
     if not figures and not boxes:
+        if rules:
+            _mark_footnote_rules(groups, rules, page.rect.height)
         return
 
     def inside(g: _Group, r) -> bool:
@@ -794,6 +855,12 @@ def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
         )
 
     figures = [r for r in figures if not any(inside(g, r) and paragraph(g) for g in groups)]
+    if figures:
+        groups[:] = _split_fused_captions(
+            groups, figures, em, tuple(page.rotation_matrix), paragraph
+        )
+    if rules:
+        _mark_footnote_rules(groups, rules, page.rect.height)
     for g in groups:
         if any(inside(g, r) for r in boxes):
             g.block.region = "box"
@@ -807,6 +874,130 @@ def _mark_regions(groups: list[_Group], page: pymupdf.Page) -> None:
                 for r in figures
             ):
                 g.block.region = "float"
+
+
+# A rule is drawn at most this many points thick.
+RULE_THICKNESS = 1.5
+# A footnote rule spans at most this share of the width of the notes under it.
+FOOTNOTE_RULE_SHARE = 0.6
+
+
+def _mark_footnote_rules(groups: list[_Group], rules: list, height: float) -> None:
+    """Set ``Block.ruled`` on a block right under a footnote rule.
+
+    A column's footnotes are set off from its text by a short rule drawn at the column's
+    left edge, over the first note (STOC's notes are set in the text's own size, so the
+    rule is all that tells them from it). The rule lies in the lower half of the page, in
+    the space above the block (not right under a line of text, as a link's underline does,
+    nor across a block's lines, as a table's rule does), starts at
+    the block's left edge and spans at most :data:`FOOTNOTE_RULE_SHARE` of its width; the
+    block's first line starts within two of its sizes under it.
+    """
+    for r in rules:
+        if r[1] < 0.5 * height:
+            continue
+        if any(
+            g.box[1] < r[1] - 0.5 * g.block.size
+            and g.box[3] >= r[1] - 0.3 * g.block.size
+            and g.box[0] < r[2]
+            and r[0] < g.box[2]
+            for g in groups
+        ):
+            continue  # under a line of text or across a block: an underline, a table's rule
+        for g in groups:
+            x0, y0, x1, _y1 = g.box
+            size = g.block.size
+            if (
+                abs(r[0] - x0) <= size
+                and r[2] - r[0] <= FOOTNOTE_RULE_SHARE * (x1 - x0)
+                and r[3] - 0.5 * size <= y0 <= r[3] + 2 * size
+            ):
+                g.block.ruled = True
+
+
+# A caption sits at most this many ems under its figure (the same reach as beside one).
+CAPTION_REACH = 4.0
+# A caption's paragraph ends at its first line that stops this many sizes short of the block's
+# right edge (a centred or ragged last line; justified running text reaches the edge).
+CAPTION_SHORT = 1.0
+# A centred line (in this many sizes from both edges) ends its caption too.
+CAPTION_CENTRED = 0.5
+# At least this many lines of running text are left under a caption split off.
+CAPTION_REST = 2
+
+
+def _split_fused_captions(
+    groups: list[_Group], figures: list, em: float, rot: tuple, paragraph
+) -> list[_Group]:
+    """Split a caption off the paragraph it was grouped with, under its figure.
+
+    A caption set in the text's font and size, with no more space under it than a line's
+    spacing (IPAC's "Figure 2: ..." over the text resuming in its column), groups with the
+    paragraph below it, and the block would be read as running text, caption and all. When a
+    block's first line opens with a caption's label and a figure ends just above it (within
+    :data:`CAPTION_REACH` ems, across the same width), its lines down to the first one that
+    ends short of the block's right edge, or is centred in it, are the caption: they become a
+    block of their own, read like a caption (``float``); the rest stays running text. Only a
+    block that holds a paragraph is split, and only when at least :data:`CAPTION_REST` lines
+    of it are left: a caption standing alone (its title line short, its legend under it) is
+    read as one already.
+
+    Args:
+        groups: the page's blocks.
+        figures: the figure regions (unrotated points).
+        em: the page's text size.
+        rot: the page's rotation matrix.
+        paragraph: tells whether a block holds a paragraph of running text.
+    """
+    out: list[_Group] = []
+    next_id = max((g.block.id for g in groups if isinstance(g.block.id, int)), default=0) + 1
+    for g in groups:
+        members = g.segments
+        head = members[0]
+        x0, _y0, x1, _y1 = g.box
+        if (
+            len(members) < 2
+            or head.direction != (1.0, 0.0)
+            or g.block.region
+            or not paragraph(g)
+            or not CAPTION_LABEL.match(_first_line(g))
+            or not any(
+                min(x1, r[2]) > max(x0, r[0]) and -em <= head.box[1] - r[3] <= CAPTION_REACH * em
+                for r in figures
+            )
+        ):
+            out.append(g)
+            continue
+        short = next(
+            (
+                m
+                for m in members
+                if m.box[2] < x1 - CAPTION_SHORT * m.size
+                or min(m.box[0] - x0, x1 - m.box[2]) >= CAPTION_CENTRED * m.size
+            ),
+            None,
+        )
+        bottom = short.box[3] - 0.3 * short.size if short is not None else None
+        caption = [m for m in members if bottom is not None and m.box[1] < bottom]
+        rest = [m for m in members if bottom is None or m.box[1] >= bottom]
+        if not caption or len({round(m.box[1]) for m in rest}) < CAPTION_REST:
+            out.append(g)
+            continue
+        parts = []
+        for part in (caption, rest):
+            box = (
+                min(m.box[0] for m in part),
+                min(m.box[1] for m in part),
+                max(m.box[2] for m in part),
+                max(m.box[3] for m in part),
+            )
+            parts.append((part, box))
+        cap, body = _blocks_of(parts, rot)
+        cap.block.id, body.block.id = next_id, g.block.id
+        next_id += 1
+        cap.block.region = "float"
+        out += [cap, body]
+    return out
 
 
 # PyMuPDF's span flag for a font whose descriptor says it is fixed-pitch (monospaced).

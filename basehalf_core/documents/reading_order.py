@@ -65,6 +65,8 @@ class Block:
         running: it repeats at the same height on nearby pages (a running head or footer).
         fixed: most of its characters are set in a fixed-pitch font (a code listing).
         first_line: the box of its first line in displayed page space (None if unknown).
+        ruled: it starts right under a short rule at its left edge, low on the page (a
+            footnote rule).
     """
 
     id: object
@@ -79,6 +81,7 @@ class Block:
     running: bool = False
     fixed: bool = False
     first_line: tuple[float, float, float, float] | None = None
+    ruled: bool = False
 
 
 def _dir_key(direction: tuple[float, float]) -> tuple[int, int]:
@@ -134,8 +137,23 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
                 roles[b.id] = "header"
     # Footnotes: small print in the lower half, starting with a marker (or continuing one),
     # with no running text below it in its column.
+    # Notes set in the text's own size are told by the footnote rule over them (``ruled``);
+    # a piece of one of their lines set otherwise (small capitals) lies inside their box.
+    ruled = [b for b in blocks if b.ruled and roles[b.id] == "body"]
+
+    def under_rule(b: Block) -> bool:
+        return any(
+            r is b or (_x_overlap(r, b) and r.bbox[1] < b.bbox[1] and b.bbox[3] <= r.bbox[3] + 1)
+            for r in ruled
+        )
+
     candidates = sorted(
-        (b for b in blocks if roles[b.id] == "body" and b.size <= FOOTNOTE_SIZE_RATIO * body_size),
+        (
+            b
+            for b in blocks
+            if roles[b.id] == "body"
+            and (b.size <= FOOTNOTE_SIZE_RATIO * body_size or under_rule(b))
+        ),
         key=lambda b: b.bbox[1],
     )
     footnotes: list[Block] = []
@@ -151,7 +169,7 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             for o in blocks
             if roles[o.id] == "body"
             and o is not b
-            and o.bbox[1] > b.bbox[1]
+            and o.bbox[1] > (b.bbox[3] - 1 if b.ruled else b.bbox[1])
             and _x_overlap(o, b)
             and o.size > FOOTNOTE_SIZE_RATIO * body_size
         ]
@@ -247,6 +265,13 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
             slack = 1
         for t in text:
             inside = t.bbox[0] - slack <= b.bbox[0] and b.bbox[2] <= t.bbox[2] + slack
+            over = b.bbox[3] <= t.bbox[1] + 0.5 * size  # line boxes set tight may overlap
+            if not inside and over and abs(b.bbox[0] - t.bbox[0]) <= slack:
+                # A heading flush left over a paragraph of one short line ("Categories and
+                # Subject Descriptors: ... Nonnumer-" over "ical Algorithms and Problems") is
+                # as wide as its column, wider than that line: measured against the column.
+                right = max(o.bbox[2] for o in text if abs(o.bbox[0] - t.bbox[0]) <= slack)
+                inside = b.bbox[2] <= right + slack
             near = max(t.bbox[1] - b.bbox[3], b.bbox[1] - t.bbox[3]) <= 3 * size
             if inside and near:
                 b.style = body_style
@@ -440,6 +465,8 @@ def xy_cut(
             rest = [b for b in blocks if b not in band]
             return xy_cut(band, min_col_gap) + xy_cut(rest, min_col_gap, body_style, page)
     cols = gaps([(b.bbox[0] + eps, b.bbox[2] - eps) for b in blocks], min_col_gap)
+    if not cols:
+        cols = _gutters_under_overhangs(blocks, min_col_gap)
     if cols:
         # Cut at the widest gutter; recurse on each side.
         lo, hi = max(cols, key=lambda g: g[1] - g[0])
@@ -460,6 +487,49 @@ def xy_cut(
                 rest, min_col_gap, body_style, page
             )
     return _by_rows(blocks)
+
+
+# A line that overhangs a gutter keeps at least this share of its width on one side of it,
+# and at most this many lines overhang one gutter (a contents page's dot leaders are many).
+OVERHANG_SIDE = 2 / 3
+OVERHANG_LINES = 1
+# The gutter runs between paragraphs of running text: a block of at least this many lines on
+# either side (a table's cells and a contents page's entries are shorter).
+OVERHANG_COLUMN_LINES = 5
+
+
+def _gutters_under_overhangs(blocks: list[Block], min_col_gap: float) -> list[tuple[float, float]]:
+    """Column gutters that only a single line reaching over them from one side crosses.
+
+    A picture's caption set under it reaches a little way into the next column (a textbook's
+    photo across two of three columns) and closes the gutter the columns of text leave
+    open: the page would be read across its columns, row by row. A gutter that the blocks
+    of more than one line leave open, with paragraphs of at least
+    :data:`OVERHANG_COLUMN_LINES` lines on both sides, is still a gutter when at most
+    :data:`OVERHANG_LINES` block crosses it, as one line lying for at least
+    :data:`OVERHANG_SIDE` of its width on one side, level with such a paragraph (not above
+    the columns, with the title matter); that line is read on the side where its middle
+    lies. A headline or a heading centred across two columns lies across the gutter,
+    not on one side; the dot leaders of a contents page cross it row after row.
+    """
+    tall = [b for b in blocks if b.lines > 1]
+    if len(tall) < 2:
+        return []
+    out = []
+    for lo, hi in gaps([(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in tall], min_col_gap):
+        mid = (lo + hi) / 2
+        text = [b for b in tall if b.lines >= OVERHANG_COLUMN_LINES]
+        if not any(b.bbox[2] - 1 <= lo for b in text) or not any(b.bbox[0] + 1 >= hi for b in text):
+            continue
+        crossing = [b for b in blocks if b.bbox[0] + 1 < hi and b.bbox[2] - 1 > lo]
+        if len(crossing) <= OVERHANG_LINES and all(
+            b.lines == 1
+            and max(mid - b.bbox[0], b.bbox[2] - mid) >= OVERHANG_SIDE * (b.bbox[2] - b.bbox[0])
+            and any(t.bbox[1] <= b.bbox[1] and b.bbox[3] <= t.bbox[3] for t in text)
+            for b in crossing
+        ):
+            out.append((lo, hi))
+    return out
 
 
 def _title_band(
