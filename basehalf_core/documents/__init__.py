@@ -6,6 +6,8 @@ fetching a paper.
 (``vertical`` reads a page set in columns of CJK; ``raw_text`` holds the PyMuPDF lock and the
 units and styles both read from PyMuPDF's dictionaries; ``search_helper`` is the second
 process that searches a long PDF from its end while the kernel searches from its start).
+``reading_order`` orders a page's blocks (``text_blocks``), which ``roles`` sorts into running
+text and the rest and whose headings ``headings`` reads with the running text.
 """
 
 __all__ = [
@@ -13,12 +15,15 @@ __all__ = [
     "citation",
     "document",
     "fetch",
+    "headings",
     "page_search",
     "pages",
     "raw_text",
     "reading_order",
+    "roles",
     "search_helper",
     "text",
+    "text_blocks",
     "vertical",
     "web",
 ]

@@ -27,8 +27,9 @@ from basehalf_core.documents.raw_text import (
     _style_of,
     _Unit,
 )
-from basehalf_core.documents.reading_order import TINY_RATIO, Block, order_blocks, text_size
+from basehalf_core.documents.reading_order import order_blocks
 from basehalf_core.documents.text import Run, has_cjk, is_cjk, script_text
+from basehalf_core.documents.text_blocks import TINY_RATIO, Block, text_size
 from basehalf_core.documents.vertical import _column_segments, _vertical_columns
 
 
