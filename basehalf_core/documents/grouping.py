@@ -17,6 +17,16 @@ class Group:
     box: tuple = (0.0, 0.0, 0.0, 0.0)  # unrotated points, as the page's drawings are
 
 
+def box_of(segs: list[_Segment]) -> tuple[float, float, float, float]:
+    """The box around these segments (unrotated points)."""
+    return (
+        min(m.box[0] for m in segs),
+        min(m.box[1] for m in segs),
+        max(m.box[2] for m in segs),
+        max(m.box[3] for m in segs),
+    )
+
+
 # Lines join one block when the space between them is at most this many font sizes.
 LINE_GAP = 1.0
 
@@ -143,13 +153,7 @@ def _join_line_pieces(
             else:
                 lines.append([m])
         members = [m for line in lines for m in sorted(line, key=lambda m: m.box[0])]
-        box = (
-            min(m.box[0] for m in members),
-            min(m.box[1] for m in members),
-            max(m.box[2] for m in members),
-            max(m.box[3] for m in members),
-        )
-        groups[j] = (members, box)
+        groups[j] = (members, box_of(members))
         del groups[k]
 
 
@@ -200,13 +204,7 @@ def _split_credit_lines(
             out.append((members, box))
             continue
         for part in (members[:split], members[split:]):
-            part_box = (
-                min(m.box[0] for m in part),
-                min(m.box[1] for m in part),
-                max(m.box[2] for m in part),
-                max(m.box[3] for m in part),
-            )
-            out.append((part, part_box))
+            out.append((part, box_of(part)))
         credits.append(len(out) - 1)
     return out, credits
 

@@ -10,7 +10,7 @@ import re
 
 import pymupdf
 
-from basehalf_core.documents.grouping import Group, blocks_of
+from basehalf_core.documents.grouping import Group, blocks_of, box_of
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
 from basehalf_core.documents.text_blocks import TINY_RATIO, text_size
 
@@ -289,15 +289,7 @@ def _split_fused_captions(
         if not caption or len({round(m.box[1]) for m in rest}) < CAPTION_REST:
             out.append(g)
             continue
-        parts = []
-        for part in (caption, rest):
-            box = (
-                min(m.box[0] for m in part),
-                min(m.box[1] for m in part),
-                max(m.box[2] for m in part),
-                max(m.box[3] for m in part),
-            )
-            parts.append((part, box))
+        parts = [(part, box_of(part)) for part in (caption, rest)]
         cap, body = blocks_of(parts, rot)
         cap.block.id, body.block.id = next_id, g.block.id
         next_id += 1
