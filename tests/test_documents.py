@@ -13,7 +13,8 @@ import pytest
 from basehalf_core.documents import anchors, page_search, pages
 from basehalf_core.documents import document as D
 from basehalf_core.documents.document import open_document
-from basehalf_core.documents.reading_order import Block, order_blocks
+from basehalf_core.documents.reading_order import order_blocks
+from basehalf_core.documents.text_blocks import Block
 
 
 def _index(words, text, start=0):

@@ -28,7 +28,8 @@ from conftest import drag
 
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.raw_text import _span_styles
-from basehalf_core.documents.reading_order import Block, order_blocks
+from basehalf_core.documents.reading_order import order_blocks
+from basehalf_core.documents.text_blocks import Block
 
 VOCABULARY = (
     "we show that dynamical systems with spatial degrees of freedom naturally evolve into a "

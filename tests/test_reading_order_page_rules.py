@@ -14,7 +14,8 @@ import pytest
 from conftest import drag
 
 from basehalf_core.documents.document import open_document
-from basehalf_core.documents.reading_order import Block, order_blocks
+from basehalf_core.documents.reading_order import order_blocks
+from basehalf_core.documents.text_blocks import Block
 
 
 def _b(id_, box, size=9.0, style="Serif@9.0", lines=5, chars=300, first="A") -> Block:

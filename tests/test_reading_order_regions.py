@@ -14,7 +14,7 @@ import pytest
 from conftest import drag
 
 from basehalf_core.documents.document import open_document
-from basehalf_core.documents.pages import CAPTION_LABEL
+from basehalf_core.documents.regions import CAPTION_LABEL
 
 LEFT = [
     "Running text fills the left column of this page",

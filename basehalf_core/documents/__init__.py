@@ -3,9 +3,13 @@ order, passage anchors (with highlights), the whole-document search (``page_sear
 fetching a paper.
 
 ``text`` holds the pure text rules (no PyMuPDF), ``pages`` the extraction of one page's words
-(``vertical`` reads a page set in columns of CJK; ``raw_text`` holds the PyMuPDF lock and the
-units and styles both read from PyMuPDF's dictionaries; ``search_helper`` is the second
-process that searches a long PDF from its end while the kernel searches from its start).
+(from the units and line segments of ``lines``, grouped into blocks by ``grouping``, marked by
+``regions`` from the page's drawings and by ``running_heads`` from nearby pages; ``vertical``
+reads a page set in columns of CJK; ``raw_text`` holds the PyMuPDF lock and the units and
+styles both read from PyMuPDF's dictionaries; ``search_helper`` is the second process that
+searches a long PDF from its end while the kernel searches from its start). ``reading_order``
+orders a page's blocks (``text_blocks``), which ``roles`` sorts into running text and the rest
+and whose headings ``headings`` reads with the running text.
 """
 
 __all__ = [
@@ -13,12 +17,19 @@ __all__ = [
     "citation",
     "document",
     "fetch",
+    "grouping",
+    "headings",
+    "lines",
     "page_search",
     "pages",
     "raw_text",
     "reading_order",
+    "regions",
+    "roles",
+    "running_heads",
     "search_helper",
     "text",
+    "text_blocks",
     "vertical",
     "web",
 ]

@@ -24,9 +24,10 @@ from pathlib import Path
 import pymupdf
 from rapidfuzz import fuzz
 
-from basehalf_core.documents.pages import PageText, Word, edge_lines_of, line_rects
+from basehalf_core.documents.pages import PageText, Word, line_rects
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, TEXT_FLAGS
-from basehalf_core.documents.reading_order import FLOW_ROLES, FOOTNOTE_SIZE_RATIO
+from basehalf_core.documents.reading_order import FLOW_ROLES
+from basehalf_core.documents.running_heads import edge_lines_of
 from basehalf_core.documents.text import (
     HYPHENS,
     LIGATURES,
@@ -47,6 +48,7 @@ from basehalf_core.documents.text import (
     trim_left,
     trim_right,
 )
+from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 from basehalf_core.errors import BasehalfError
 
 __all__ = [

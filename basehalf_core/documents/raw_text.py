@@ -2,8 +2,9 @@
 
 The process-wide PyMuPDF lock and the text flags; selection units and line segments as read
 from PyMuPDF's dictionaries, with their span styles; and whether a drawing has any ink. The
-page reader (:mod:`.pages`) and the vertical-writing reader (:mod:`.vertical`) both build on
-these, so they sit below both. The underscored names are this package's own helpers, not API.
+page reader (:mod:`.pages`, with :mod:`.lines`, :mod:`.grouping`, :mod:`.regions` and
+:mod:`.running_heads`) and the vertical-writing reader (:mod:`.vertical`) both build on these,
+so they sit below both. The underscored names are this package's own helpers, not API.
 """
 
 from __future__ import annotations

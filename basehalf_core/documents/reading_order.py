@@ -1,422 +1,31 @@
-"""Reading order of a page's text blocks, and which blocks are not part of the running text.
+"""Reading order of a page's text blocks: running text by XY-cut, then notes and marginalia.
 
 A learner's drag from the foot of the left column to the top of the right one must read like
 the sentence on the page, without the footnote, running footer or margin stamp that sits
 between the two in file order. This module only sees boxes (in displayed page space, points),
-text directions and font sizes, so it is pure Python and testable without a PDF.
-
-Roles: ``body`` (running text, read column by column), ``header`` / ``footer`` (running heads,
-page numbers, conference lines), ``footnote`` (small print at the foot of a column) and
-``margin`` (text at an angle to the page's text, such as arXiv's vertical stamp), and two roles
-read in the flow of the running text but left out of a drag whose two ends are running text:
-``float`` (a figure's or table's contents and its caption) and ``box`` (a sidebar in a filled
-rectangle). The caller finds those from the page's drawings and puts them in ``Block.region``.
+text directions and font sizes, so it is pure Python and testable without a PDF. Which blocks
+are not part of the running text is decided by :mod:`.roles`; which headings and listings are
+read with it, by :mod:`.headings`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
-# Page bands (fractions of the displayed height) where running heads and footers live.
-HEADER_BAND = 0.09
-FOOTER_BAND = 0.90
-# A footnote is set smaller than the running text (NeurIPS: 9 pt under 10 pt).
-FOOTNOTE_SIZE_RATIO = 0.92
-FOOTNOTE_MARKERS = "*∗†‡§¶#0123456789⁰¹²³⁴⁵⁶⁷⁸⁹"
-# Unmarked small print is a foot block (permission, copyright, "received" lines) when it starts
-# below this fraction of the page, is at most this tall, and sits this many body sizes below the
-# running text above it in its column.
-FOOT_BLOCK_TOP = 0.6
-FOOT_BLOCK_HEIGHT = 0.25
-FOOT_BLOCK_GAP = 1.0
-# Text under this share of the page's text size is a figure's contents.
-TINY_RATIO = 0.5
-# A heading is set at most this many times the body's size (at least a footnote's ratio).
-HEADING_MAX_RATIO = 1.6
-# A display heading (the Royal Society's section heads: 16 pt over 9 pt text) is set larger,
-# up to this ratio, and hangs on its paragraph: the text starts at most this many body sizes
-# under it, and more space sets it off above than below.
-DISPLAY_HEADING_RATIO = 2.4
-DISPLAY_HEADING_GAP = 1.0
-# A one-line subheading in small capitals comes out smaller still (Frontiers: 8.5 pt over
-# 9.5 pt text); down to this ratio it is read when it hangs on its paragraph like the above.
-SUBHEADING_MIN_RATIO = 0.8
-# A heading may start left of its column by up to this share of the column's width.
-OUTDENT_MAX = 0.5
+from basehalf_core.documents.headings import headings_read_as_text
+from basehalf_core.documents.roles import assign_roles
+from basehalf_core.documents.text_blocks import Block, dir_key, x_overlap
+
 # Roles read in the running text's flow (column by column), as opposed to marginalia.
 FLOW_ROLES = ("body", "float", "box")
 
 
-@dataclass
-class Block:
-    """One text block as the reading-order pass sees it.
-
-    Attributes:
-        id: the caller's key for the block.
-        bbox: (x0, y0, x1, y1) in displayed page space, points, y down.
-        direction: the text direction in displayed space, e.g. (1, 0) for left to right.
-        size: the block's typical font size in points.
-        chars: how many characters it holds (weights the page's dominant direction and size).
-        lines: how many lines it has.
-        first_char: its first non-space character ("" if none), to spot footnote markers.
-        style: its font family and size, e.g. ``Times@10.0`` ("" if unknown).
-        region: ``float`` or ``box`` when the page's drawings set it apart ("" if not).
-        running: it repeats at the same height on nearby pages (a running head or footer).
-        fixed: most of its characters are set in a fixed-pitch font (a code listing).
-        first_line: the box of its first line in displayed page space (None if unknown).
-        ruled: it starts right under a short rule at its left edge, low on the page (a
-            footnote rule).
-    """
-
-    id: object
-    bbox: tuple[float, float, float, float]
-    direction: tuple[float, float]
-    size: float
-    chars: int
-    lines: int
-    first_char: str = ""
-    style: str = ""
-    region: str = ""
-    running: bool = False
-    fixed: bool = False
-    first_line: tuple[float, float, float, float] | None = None
-    ruled: bool = False
-
-
-def _dir_key(direction: tuple[float, float]) -> tuple[int, int]:
-    return (round(direction[0]), round(direction[1]))
-
-
-def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
-    """Decide each block's role; see the module docstring for the roles."""
-    if not blocks:
-        return {}
-    dirs: Counter = Counter()
-    for b in blocks:
-        dirs[_dir_key(b.direction)] += b.chars
-    dominant = dirs.most_common(1)[0][0]
-    roles: dict[object, str] = {}
-    for b in blocks:
-        roles[b.id] = "body" if _dir_key(b.direction) == dominant else "margin"
-    if dominant != (1, 0):
-        # Vertical or right-to-left page flow: keep file order, flag only the odd directions.
-        return roles
-    # Print far smaller than the text (the pages of a document shown inside a figure, the
-    # labels of a dense chart) is a figure's contents, never running text, however much of it.
-    tiny = TINY_RATIO * text_size(b for b in blocks if roles[b.id] == "body")
-    for b in blocks:
-        if roles[b.id] == "body" and b.size < tiny:
-            roles[b.id] = "float"
-    body_size = text_size(b for b in blocks if roles[b.id] == "body")
-    for b in blocks:
-        if roles[b.id] != "body":
-            continue
-        _x0, y0, _x1, y1 = b.bbox
-        if b.running:
-            roles[b.id] = "header" if y0 < 0.5 * page_height else "footer"
-        elif (
-            b.lines <= 2
-            and y1 <= HEADER_BAND * page_height
-            and _stands_apart(b, blocks, roles, body_size)
-        ):
-            roles[b.id] = "header"
-        elif (
-            b.lines <= 2
-            and y0 >= FOOTER_BAND * page_height
-            and _apart_from_above(b, blocks, roles, body_size)
-            and not _beside_running_text(b, blocks, roles, body_size, page_height)
-        ):
-            roles[b.id] = "footer"
-        elif b.lines == 1 and b.chars <= 6 and b.first_char.isdigit():
-            # A bare page number above or below everything else, wherever the margin is.
-            others = [o for o in blocks if o is not b and roles[o.id] == "body"]
-            if others and all(o.bbox[1] < y0 for o in others):
-                roles[b.id] = "footer"
-            elif others and all(o.bbox[3] > y1 for o in others):
-                roles[b.id] = "header"
-    # Footnotes: small print in the lower half, starting with a marker (or continuing one),
-    # with no running text below it in its column.
-    # Notes set in the text's own size are told by the footnote rule over them (``ruled``);
-    # a piece of one of their lines set otherwise (small capitals) lies inside their box.
-    ruled = [b for b in blocks if b.ruled and roles[b.id] == "body"]
-
-    def under_rule(b: Block) -> bool:
-        return any(
-            r is b or (_x_overlap(r, b) and r.bbox[1] < b.bbox[1] and b.bbox[3] <= r.bbox[3] + 1)
-            for r in ruled
-        )
-
-    candidates = sorted(
-        (
-            b
-            for b in blocks
-            if roles[b.id] == "body"
-            and (b.size <= FOOTNOTE_SIZE_RATIO * body_size or under_rule(b))
-        ),
-        key=lambda b: b.bbox[1],
-    )
-    footnotes: list[Block] = []
-    for b in candidates:
-        if b.bbox[1] < 0.5 * page_height:
-            continue
-        marked = b.first_char in FOOTNOTE_MARKERS
-        continues = any(_x_overlap(b, f) and f.bbox[1] < b.bbox[1] for f in footnotes)
-        if not (marked or continues or _set_apart_below(b, blocks, roles, body_size, page_height)):
-            continue
-        below = [
-            o
-            for o in blocks
-            if roles[o.id] == "body"
-            and o is not b
-            and o.bbox[1] > (b.bbox[3] - 1 if b.ruled else b.bbox[1])
-            and _x_overlap(o, b)
-            and o.size > FOOTNOTE_SIZE_RATIO * body_size
-        ]
-        if not below:
-            footnotes.append(b)
-    for b in footnotes:
-        roles[b.id] = "footnote"
-    # A filled box behind all of the page's running text (a white paper's interview set on a
-    # tint) is the page's background, not a sidebar beside the text: its text stays running
-    # text, read column by column.
-    body = [b for b in blocks if roles[b.id] == "body"]
-    background = all(b.region for b in body) and any(b.region == "box" for b in body)
-    for b in body:
-        if b.region and not (background and b.region == "box"):
-            roles[b.id] = b.region
-    return roles
-
-
-def text_size(blocks) -> float:
-    """The font size that covers the most of the page (characters times size squared).
-
-    Counting characters alone, a figure holding thousands of words in 2-point print would
-    outvote a page's running text.
-    """
-    area: Counter = Counter()
-    for b in blocks:
-        area[round(b.size * 2) / 2] += b.chars * b.size * b.size
-    return area.most_common(1)[0][0] if area else 0.0
-
-
 def _body_style(body: list[Block]) -> str:
-    """The style that covers the most of the running text's area (see :func:`text_size`)."""
+    """The style that covers the most of the running text's area (see :func:`.text_size`)."""
     styles: Counter = Counter()
     for b in body:
         styles[b.style] += b.chars * b.size * b.size
     return styles.most_common(1)[0][0] if styles else ""
-
-
-def _headings_read_as_text(body: list[Block], body_style: str) -> None:
-    """Give section headings and code listings the running text's style: a drag reads them.
-
-    Repeated until nothing changes: a heading whose paragraph opens with a subheading
-    ("Introduction" over "Overview of Homeostasis") hangs on it only once the subheading is
-    read as text. See :func:`_headings_read_as_text_once`.
-    """
-    while _headings_read_as_text_once(body, body_style):
-        pass
-
-
-def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
-    """One pass of :func:`_headings_read_as_text`; whether it restyled any block.
-
-    A drag keeps only text set like its two ends (a caption, table or permission block
-    between them is set otherwise), but a heading between two paragraphs is read. A heading
-    is one or two short lines at about the body's size or larger, inside a column of
-    running text (no wider than it) and within three body sizes of it above or below. A
-    headline across columns or a pull quote set much larger keeps its own style. A block set
-    in a fixed-pitch font, in a column of running text and as close to it, is a code listing
-    in the text's flow (a command shown between two sentences of a manual): it is read too, at
-    any length, down to half the text's size. Captions, tables and permission blocks are set
-    in the text's proportional fonts.
-    """
-    if not body_style:
-        return False
-    text = [b for b in body if b.style == body_style]
-    if not text:
-        return False
-    changed = False
-    size = Counter(b.size for b in text).most_common(1)[0][0]
-    for b in body:
-        if b.style == body_style or b.region:
-            continue
-        if b.fixed:
-            # A code listing between paragraphs is read with them, whatever its length; it
-            # is set smaller than the text, and may run a little past the column's edge.
-            if b.size < TINY_RATIO * size:
-                continue
-            slack = size
-        elif b.lines > 2 or b.chars > 120:
-            continue
-        elif HEADING_MAX_RATIO * size < b.size <= DISPLAY_HEADING_RATIO * size or (
-            b.lines == 1 and SUBHEADING_MIN_RATIO * size <= b.size < FOOTNOTE_SIZE_RATIO * size
-        ):
-            # Set out into the margin (a textbook's section heads start left of the text
-            # they open) it hangs on its paragraph at the column's edge.
-            if _hangs_on_its_paragraph(b, text, size) or _outdented_heading(b, text, size):
-                b.style = body_style
-                changed = True
-            continue
-        elif not FOOTNOTE_SIZE_RATIO * size <= b.size <= HEADING_MAX_RATIO * size:
-            continue  # small capitals come out a little under the body's size
-        else:
-            slack = 1
-        for t in text:
-            inside = t.bbox[0] - slack <= b.bbox[0] and b.bbox[2] <= t.bbox[2] + slack
-            over = b.bbox[3] <= t.bbox[1] + 0.5 * size  # line boxes set tight may overlap
-            if not inside and over and abs(b.bbox[0] - t.bbox[0]) <= slack:
-                # A heading flush left over a paragraph of one short line ("Categories and
-                # Subject Descriptors: ... Nonnumer-" over "ical Algorithms and Problems") is
-                # as wide as its column, wider than that line: measured against the column.
-                right = max(o.bbox[2] for o in text if abs(o.bbox[0] - t.bbox[0]) <= slack)
-                inside = b.bbox[2] <= right + slack
-            near = max(t.bbox[1] - b.bbox[3], b.bbox[1] - t.bbox[3]) <= 3 * size
-            if inside and near:
-                b.style = body_style
-                changed = True
-                break
-        else:
-            if not b.fixed and _outdented_heading(b, text, size):
-                b.style = body_style
-                changed = True
-    return changed
-
-
-def _outdented_heading(b: Block, text: list[Block], size: float) -> bool:
-    """A heading set out into the left margin (Europe PMC's manuscripts) that hangs on its
-    paragraph: it starts left of a column's edge (the left edge of at least two of the
-    text's blocks) by more than a body size and less than half the column's width, reaches
-    into the column, and the text starts at that edge right under it (see
-    :func:`_hangs_on_its_paragraph`)."""
-    edges = Counter(round(t.bbox[0]) for t in text)
-    for edge, count in edges.items():
-        if count < 2:
-            continue
-        column = [t for t in text if abs(t.bbox[0] - edge) <= 1]
-        width = max(t.bbox[2] for t in column) - edge
-        if not (
-            b.bbox[0] < edge - size
-            and edge - b.bbox[0] <= OUTDENT_MAX * width
-            and edge < b.bbox[2] <= edge + width + 1
-        ):
-            continue
-        shifted = Block(b.id, (edge, b.bbox[1], b.bbox[2], b.bbox[3]), b.direction, b.size, 0, 1)
-        if _hangs_on_its_paragraph(shifted, column, size):
-            return True
-    return False
-
-
-def _hangs_on_its_paragraph(b: Block, text: list[Block], size: float) -> bool:
-    """A heading set apart above and close above the paragraph it opens.
-
-    A heading set much larger than the text (or a subheading in small capitals, smaller) is
-    still a section heading when the text starts
-    right under it (within :data:`DISPLAY_HEADING_GAP` body sizes), flush with it at the
-    column's left edge and no narrower than it, and the space above it (to the text above in
-    its column, if any) is wider than the space below. A pull quote or a headline sits in the
-    middle of its space or across columns; a title is followed by its authors, not by text.
-    """
-    x0, y0, x1, y1 = b.bbox
-    under = [
-        t
-        for t in text
-        if -1 <= t.bbox[1] - y1 <= DISPLAY_HEADING_GAP * size
-        and abs(t.bbox[0] - x0) <= size
-        and t.bbox[2] >= x1 - 1
-    ]
-    if not under:
-        return False
-    below = min(t.bbox[1] for t in under) - y1
-    above = [y0 - t.bbox[3] for t in text if t.bbox[3] <= y0 + 1 and _x_overlap(t, b)]
-    return not above or min(above) > below
-
-
-def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
-    """A running head is set off from the text below it by more than a line's spacing.
-
-    Top margins vary (lecture notes start their text 55 pt from the top); a heading close
-    above the text belongs to it.
-    """
-    below = [
-        o.bbox[1]
-        for o in blocks
-        if o is not b and roles[o.id] == "body" and o.bbox[1] >= b.bbox[3] - 1
-    ]
-    return not below or min(below) - b.bbox[3] >= 1.2 * body_size
-
-
-def _apart_from_above(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
-    """A running footer is set off from the text above it in its column; the last lines of a
-    column's paragraph that reach into the foot of the page follow on at a line's spacing."""
-    above = [
-        o.bbox[3]
-        for o in blocks
-        if o is not b
-        and roles[o.id] == "body"
-        and o.bbox[1] < b.bbox[1]
-        and o.bbox[3] <= b.bbox[1] + 0.5 * body_size  # line boxes set tight may overlap
-        and _x_overlap(o, b)
-        and o.size >= FOOTNOTE_SIZE_RATIO * body_size
-    ]
-    return not above or b.bbox[1] - max(above) >= 0.5 * body_size
-
-
-def _set_apart_below(
-    b: Block, blocks: list[Block], roles: dict, body_size: float, page_height: float
-) -> bool:
-    """Small print without a marker at a column's foot, below a gap after the running text.
-
-    A permission or copyright block, a corresponding-author note or a received/accepted line
-    is set smaller than the text, low on the page, and separated from the running text above
-    it in its column by more than a line's spacing (often by a rule too). A figure's or
-    table's small print is not this: it belongs to its region.
-    """
-    if b.region or b.bbox[1] < FOOT_BLOCK_TOP * page_height:
-        return False
-    if b.bbox[3] - b.bbox[1] > FOOT_BLOCK_HEIGHT * page_height:
-        return False
-    above = [
-        o
-        for o in blocks
-        if o is not b
-        and roles[o.id] == "body"
-        and not o.region
-        and o.bbox[3] <= b.bbox[1] + 1
-        and _x_overlap(o, b)
-    ]
-    if not above:
-        return False
-    nearest = max(above, key=lambda o: o.bbox[3])
-    return (
-        nearest.size > FOOTNOTE_SIZE_RATIO * body_size
-        and b.bbox[1] - nearest.bbox[3] >= FOOT_BLOCK_GAP * body_size
-    )
-
-
-def _beside_running_text(
-    b: Block, blocks: list[Block], roles: dict, body_size: float, page_height: float
-) -> bool:
-    """Another column's running text goes on at this height: this is a column's last line.
-
-    A column may end with a display equation and one short line reaching into the foot
-    band; while the next column's text, following on from above at a line's spacing, runs
-    level with it, it is no footer.
-    """
-    for o in blocks:
-        if o is b or roles[o.id] != "body" or _x_overlap(o, b):
-            continue
-        if o.size < FOOTNOTE_SIZE_RATIO * body_size or o.bbox[3] < b.bbox[1]:
-            continue
-        level = min(o.bbox[3], b.bbox[3]) - max(o.bbox[1], b.bbox[1]) > 0
-        if level and (o.bbox[1] < FOOTER_BAND * page_height or o.lines > 2):
-            return True
-    return False
-
-
-def _x_overlap(a: Block, b: Block) -> bool:
-    return min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
 
 
 def gaps(intervals: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
@@ -576,7 +185,7 @@ def _centred(b: Block, page: list[Block]) -> bool:
     x0, y0, x1, y1 = b.bbox
     middle, width = (x0 + x1) / 2, x1 - x0
     for o in page:
-        if o is b or o.direction != b.direction or not _x_overlap(o, b):
+        if o is b or o.direction != b.direction or not x_overlap(o, b):
             continue
         if max(o.bbox[1] - y1, y0 - o.bbox[3]) > CENTRED_GAP * b.size:
             continue
@@ -654,7 +263,7 @@ def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, 
     after the column it sits under, then footers, then margin text. Putting marginalia
     outside the body's stretch keeps a drag across a column break from sweeping them in.
     A section heading's ``style`` is set to the running text's (see
-    :func:`_headings_read_as_text`).
+    :func:`headings_read_as_text`).
 
     Args:
         blocks: the page's text blocks in file order.
@@ -672,7 +281,7 @@ def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, 
     margin = []
     for b in blocks:
         (margin if roles[b.id] == "margin" else by_role[roles[b.id]]).append(b)
-    dominant_lr = any(_dir_key(b.direction) == (1, 0) for b in by_role["body"])
+    dominant_lr = any(dir_key(b.direction) == (1, 0) for b in by_role["body"])
     if dominant_lr:
         sizes = sorted(b.size for b in by_role["body"]) or [10.0]
         gap = max(4.0, 0.6 * sizes[len(sizes) // 2])
@@ -680,7 +289,7 @@ def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, 
         flow = [b for b in blocks if roles[b.id] in FLOW_ROLES]
         body_style = _body_style(by_role["body"])
         # Headings first: one at a column's top is part of the text, not a title band.
-        _headings_read_as_text(by_role["body"], body_style)
+        headings_read_as_text(by_role["body"], body_style)
         body = xy_cut(flow, gap, body_style)
     else:
         body = [b for b in blocks if roles[b.id] in FLOW_ROLES]
@@ -688,7 +297,7 @@ def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, 
     for note in sorted(by_role["footnote"], key=lambda b: b.bbox[1]):
         at = len(ordered)
         for k, b in enumerate(ordered):
-            if _x_overlap(b, note) and b.bbox[1] < note.bbox[1]:
+            if x_overlap(b, note) and b.bbox[1] < note.bbox[1]:
                 at = k + 1
         ordered.insert(at, note)
     header = sorted(by_role["header"], key=lambda b: (b.bbox[1], b.bbox[0]))

@@ -13,7 +13,8 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
-from basehalf_core.documents.reading_order import FLOW_ROLES, FOOTNOTE_SIZE_RATIO
+from basehalf_core.documents.reading_order import FLOW_ROLES
+from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 
 LIGATURES = {
     "ﬀ": "ff",

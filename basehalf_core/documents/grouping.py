@@ -1,0 +1,274 @@
+"""Line segments grouped into a page's text blocks: paragraphs, their line pieces, credit lines."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+from basehalf_core.documents.lines import STYLE_GAP
+from basehalf_core.documents.raw_text import _Segment
+from basehalf_core.documents.text_blocks import Block
+
+
+@dataclass
+class Group:
+    block: Block
+    segments: list[_Segment]
+    box: tuple = (0.0, 0.0, 0.0, 0.0)  # unrotated points, as the page's drawings are
+
+
+def box_of(segs: list[_Segment]) -> tuple[float, float, float, float]:
+    """The box around these segments (unrotated points)."""
+    return (
+        min(m.box[0] for m in segs),
+        min(m.box[1] for m in segs),
+        max(m.box[2] for m in segs),
+        max(m.box[3] for m in segs),
+    )
+
+
+# Lines join one block when the space between them is at most this many font sizes.
+LINE_GAP = 1.0
+
+
+def group(segs: list[_Segment], rot) -> list[Group]:
+    """Segments into blocks: same style and direction, overlapping across, one line apart."""
+    groups: list[tuple[list[_Segment], tuple]] = []  # (segments, box so far)
+    active: list[int] = []  # groups a later segment may still join
+    ordered = sorted(segs, key=lambda s: (s.box[1], s.box[0]))
+    followed = _followed_on_line(ordered)
+    for seg in ordered:
+        x0, y0, x1, y1 = seg.box
+        best = None
+        # Segments come top down: a horizontal block whose last line ended more than a line
+        # gap above this one takes no more lines.
+        active = [
+            k
+            for k in active
+            if groups[k][0][0].direction != (1.0, 0.0)
+            or y0 - groups[k][0][-1].box[3] <= LINE_GAP * groups[k][0][0].size
+        ]
+        for k in active:
+            members, (bx0, _by0, bx1, _by1) = groups[k]
+            head = members[0]
+            if (head.family, head.size, head.direction) != (seg.family, seg.size, seg.direction):
+                continue
+            if seg.direction != (1.0, 0.0):
+                if members[-1].units[0].block != seg.units[0].block:
+                    continue
+            elif id(members[-1]) in followed:
+                # Its line goes on in another style (inline math, a bold term): the next line
+                # follows that line's end, not this piece of its start.
+                continue
+            else:
+                # Against the block's width, not its last line: a paragraph's short last
+                # line and the indented first line of the next need not overlap.
+                last = members[-1].box
+                overlap = min(x1, bx1) - max(x0, bx0)
+                if overlap < 0.5 * min(x1 - x0, bx1 - bx0):
+                    continue
+                if not -0.5 * seg.size <= y0 - last[3] <= LINE_GAP * seg.size:
+                    continue
+            best = k
+        if best is None:
+            active.append(len(groups))
+            groups.append(([seg], seg.box))
+        else:
+            members, (bx0, by0, bx1, by1) = groups[best]
+            members.append(seg)
+            groups[best] = (members, (min(bx0, x0), min(by0, y0), max(bx1, x1), max(by1, y1)))
+    groups = _join_line_pieces(groups)
+    groups, credits = _split_credit_lines(groups, ordered)
+    out = blocks_of(groups, rot)
+    for n in credits:
+        # Read in the flow like a caption, left out of a drag between two pieces of text.
+        out[n].block.region = "float"
+    return out
+
+
+# A credit line ends at its block's right edge and starts at least this many font sizes in.
+CREDIT_INDENT = 4.0
+# A closing credit paragraph has at most this many lines.
+CREDIT_LINES = 3
+
+
+# A piece of a line joins its paragraph when set at this share of the paragraph's size or more
+# (and at most its inverse): a raised footnote marker or a heading is no piece of a line.
+PIECE_SIZE_RATIO = 0.85
+
+
+def _join_line_pieces(
+    groups: list[tuple[list[_Segment], tuple]],
+) -> list[tuple[list[_Segment], tuple]]:
+    """Put the pieces of a paragraph's lines set in another style back into the paragraph.
+
+    A justified line stretches its word spaces; where one falls between two styles (inline
+    code in a fixed-pitch font, "Keywords:" set smaller than the keywords, a symbol), the
+    line comes out in pieces, and a piece that opens or closes its line groups on its own,
+    to be read after the whole paragraph it sits in. A group whose every line piece goes on
+    (or is gone on from) on its line in one paragraph of two or more lines, with fewer
+    characters than it, is part of that paragraph: its lines are merged into it, in line
+    order and left to right on a line. Repeated so that a chain of pieces ("Let S",
+    "= {w ∈ R^n}", "be a space ...") joins in full.
+    """
+    while True:
+        owner = {id(m): k for k, (members, _box) in enumerate(groups) for m in members}
+        linked: dict[int, set[int]] = {}
+        for k, (members, _box) in enumerate(groups):
+            for m in members:
+                if m.after is not None and id(m.after) in owner:
+                    linked.setdefault(id(m), set()).add(owner[id(m.after)])
+                    linked.setdefault(id(m.after), set()).add(k)
+        merge = None
+        for k, (members, _box) in enumerate(groups):
+            if members[0].direction != (1.0, 0.0):
+                continue
+            common = None
+            for m in members:
+                here = linked.get(id(m), set()) - {k}
+                common = here if common is None else common & here
+                if not common:
+                    break
+            for j in sorted(common or ()):
+                target = groups[j][0]
+                size = target[0].size
+                if (
+                    len(target) >= 2
+                    and sum(m.chars for m in members) < sum(m.chars for m in target)
+                    and PIECE_SIZE_RATIO * size <= members[0].size <= size / PIECE_SIZE_RATIO
+                ):
+                    merge = (k, j)
+                    break
+            if merge:
+                break
+        if merge is None:
+            return groups
+        k, j = merge
+        pieces = groups[j][0] + groups[k][0]
+        em = max(groups[j][0][0].size, 1.0)
+        lines: list[list[_Segment]] = []
+        for m in sorted(pieces, key=lambda m: m.box[3]):
+            if lines and m.box[3] - lines[-1][0].box[3] <= 0.3 * em:
+                lines[-1].append(m)
+            else:
+                lines.append([m])
+        members = [m for line in lines for m in sorted(line, key=lambda m: m.box[0])]
+        groups[j] = (members, box_of(members))
+        del groups[k]
+
+
+def _split_credit_lines(
+    groups: list[tuple[list[_Segment], tuple]], segs: list[_Segment]
+) -> tuple[list[tuple[list[_Segment], tuple]], list[int]]:
+    """Split off a block's closing paragraph whose last line is set flush right.
+
+    A copyright and licence line closing an abstract, or an attribution under a quotation,
+    follows the text at its line spacing in its font, so it groups with it; but its last
+    line is pushed to the right edge, which the last line of a paragraph of running text
+    (left-aligned, justified or ragged) never is. That paragraph, from the line after the
+    last one that ends short of the edge, is split off as its own block. The flush-right
+    line must stand alone on its line (an equation's number or a table's last cell has
+    something to its left) and follow at least two lines of text.
+
+    Returns:
+        the groups (split ones in place of the originals) and the indices of the split-off
+        credit blocks among them.
+    """
+    out: list[tuple[list[_Segment], tuple]] = []
+    credits: list[int] = []
+    for members, box in groups:
+        head = members[0]
+        bx0, _by0, bx1, _by1 = box
+        size = head.size
+        split = None
+        if head.direction == (1.0, 0.0) and len(members) >= 3:
+            last = members[-1].box
+            flush_right = last[2] >= bx1 - 0.5 * size and last[0] >= bx0 + CREDIT_INDENT * size
+            alone = flush_right and not any(
+                o is not members[-1]
+                and min(o.box[3], last[3]) - max(o.box[1], last[1]) > 0
+                and o.box[2] <= last[0] + 1
+                and o.box[2] > bx0 - size
+                for o in segs
+            )
+            # Running text here starts its lines at the block's left edge (not right-aligned).
+            left = sum(1 for m in members[:-1] if m.box[0] <= bx0 + 2 * size)
+            if alone and left >= (len(members) - 1) / 2:
+                for k in range(len(members) - 2, -1, -1):
+                    if members[k].box[2] < bx1 - 2 * size:  # the paragraph before ends here
+                        split = k + 1
+                        break
+            if split is not None and len(members) - split > CREDIT_LINES:
+                split = None
+        if split is None or split < 2:
+            out.append((members, box))
+            continue
+        for part in (members[:split], members[split:]):
+            out.append((part, box_of(part)))
+        credits.append(len(out) - 1)
+    return out, credits
+
+
+def blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[Group]:
+    """Reading-order blocks of grouped segments (each with its box), numbered in this order."""
+    out = []
+    a, b, c, d, e, f = rot
+    for n, (members, box) in enumerate(groups):
+        x0, y0, x1, y1 = box
+        xa, ya = a * x0 + c * y0 + e, b * x0 + d * y0 + f
+        xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
+        dx, dy = members[0].direction
+        chars = sum(m.chars for m in members)
+        # A paragraph holding pieces of its lines set otherwise (:func:`_join_line_pieces`)
+        # keeps the style most of its characters are set in, and counts its lines once.
+        weight: dict[tuple[str, float], int] = {}
+        for m in members:
+            weight[(m.family, m.size)] = weight.get((m.family, m.size), 0) + m.chars
+        family, size = max(weight, key=lambda k: weight[k])
+        pieces = sum(1 for m in members if any(m.after is o for o in members))
+        fx0, fy0, fx1, fy1 = members[0].box
+        fxa, fya = a * fx0 + c * fy0 + e, b * fx0 + d * fy0 + f
+        fxb, fyb = a * fx1 + c * fy1 + e, b * fx1 + d * fy1 + f
+        # A raised footnote marker is written "^1": the marker is the "1".
+        texts = (u.text.strip().lstrip("^_(") for m in members for u in m.units)
+        first = next((t[0] for t in texts if t), "")
+        out.append(
+            Group(
+                Block(
+                    id=n,
+                    bbox=(min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb)),
+                    direction=(round(dx * a + dy * c, 3), round(dx * b + dy * d, 3)),
+                    size=size,
+                    chars=chars,
+                    lines=len(members) - pieces,
+                    first_char=first,
+                    style=f"{family}@{size}",
+                    first_line=(min(fxa, fxb), min(fya, fyb), max(fxa, fxb), max(fya, fyb)),
+                ),
+                members,
+                box,
+            )
+        )
+    return out
+
+
+def _followed_on_line(ordered: list[_Segment]) -> set[int]:
+    """ids of horizontal segments that another segment, not smaller, continues on the same
+    line within a word space (a gutter is wider; segments sorted by top)."""
+    out: set[int] = set()
+    tops = [s.box[1] for s in ordered]
+    for seg in ordered:
+        if seg.direction != (1.0, 0.0):
+            continue
+        _x0, y0, x1, y1 = seg.box
+        em = max(seg.size, 1.0)
+        lo = bisect_left(tops, y0 - em)
+        for other in ordered[lo : bisect_right(tops, y1)]:
+            ox0, oy0, _ox1, oy1 = other.box
+            if other is seg or other.direction != (1.0, 0.0) or other.size < 0.9 * seg.size:
+                continue  # a raised footnote marker does not take the line's end
+            level = min(y1, oy1) - max(y0, oy0) > 0.5 * min(y1 - y0, oy1 - oy0)
+            if level and x1 - 0.5 <= ox0 <= x1 + STYLE_GAP * em:
+                out.add(id(seg))
+                break
+    return out

@@ -1,0 +1,145 @@
+"""Section headings and code listings between paragraphs: read with the running text."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO, TINY_RATIO, Block, x_overlap
+
+# A heading is set at most this many times the body's size (at least a footnote's ratio).
+HEADING_MAX_RATIO = 1.6
+# A display heading (the Royal Society's section heads: 16 pt over 9 pt text) is set larger,
+# up to this ratio, and hangs on its paragraph: the text starts at most this many body sizes
+# under it, and more space sets it off above than below.
+DISPLAY_HEADING_RATIO = 2.4
+DISPLAY_HEADING_GAP = 1.0
+# A one-line subheading in small capitals comes out smaller still (Frontiers: 8.5 pt over
+# 9.5 pt text); down to this ratio it is read when it hangs on its paragraph like the above.
+SUBHEADING_MIN_RATIO = 0.8
+# A heading may start left of its column by up to this share of the column's width.
+OUTDENT_MAX = 0.5
+
+
+def headings_read_as_text(body: list[Block], body_style: str) -> None:
+    """Give section headings and code listings the running text's style: a drag reads them.
+
+    Repeated until nothing changes: a heading whose paragraph opens with a subheading
+    ("Introduction" over "Overview of Homeostasis") hangs on it only once the subheading is
+    read as text. See :func:`_headings_read_as_text_once`.
+    """
+    while _headings_read_as_text_once(body, body_style):
+        pass
+
+
+def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
+    """One pass of :func:`headings_read_as_text`; whether it restyled any block.
+
+    A drag keeps only text set like its two ends (a caption, table or permission block
+    between them is set otherwise), but a heading between two paragraphs is read. A heading
+    is one or two short lines at about the body's size or larger, inside a column of
+    running text (no wider than it) and within three body sizes of it above or below. A
+    headline across columns or a pull quote set much larger keeps its own style. A block set
+    in a fixed-pitch font, in a column of running text and as close to it, is a code listing
+    in the text's flow (a command shown between two sentences of a manual): it is read too, at
+    any length, down to half the text's size. Captions, tables and permission blocks are set
+    in the text's proportional fonts.
+    """
+    if not body_style:
+        return False
+    text = [b for b in body if b.style == body_style]
+    if not text:
+        return False
+    changed = False
+    size = Counter(b.size for b in text).most_common(1)[0][0]
+    for b in body:
+        if b.style == body_style or b.region:
+            continue
+        if b.fixed:
+            # A code listing between paragraphs is read with them, whatever its length; it
+            # is set smaller than the text, and may run a little past the column's edge.
+            if b.size < TINY_RATIO * size:
+                continue
+            slack = size
+        elif b.lines > 2 or b.chars > 120:
+            continue
+        elif HEADING_MAX_RATIO * size < b.size <= DISPLAY_HEADING_RATIO * size or (
+            b.lines == 1 and SUBHEADING_MIN_RATIO * size <= b.size < FOOTNOTE_SIZE_RATIO * size
+        ):
+            # Set out into the margin (a textbook's section heads start left of the text
+            # they open) it hangs on its paragraph at the column's edge.
+            if _hangs_on_its_paragraph(b, text, size) or _outdented_heading(b, text, size):
+                b.style = body_style
+                changed = True
+            continue
+        elif not FOOTNOTE_SIZE_RATIO * size <= b.size <= HEADING_MAX_RATIO * size:
+            continue  # small capitals come out a little under the body's size
+        else:
+            slack = 1
+        for t in text:
+            inside = t.bbox[0] - slack <= b.bbox[0] and b.bbox[2] <= t.bbox[2] + slack
+            over = b.bbox[3] <= t.bbox[1] + 0.5 * size  # line boxes set tight may overlap
+            if not inside and over and abs(b.bbox[0] - t.bbox[0]) <= slack:
+                # A heading flush left over a paragraph of one short line ("Categories and
+                # Subject Descriptors: ... Nonnumer-" over "ical Algorithms and Problems") is
+                # as wide as its column, wider than that line: measured against the column.
+                right = max(o.bbox[2] for o in text if abs(o.bbox[0] - t.bbox[0]) <= slack)
+                inside = b.bbox[2] <= right + slack
+            near = max(t.bbox[1] - b.bbox[3], b.bbox[1] - t.bbox[3]) <= 3 * size
+            if inside and near:
+                b.style = body_style
+                changed = True
+                break
+        else:
+            if not b.fixed and _outdented_heading(b, text, size):
+                b.style = body_style
+                changed = True
+    return changed
+
+
+def _outdented_heading(b: Block, text: list[Block], size: float) -> bool:
+    """A heading set out into the left margin (Europe PMC's manuscripts) that hangs on its
+    paragraph: it starts left of a column's edge (the left edge of at least two of the
+    text's blocks) by more than a body size and less than half the column's width, reaches
+    into the column, and the text starts at that edge right under it (see
+    :func:`_hangs_on_its_paragraph`)."""
+    edges = Counter(round(t.bbox[0]) for t in text)
+    for edge, count in edges.items():
+        if count < 2:
+            continue
+        column = [t for t in text if abs(t.bbox[0] - edge) <= 1]
+        width = max(t.bbox[2] for t in column) - edge
+        if not (
+            b.bbox[0] < edge - size
+            and edge - b.bbox[0] <= OUTDENT_MAX * width
+            and edge < b.bbox[2] <= edge + width + 1
+        ):
+            continue
+        shifted = Block(b.id, (edge, b.bbox[1], b.bbox[2], b.bbox[3]), b.direction, b.size, 0, 1)
+        if _hangs_on_its_paragraph(shifted, column, size):
+            return True
+    return False
+
+
+def _hangs_on_its_paragraph(b: Block, text: list[Block], size: float) -> bool:
+    """A heading set apart above and close above the paragraph it opens.
+
+    A heading set much larger than the text (or a subheading in small capitals, smaller) is
+    still a section heading when the text starts
+    right under it (within :data:`DISPLAY_HEADING_GAP` body sizes), flush with it at the
+    column's left edge and no narrower than it, and the space above it (to the text above in
+    its column, if any) is wider than the space below. A pull quote or a headline sits in the
+    middle of its space or across columns; a title is followed by its authors, not by text.
+    """
+    x0, y0, x1, y1 = b.bbox
+    under = [
+        t
+        for t in text
+        if -1 <= t.bbox[1] - y1 <= DISPLAY_HEADING_GAP * size
+        and abs(t.bbox[0] - x0) <= size
+        and t.bbox[2] >= x1 - 1
+    ]
+    if not under:
+        return False
+    below = min(t.bbox[1] for t in under) - y1
+    above = [y0 - t.bbox[3] for t in text if t.bbox[3] <= y0 + 1 and x_overlap(t, b)]
+    return not above or min(above) > below

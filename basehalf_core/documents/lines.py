@@ -1,0 +1,261 @@
+"""A page's selection units and their line segments: one baseline, one style, no wide gap.
+
+Units are PyMuPDF's words (every CJK character a unit of its own), their sub- and superscripts
+marked; segments cut MuPDF's lines again at wide gaps, column gutters and changes of style.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import replace
+
+from basehalf_core.documents.raw_text import (
+    _ocr_line_sizes,
+    _Segment,
+    _span_styles,
+    _style_of,
+    _Unit,
+)
+from basehalf_core.documents.text import is_cjk, script_text
+
+# A gap wider than this many font sizes between two units of a line separates them: word
+# spaces, even stretched by justification, stay well under it; gutters and margins do not.
+SPLIT_GAP = 1.5
+# On an OCR text layer a line splits only at a gap this wide (or at a gutter).
+OCR_SPLIT_GAP = 3.0
+# A change of style splits a line at a narrower gap (a line number set close to the text).
+STYLE_GAP = 0.6
+
+
+def segments(units: list[_Unit], info: dict) -> list[_Segment]:
+    styles = _span_styles(info)
+    segs: list[_Segment] = []
+    cur: _Segment | None = None
+    key = None
+    gutters = _Gutters(units)
+    # An OCR layer's word boxes take their widths from the invisible font, not from the ink,
+    # so the space between two words of a line can come out two sizes wide; the gutter test
+    # below still splits a line across a column gutter.
+    split_gap = OCR_SPLIT_GAP if _ocr_line_sizes(info) else SPLIT_GAP
+    for u in units:
+        entry = styles.get((u.block, u.line)) or [((0, 0, 0, 0), "", 0.0, 0), (1.0, 0.0)]
+        spans, direction = entry[:-1], (round(entry[-1][0], 3), round(entry[-1][1], 3))
+        family, size = _style_of(u, spans)
+        size = size or (u.rect[3] - u.rect[1])
+        if (
+            cur is not None
+            and _continues(cur, u, family, size, direction, key, split_gap)
+            and not (direction == (1.0, 0.0) and gutters.between(cur.units[-1], u, size))
+        ):
+            cur.units.append(u)
+            cur.chars += len(u.text)
+            continue
+        new = _Segment([u], family, size, direction, len(u.text))
+        if (
+            cur is not None
+            and direction == (1.0, 0.0) == cur.direction
+            and _continues(cur, u, cur.family, cur.size, direction, key, split_gap)
+            and not gutters.between(cur.units[-1], u, size)
+        ):
+            new.after = cur  # the same line, set otherwise from here on
+        cur = new
+        key = (u.block, u.line)
+        segs.append(cur)
+    for seg in segs:
+        seg.close()
+    return _fold_inset_pieces(segs)
+
+
+# A piece of a line drawn on its own into a word space of that line has at most this many units.
+INSET_UNITS = 2
+# It touches the word before it (no space between them) when closer than this many sizes.
+INSET_TOUCH = 0.15
+
+
+def _fold_inset_pieces(segs: list[_Segment]) -> list[_Segment]:
+    """Put a piece of a line drawn later into one of that line's word spaces back in it.
+
+    Some writers draw a line's text first and a character or two of it afterwards (Word's
+    "Figure 3" with its ":" written in a text object of its own); MuPDF then makes that
+    piece a line of its own, which would be read as a block of its own after the line's
+    paragraph. A short piece (at most :data:`INSET_UNITS` units) on another segment's
+    baseline, in its style, lying wholly inside the space between two of its units, goes
+    back into that segment there. A gap that wide (under :data:`SPLIT_GAP` sizes) holds no
+    cell of a table or a side note, which stand further apart.
+    """
+    horizontal = [s for s in segs if s.direction == (1.0, 0.0)]
+    pieces = [s for s in horizontal if len(s.units) <= INSET_UNITS]
+    if not pieces:
+        return segs
+    by_line: dict[int, list[_Segment]] = {}
+    for t in horizontal:
+        if len(t.units) >= 2:
+            by_line.setdefault(round(t.box[3]), []).append(t)
+    folded: set[int] = set()
+    for s in pieces:
+        tol = 0.3 * s.size
+        near = round(s.box[3])
+        for t in (t for d in (-1, 0, 1) for t in by_line.get(near + d, ())):
+            if t is s or id(t) in folded or (t.family, t.size) != (s.family, s.size):
+                continue
+            if abs(t.box[3] - s.box[3]) > tol or not t.box[0] < s.box[0] < s.box[2] < t.box[2]:
+                continue
+            k = next(
+                (
+                    k
+                    for k in range(len(t.units) - 1)
+                    if t.units[k].rect[2] <= s.box[0] + 0.5
+                    and s.box[2] <= t.units[k + 1].rect[0] + 0.5
+                ),
+                None,
+            )
+            if k is None:
+                continue
+            units = list(s.units)
+            if s.box[0] - t.units[k].rect[2] < INSET_TOUCH * s.size:
+                units[0] = replace(units[0], glue=True)
+            t.units[k + 1 : k + 1] = units
+            t.chars += s.chars
+            folded.add(id(s))
+            break
+    if not folded:
+        return segs
+    return [s for s in segs if id(s) not in folded]
+
+
+# A gap this many font sizes wide may be a narrow gutter (ragged columns set close together).
+GUTTER_GAP = 0.5
+# Words are counted this many font sizes above and below the line to tell a gutter.
+GUTTER_WINDOW = 15
+# A gutter is crossed by at most this share of the words that end just left of it.
+GUTTER_CROSSING = 0.1
+
+
+class _Gutters:
+    """Narrow column gutters: vertical white stripes that words end at but never cross.
+
+    Ragged-right columns set a few points apart come out of MuPDF as one line across the
+    gutter; the gap there is narrower than :data:`SPLIT_GAP` but, unlike a wide word space, the
+    line just left of the next column's edge is crossed by (almost) no word above or below.
+    """
+
+    def __init__(self, units: list[_Unit]):
+        self.units = sorted((u.rect for u in units), key=lambda r: r[1])
+        self.tops = [r[1] for r in self.units]
+        self.memo: dict[tuple[int, int], bool] = {}
+
+    def between(self, last: _Unit, u: _Unit, size: float) -> bool:
+        gap = u.rect[0] - last.rect[2]
+        if gap < GUTTER_GAP * size:
+            return False
+        x = u.rect[0] - min(1.5, gap / 2)
+        y = (u.rect[1] + u.rect[3]) / 2
+        window = GUTTER_WINDOW * size
+        key = (round(x), int(y // window))
+        found = self.memo.get(key)
+        if found is None:
+            y0, y1 = (key[1] - 0.5) * window, (key[1] + 1.5) * window
+            crossing = ending = 0
+            lo, hi = bisect_left(self.tops, y0), bisect_right(self.tops, y1)
+            for r in self.units[lo:hi]:
+                if r[0] < x < r[2]:
+                    crossing += 1
+                elif x - 4 * size <= r[2] <= x:
+                    ending += 1
+            found = self.memo[key] = ending >= 5 and crossing <= GUTTER_CROSSING * ending
+        return found
+
+
+def _continues(
+    cur: _Segment, u: _Unit, family: str, size: float, direction, key, split_gap: float = SPLIT_GAP
+) -> bool:
+    """Does unit ``u`` go on the line segment ``cur``?
+
+    Vertical or slanted text keeps MuPDF's lines. Horizontal text goes on while it sits on
+    the same baseline, to the right, without a wide gap or (at a narrower gap) a change of
+    style; MuPDF's own line breaks do not count (justified text written word by word comes
+    out of it as one line per word).
+    """
+    if direction != cur.direction:
+        return False
+    if direction != (1.0, 0.0):
+        return key == (u.block, u.line)
+    last = cur.units[-1]
+    em = max(size, cur.size, 1.0)
+    if abs(u.rect[3] - last.rect[3]) > 0.3 * em:
+        return False
+    gap = u.rect[0] - last.rect[2]
+    if gap > split_gap * em or u.rect[2] < last.rect[0]:
+        return False
+    return (family, size) == (cur.family, cur.size) or gap <= STYLE_GAP * em
+
+
+def lines_with_scripts(info: dict) -> set[tuple[int, int]]:
+    """(block, line) of the lines holding a smaller span raised or lowered off the baseline."""
+    out = set()
+    for b in info.get("blocks", []):
+        for ln, line in enumerate(b.get("lines", [])):
+            spans = [sp for sp in line["spans"] if sp["text"].strip()]
+            if len(spans) < 2:
+                continue
+            big = max(spans, key=lambda sp: sp["size"])
+            y, size = big["origin"][1], big["size"]
+            if any(
+                sp["size"] < 0.9 * size and abs(sp["origin"][1] - y) > 0.12 * sp["size"]
+                for sp in spans
+            ):
+                out.add((b["number"], ln))
+    return out
+
+
+def write_scripts(units: list[_Unit], raw: dict, lines: set[tuple[int, int]]) -> None:
+    """Rewrite the words of those lines with their sub- and superscripts (``d_k``)."""
+    chars: dict[tuple[int, int], list] = {}
+    for b in raw.get("blocks", []):
+        for ln, line in enumerate(b.get("lines", [])):
+            if (b["number"], ln) in lines:
+                chars[(b["number"], ln)] = [
+                    (c["c"], sp["size"], c["origin"][1], (c["bbox"][0] + c["bbox"][2]) / 2)
+                    for sp in line["spans"]
+                    for c in sp["chars"]
+                    if not c["c"].isspace()
+                ]
+    for u in units:
+        here = chars.get((u.block, u.line))
+        if not here:
+            continue
+        mine = [c for c in here if u.rect[0] - 0.5 <= c[3] <= u.rect[2] + 0.5]
+        if "".join(c[0] for c in mine) == u.text:  # the same characters, only marked
+            u.text = script_text([c[:3] for c in mine])
+
+
+def units_from_rawdict(raw: dict) -> list[_Unit]:
+    """Words split at spaces, with every CJK character its own unit (glued to its neighbours)."""
+    units: list[_Unit] = []
+    for b in raw.get("blocks", []):
+        if b.get("type") != 0:
+            continue
+        for ln, line in enumerate(b["lines"]):
+            groups: list[tuple[list[dict], bool]] = []  # (chars, glued to the previous unit)
+            open_group = glue = False
+            for span in line["spans"]:
+                for c in span["chars"]:
+                    ch = c["c"]
+                    if ch.isspace():
+                        open_group = glue = False
+                        continue
+                    cjk = is_cjk(ch)
+                    if cjk or not open_group:
+                        groups.append(([c], glue))
+                    else:
+                        groups[-1][0].append(c)
+                    open_group = not cjk
+                    glue = True
+            for chars, glued in groups:
+                x0 = min(c["bbox"][0] for c in chars)
+                y0 = min(c["bbox"][1] for c in chars)
+                x1 = max(c["bbox"][2] for c in chars)
+                y1 = max(c["bbox"][3] for c in chars)
+                text = "".join(c["c"] for c in chars)
+                units.append(_Unit((x0, y0, x1, y1), text, b["number"], ln, glued))
+    return units

@@ -1,0 +1,302 @@
+"""Figures, tables and boxes from a page's drawings: the blocks read as floats and boxes.
+
+Besides the regions themselves, a caption beside or under a figure (split off the paragraph it
+was grouped with) and a footnote under a short rule are told from the drawings here.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pymupdf
+
+from basehalf_core.documents.grouping import Group, blocks_of, box_of
+from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
+from basehalf_core.documents.text_blocks import TINY_RATIO, text_size
+
+# A caption opens with its label and number, then punctuation or the end of its line: "Figure 3:",
+# "Fig. 2.", "Table 1 |", "TABLE II". "Table 1 summarises ..." is running text.
+CAPTION_LABEL = re.compile(
+    r"^(fig(ure)?|tab(le)?|chart|plate|exhibit|listing|algorithm|scheme|图|表)\.?\s*"
+    r"[0-9IVXivx]+[a-z]?(\s*[.:|—–]|$)",
+    re.IGNORECASE,
+)
+# Page marks that draw something (text, clips and the like are left out).
+GRAPHIC_KINDS = ("fill-path", "stroke-path", "fill-image", "fill-imgmask", "fill-shade")
+# More drawings than this on a page (a plot of thousands of points) and regions are not sought.
+MAX_GRAPHICS = 4000
+# A figure's region holding a paragraph (this many lines, this many characters a line on
+# average) is a frame or column rules around running text; a table column's cells are short.
+FRAME_LINES = 4
+FRAME_LINE_CHARS = 30
+
+
+def _near(r, q, gap: float) -> bool:
+    return q[0] - gap <= r[2] and r[0] <= q[2] + gap and q[1] - gap <= r[3] and r[1] <= q[3] + gap
+
+
+def _cluster(rects: list, gap: float) -> list[list[float]]:
+    """Rectangles merged while any two lie within ``gap`` of each other."""
+    out: list[list[float]] = []
+    for r in sorted(rects, key=lambda r: r[1]):
+        r = list(r)
+        merged = True
+        while merged:
+            merged = False
+            for k, c in enumerate(out):
+                if _near(r, c, gap):
+                    r = [min(r[0], c[0]), min(r[1], c[1]), max(r[2], c[2]), max(r[3], c[3])]
+                    out.pop(k)
+                    merged = True
+                    break
+        out.append(r)
+    return out
+
+
+def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list, list]:
+    """Figure regions (images and drawings grouped), filled boxes and rules, unrotated points.
+
+    Regions smaller than two ems either way are rules and underlines; larger than half the
+    page, a background or a page frame. A box is a filled rectangle of a colour other than
+    white; colours are read only when such a rectangle is drawn. A rule is a mark at most
+    :data:`RULE_THICKNESS` points thick and at least two ems long.
+    """
+    with PYMUPDF_LOCK:
+        mb = page.mediabox
+        log = page.get_bboxlog()
+    half = 0.5 * mb.width * mb.height
+    marks = [tuple(r) for kind, r in log if kind in GRAPHIC_KINDS]
+    marks = [r for r in marks if (r[2] - r[0]) * (r[3] - r[1]) < half]
+    if not marks or len(marks) > MAX_GRAPHICS:
+        return [], [], []
+    rules = [r for r in marks if r[3] - r[1] <= RULE_THICKNESS and r[2] - r[0] >= 2 * em]
+
+    def sized(r, w: float, h: float) -> bool:
+        return r[2] - r[0] >= w * em and r[3] - r[1] >= h * em
+
+    boxes = []
+    if any(sized(r, 3, 1) for r in marks):
+        # The C-level paths: get_drawings() makes Python objects of every point (40 ms a page).
+        with PYMUPDF_LOCK:
+            drawings = page.get_cdrawings()
+        unseen, white, inked = [], [], []
+        for d in drawings:
+            fill = d.get("fill")
+            r = tuple(d["rect"])
+            if _invisible(d):
+                # Drawn with no ink (opacity 0: a clip-like frame of a plotting tool): it
+                # neither groups a figure nor boxes text, however large.
+                unseen.append(r)
+                continue
+            if _paper_white(d):
+                white.append(r)
+                continue
+            inked.append(r)
+            small = (r[2] - r[0]) * (r[3] - r[1]) < half
+            if fill and min(fill) < 0.95 and sized(r, 3, 1.5) and small:
+                boxes.append(r)
+        unseen += _text_backgrounds(white, marks, inked, unseen)
+        if unseen:
+            marks = [r for r in marks if not any(_same_rect(r, q) for q in unseen)]
+    figures = [r for r in _cluster(marks, 0.5 * em) if sized(r, 2, 2)]
+    return figures, boxes, rules
+
+
+def _paper_white(d: dict) -> bool:
+    """A path only filled, in white: on a white page it draws nothing to be seen."""
+    fill = d.get("fill")
+    return d.get("type", "") == "f" and bool(fill) and min(fill) >= 0.95
+
+
+def _text_backgrounds(white: list, marks: list, inked: list, unseen: list) -> list:
+    """The white rectangles with nothing drawn on them: backgrounds of text alone.
+
+    The listings package puts each line of code on a white rectangle; two stacked measure
+    like a figure, but they hold only text. A plotting tool's white background holds the
+    plot's lines and ticks, and a shape painted white under its ink (an arrowhead) holds
+    that ink: they stay marks, so a figure keeps its labels and its parts together.
+
+    Args:
+        white: rectangles of paths only filled in white.
+        marks: the page's marks (images too), the white and unseen paths among them.
+        inked: rectangles of the paths drawn in ink.
+        unseen: paths drawn with no ink.
+    """
+    if not white:
+        return []
+    drawn = [r for r in marks if not any(_same_rect(r, q) for q in white + unseen)] + inked
+    centres = [((r[0] + r[2]) / 2, (r[1] + r[3]) / 2) for r in drawn]
+    return [
+        w for w in white if not any(w[0] <= x <= w[2] and w[1] <= y <= w[3] for x, y in centres)
+    ]
+
+
+def _same_rect(r, q, slack: float = 1.0) -> bool:
+    return all(abs(a - b) <= slack for a, b in zip(r, q, strict=True))
+
+
+def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
+    """Set ``Block.region``: ``box`` inside a filled box, ``float`` for figure and table
+    contents (inside a figure region) and for a caption beside one.
+
+    A region holding a paragraph (a frame or column rules around running text) is no figure.
+    """
+    em = max(text_size(g.block for g in groups) or 10.0, 4.0)
+    figures, boxes, rules = _graphics(page, em)
+    if not figures and not boxes:
+        if rules:
+            _mark_footnote_rules(groups, rules, page.rect.height)
+        return
+
+    def inside(g: Group, r) -> bool:
+        cx, cy = (g.box[0] + g.box[2]) / 2, (g.box[1] + g.box[3]) / 2
+        return r[0] - 1 <= cx <= r[2] + 1 and r[1] - 1 <= cy <= r[3] + 1
+
+    def paragraph(g: Group) -> bool:
+        # In the text's size: a document's page shown small inside a figure holds paragraphs.
+        return (
+            g.block.lines >= FRAME_LINES
+            and g.block.chars >= FRAME_LINE_CHARS * g.block.lines
+            and g.block.size >= TINY_RATIO * em
+        )
+
+    figures = [r for r in figures if not any(inside(g, r) and paragraph(g) for g in groups)]
+    if figures:
+        groups[:] = _split_fused_captions(
+            groups, figures, em, tuple(page.rotation_matrix), paragraph
+        )
+    if rules:
+        _mark_footnote_rules(groups, rules, page.rect.height)
+    for g in groups:
+        if any(inside(g, r) for r in boxes):
+            g.block.region = "box"
+        elif any(inside(g, r) for r in figures):
+            g.block.region = "float"
+        elif not paragraph(g) and CAPTION_LABEL.match(_first_line(g)):
+            x0, y0, x1, y1 = g.box
+            if any(
+                min(x1, r[2]) > max(x0, r[0])
+                and (-em <= y0 - r[3] <= 4 * em or -em <= r[1] - y1 <= 4 * em)
+                for r in figures
+            ):
+                g.block.region = "float"
+
+
+# A rule is drawn at most this many points thick.
+RULE_THICKNESS = 1.5
+# A footnote rule spans at most this share of the width of the notes under it.
+FOOTNOTE_RULE_SHARE = 0.6
+
+
+def _mark_footnote_rules(groups: list[Group], rules: list, height: float) -> None:
+    """Set ``Block.ruled`` on a block right under a footnote rule.
+
+    A column's footnotes are set off from its text by a short rule drawn at the column's
+    left edge, over the first note (STOC's notes are set in the text's own size, so the
+    rule is all that tells them from it). The rule lies in the lower half of the page, in
+    the space above the block (not right under a line of text, as a link's underline does,
+    nor across a block's lines, as a table's rule does), starts at
+    the block's left edge and spans at most :data:`FOOTNOTE_RULE_SHARE` of its width; the
+    block's first line starts within two of its sizes under it.
+    """
+    for r in rules:
+        if r[1] < 0.5 * height:
+            continue
+        if any(
+            g.box[1] < r[1] - 0.5 * g.block.size
+            and g.box[3] >= r[1] - 0.3 * g.block.size
+            and g.box[0] < r[2]
+            and r[0] < g.box[2]
+            for g in groups
+        ):
+            continue  # under a line of text or across a block: an underline, a table's rule
+        for g in groups:
+            x0, y0, x1, _y1 = g.box
+            size = g.block.size
+            if (
+                abs(r[0] - x0) <= size
+                and r[2] - r[0] <= FOOTNOTE_RULE_SHARE * (x1 - x0)
+                and r[3] - 0.5 * size <= y0 <= r[3] + 2 * size
+            ):
+                g.block.ruled = True
+
+
+# A caption sits at most this many ems under its figure (the same reach as beside one).
+CAPTION_REACH = 4.0
+# A caption's paragraph ends at its first line that stops this many sizes short of the block's
+# right edge (a centred or ragged last line; justified running text reaches the edge).
+CAPTION_SHORT = 1.0
+# A centred line (in this many sizes from both edges) ends its caption too.
+CAPTION_CENTRED = 0.5
+# At least this many lines of running text are left under a caption split off.
+CAPTION_REST = 2
+
+
+def _split_fused_captions(
+    groups: list[Group], figures: list, em: float, rot: tuple, paragraph
+) -> list[Group]:
+    """Split a caption off the paragraph it was grouped with, under its figure.
+
+    A caption set in the text's font and size, with no more space under it than a line's
+    spacing (IPAC's "Figure 2: ..." over the text resuming in its column), groups with the
+    paragraph below it, and the block would be read as running text, caption and all. When a
+    block's first line opens with a caption's label and a figure ends just above it (within
+    :data:`CAPTION_REACH` ems, across the same width), its lines down to the first one that
+    ends short of the block's right edge, or is centred in it, are the caption: they become a
+    block of their own, read like a caption (``float``); the rest stays running text. Only a
+    block that holds a paragraph is split, and only when at least :data:`CAPTION_REST` lines
+    of it are left: a caption standing alone (its title line short, its legend under it) is
+    read as one already.
+
+    Args:
+        groups: the page's blocks.
+        figures: the figure regions (unrotated points).
+        em: the page's text size.
+        rot: the page's rotation matrix.
+        paragraph: tells whether a block holds a paragraph of running text.
+    """
+    out: list[Group] = []
+    next_id = max((g.block.id for g in groups if isinstance(g.block.id, int)), default=0) + 1
+    for g in groups:
+        members = g.segments
+        head = members[0]
+        x0, _y0, x1, _y1 = g.box
+        if (
+            len(members) < 2
+            or head.direction != (1.0, 0.0)
+            or g.block.region
+            or not paragraph(g)
+            or not CAPTION_LABEL.match(_first_line(g))
+            or not any(
+                min(x1, r[2]) > max(x0, r[0]) and -em <= head.box[1] - r[3] <= CAPTION_REACH * em
+                for r in figures
+            )
+        ):
+            out.append(g)
+            continue
+        short = next(
+            (
+                m
+                for m in members
+                if m.box[2] < x1 - CAPTION_SHORT * m.size
+                or min(m.box[0] - x0, x1 - m.box[2]) >= CAPTION_CENTRED * m.size
+            ),
+            None,
+        )
+        bottom = short.box[3] - 0.3 * short.size if short is not None else None
+        caption = [m for m in members if bottom is not None and m.box[1] < bottom]
+        rest = [m for m in members if bottom is None or m.box[1] >= bottom]
+        if not caption or len({round(m.box[1]) for m in rest}) < CAPTION_REST:
+            out.append(g)
+            continue
+        parts = [(part, box_of(part)) for part in (caption, rest)]
+        cap, body = blocks_of(parts, rot)
+        cap.block.id, body.block.id = next_id, g.block.id
+        next_id += 1
+        cap.block.region = "float"
+        out += [cap, body]
+    return out
+
+
+def _first_line(g: Group) -> str:
+    return " ".join(u.text for u in g.segments[0].units)

@@ -1,0 +1,215 @@
+"""Roles of a page's text blocks: which are running text, and which are not.
+
+Roles: ``body`` (running text, read column by column), ``header`` / ``footer`` (running heads,
+page numbers, conference lines), ``footnote`` (small print at the foot of a column) and
+``margin`` (text at an angle to the page's text, such as arXiv's vertical stamp), and two roles
+read in the flow of the running text but left out of a drag whose two ends are running text:
+``float`` (a figure's or table's contents and its caption) and ``box`` (a sidebar in a filled
+rectangle). The caller finds those from the page's drawings and puts them in ``Block.region``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from basehalf_core.documents.text_blocks import (
+    FOOTNOTE_SIZE_RATIO,
+    TINY_RATIO,
+    Block,
+    dir_key,
+    text_size,
+    x_overlap,
+)
+
+# Page bands (fractions of the displayed height) where running heads and footers live.
+HEADER_BAND = 0.09
+FOOTER_BAND = 0.90
+FOOTNOTE_MARKERS = "*∗†‡§¶#0123456789⁰¹²³⁴⁵⁶⁷⁸⁹"
+# Unmarked small print is a foot block (permission, copyright, "received" lines) when it starts
+# below this fraction of the page, is at most this tall, and sits this many body sizes below the
+# running text above it in its column.
+FOOT_BLOCK_TOP = 0.6
+FOOT_BLOCK_HEIGHT = 0.25
+FOOT_BLOCK_GAP = 1.0
+
+
+def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
+    """Decide each block's role; see the module docstring for the roles."""
+    if not blocks:
+        return {}
+    dirs: Counter = Counter()
+    for b in blocks:
+        dirs[dir_key(b.direction)] += b.chars
+    dominant = dirs.most_common(1)[0][0]
+    roles: dict[object, str] = {}
+    for b in blocks:
+        roles[b.id] = "body" if dir_key(b.direction) == dominant else "margin"
+    if dominant != (1, 0):
+        # Vertical or right-to-left page flow: keep file order, flag only the odd directions.
+        return roles
+    # Print far smaller than the text (the pages of a document shown inside a figure, the
+    # labels of a dense chart) is a figure's contents, never running text, however much of it.
+    tiny = TINY_RATIO * text_size(b for b in blocks if roles[b.id] == "body")
+    for b in blocks:
+        if roles[b.id] == "body" and b.size < tiny:
+            roles[b.id] = "float"
+    body_size = text_size(b for b in blocks if roles[b.id] == "body")
+    for b in blocks:
+        if roles[b.id] != "body":
+            continue
+        _x0, y0, _x1, y1 = b.bbox
+        if b.running:
+            roles[b.id] = "header" if y0 < 0.5 * page_height else "footer"
+        elif (
+            b.lines <= 2
+            and y1 <= HEADER_BAND * page_height
+            and _stands_apart(b, blocks, roles, body_size)
+        ):
+            roles[b.id] = "header"
+        elif (
+            b.lines <= 2
+            and y0 >= FOOTER_BAND * page_height
+            and _apart_from_above(b, blocks, roles, body_size)
+            and not _beside_running_text(b, blocks, roles, body_size, page_height)
+        ):
+            roles[b.id] = "footer"
+        elif b.lines == 1 and b.chars <= 6 and b.first_char.isdigit():
+            # A bare page number above or below everything else, wherever the margin is.
+            others = [o for o in blocks if o is not b and roles[o.id] == "body"]
+            if others and all(o.bbox[1] < y0 for o in others):
+                roles[b.id] = "footer"
+            elif others and all(o.bbox[3] > y1 for o in others):
+                roles[b.id] = "header"
+    # Footnotes: small print in the lower half, starting with a marker (or continuing one),
+    # with no running text below it in its column.
+    # Notes set in the text's own size are told by the footnote rule over them (``ruled``);
+    # a piece of one of their lines set otherwise (small capitals) lies inside their box.
+    ruled = [b for b in blocks if b.ruled and roles[b.id] == "body"]
+
+    def under_rule(b: Block) -> bool:
+        return any(
+            r is b or (x_overlap(r, b) and r.bbox[1] < b.bbox[1] and b.bbox[3] <= r.bbox[3] + 1)
+            for r in ruled
+        )
+
+    candidates = sorted(
+        (
+            b
+            for b in blocks
+            if roles[b.id] == "body"
+            and (b.size <= FOOTNOTE_SIZE_RATIO * body_size or under_rule(b))
+        ),
+        key=lambda b: b.bbox[1],
+    )
+    footnotes: list[Block] = []
+    for b in candidates:
+        if b.bbox[1] < 0.5 * page_height:
+            continue
+        marked = b.first_char in FOOTNOTE_MARKERS
+        continues = any(x_overlap(b, f) and f.bbox[1] < b.bbox[1] for f in footnotes)
+        if not (marked or continues or _set_apart_below(b, blocks, roles, body_size, page_height)):
+            continue
+        below = [
+            o
+            for o in blocks
+            if roles[o.id] == "body"
+            and o is not b
+            and o.bbox[1] > (b.bbox[3] - 1 if b.ruled else b.bbox[1])
+            and x_overlap(o, b)
+            and o.size > FOOTNOTE_SIZE_RATIO * body_size
+        ]
+        if not below:
+            footnotes.append(b)
+    for b in footnotes:
+        roles[b.id] = "footnote"
+    # A filled box behind all of the page's running text (a white paper's interview set on a
+    # tint) is the page's background, not a sidebar beside the text: its text stays running
+    # text, read column by column.
+    body = [b for b in blocks if roles[b.id] == "body"]
+    background = all(b.region for b in body) and any(b.region == "box" for b in body)
+    for b in body:
+        if b.region and not (background and b.region == "box"):
+            roles[b.id] = b.region
+    return roles
+
+
+def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
+    """A running head is set off from the text below it by more than a line's spacing.
+
+    Top margins vary (lecture notes start their text 55 pt from the top); a heading close
+    above the text belongs to it.
+    """
+    below = [
+        o.bbox[1]
+        for o in blocks
+        if o is not b and roles[o.id] == "body" and o.bbox[1] >= b.bbox[3] - 1
+    ]
+    return not below or min(below) - b.bbox[3] >= 1.2 * body_size
+
+
+def _apart_from_above(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
+    """A running footer is set off from the text above it in its column; the last lines of a
+    column's paragraph that reach into the foot of the page follow on at a line's spacing."""
+    above = [
+        o.bbox[3]
+        for o in blocks
+        if o is not b
+        and roles[o.id] == "body"
+        and o.bbox[1] < b.bbox[1]
+        and o.bbox[3] <= b.bbox[1] + 0.5 * body_size  # line boxes set tight may overlap
+        and x_overlap(o, b)
+        and o.size >= FOOTNOTE_SIZE_RATIO * body_size
+    ]
+    return not above or b.bbox[1] - max(above) >= 0.5 * body_size
+
+
+def _set_apart_below(
+    b: Block, blocks: list[Block], roles: dict, body_size: float, page_height: float
+) -> bool:
+    """Small print without a marker at a column's foot, below a gap after the running text.
+
+    A permission or copyright block, a corresponding-author note or a received/accepted line
+    is set smaller than the text, low on the page, and separated from the running text above
+    it in its column by more than a line's spacing (often by a rule too). A figure's or
+    table's small print is not this: it belongs to its region.
+    """
+    if b.region or b.bbox[1] < FOOT_BLOCK_TOP * page_height:
+        return False
+    if b.bbox[3] - b.bbox[1] > FOOT_BLOCK_HEIGHT * page_height:
+        return False
+    above = [
+        o
+        for o in blocks
+        if o is not b
+        and roles[o.id] == "body"
+        and not o.region
+        and o.bbox[3] <= b.bbox[1] + 1
+        and x_overlap(o, b)
+    ]
+    if not above:
+        return False
+    nearest = max(above, key=lambda o: o.bbox[3])
+    return (
+        nearest.size > FOOTNOTE_SIZE_RATIO * body_size
+        and b.bbox[1] - nearest.bbox[3] >= FOOT_BLOCK_GAP * body_size
+    )
+
+
+def _beside_running_text(
+    b: Block, blocks: list[Block], roles: dict, body_size: float, page_height: float
+) -> bool:
+    """Another column's running text goes on at this height: this is a column's last line.
+
+    A column may end with a display equation and one short line reaching into the foot
+    band; while the next column's text, following on from above at a line's spacing, runs
+    level with it, it is no footer.
+    """
+    for o in blocks:
+        if o is b or roles[o.id] != "body" or x_overlap(o, b):
+            continue
+        if o.size < FOOTNOTE_SIZE_RATIO * body_size or o.bbox[3] < b.bbox[1]:
+            continue
+        level = min(o.bbox[3], b.bbox[3]) - max(o.bbox[1], b.bbox[1]) > 0
+        if level and (o.bbox[1] < FOOTER_BAND * page_height or o.lines > 2):
+            return True
+    return False
