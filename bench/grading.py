@@ -22,7 +22,8 @@ Run from the project root::
         # intervals over resampled questions; sets: wordllama, minilm, hist, hist+minilm, and the
         # round-5 candidates hist+qa, hist+ns, hist+qa+ns (measured, not shipped); round 7:
         # hist+kx (shipped), hist+len, hist+cl, hist+ch, hist+len+cl+ch (not shipped)
-        # round 8 (declared before measuring, need the MiniLM weights): hist+kx+ca, hist+kx+cc,
+        # round 8 (declared before measuring, need the MiniLM weights; measured, not shipped,
+        # see README): hist+kx+ca, hist+kx+cc,
         # hist+kx+ca+cc (contextual token alignment, clause coverage); hist+kx+ccw (static);
         # hist+kx+caq (contextual alignment, answer and key read after the question)
     .venv/bin/python bench/grading.py --cv --margin 0.03 --learned hist --trees
