@@ -22,6 +22,11 @@ Run from the project root::
         # intervals over resampled questions; sets: wordllama, minilm, hist, hist+minilm, and the
         # round-5 candidates hist+qa, hist+ns, hist+qa+ns (measured, not shipped); round 7:
         # hist+kx (shipped), hist+len, hist+cl, hist+ch, hist+len+cl+ch (not shipped)
+        # round 8 (declared before measuring, need the MiniLM weights; measured, not shipped,
+        # see README): hist+kx+ca, hist+kx+cc,
+        # hist+kx+ca+cc (contextual token alignment, clause coverage); hist+kx+ccw (static);
+        # hist+kx+caq (contextual alignment, answer and key read after the question);
+        # hist+kx+ca+cap (with the contextual thresholded profile)
     .venv/bin/python bench/grading.py --cv --margin 0.03 --learned hist --trees
         # the same, the inner folds choosing between it and numpy gradient-boosted trees
 
@@ -645,6 +650,229 @@ def key_kind_terms(row: dict) -> list[float]:
     return vectors.by_key_kind(values, _refs(row))[len(features.FEATURES) :]
 
 
+# --- Candidates of round 8 (grade8; declared here, in the commit that adds them, before any
+# was measured): contextual token alignment (CA) and how much of a long key an answer covers
+# (CC), both from all-MiniLM-L6-v2's last hidden states per word piece (numpy, meaning.py).
+# Answer and key are encoded apart, as BERTScore does. A piece's weight is its idf over every
+# distinct text of both corpora (questions, keys, answers: no labels read, as BERTScore takes
+# idf from the texts it scores), times QUESTION_WEIGHT when the question holds the piece
+# (demoted, not dropped: a key may need a question word). CCW is CC over wordllama's static
+# word vectors instead (no new dependency), a control for what context adds.
+
+CTX_CACHE = Path(tempfile.gettempdir()) / f"basehalf-grade8-ctx-{meaning.WEIGHTS_SHA256[:12]}.npz"
+QUESTION_WEIGHT = 0.2
+# A key splits into clauses at sentence ends, semicolons, commas and these joining words; a
+# part with fewer than two content words joins the one before it.
+CLAUSE_SPLIT = re.compile(r"[.;!?,]|\b(?:and|but|because|so|which|while|when|since)\b", re.I)
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """Character spans of a key's clauses (see :data:`CLAUSE_SPLIT`)."""
+    cuts = sorted({0, len(text), *(m.start() for m in CLAUSE_SPLIT.finditer(text))})
+    spans: list[tuple[int, int]] = []
+    for a, b in itertools.pairwise(cuts):
+        short = len(content(tokens(text[a:b]))) < 2
+        if spans and (short or len(content(tokens(text[spans[-1][0] : spans[-1][1]]))) < 2):
+            spans[-1] = (spans[-1][0], b)
+        else:
+            spans.append((a, b))
+    return spans or [(0, len(text))]
+
+
+SEP = "\x1f"  # joins a question and a text in the keys of the in-question cache
+
+
+@functools.lru_cache(maxsize=2)
+def ctx_pieces(
+    in_question: bool = False,
+) -> dict[str, tuple[list[str], list[tuple[int, int]], Any]]:
+    """Every training text's word pieces (letters or digits), their character spans and unit
+    contextual vectors (float16), cached on disk outside the repository.
+
+    ``in_question`` (CAQ): each answer and key is encoded after its question, as one segment
+    (the way the model was trained), keyed ``question + SEP + text``; only the text's own
+    pieces are kept, so that an elliptical answer ("It goes down") is read as about what the
+    question asks.
+    """
+    import numpy as np
+
+    rows = [r for s in SPLITS for r in load(s)]
+    if in_question:
+        keys = sorted(
+            {
+                f"{r['question']}{SEP}{t}"
+                for r in rows
+                for t in (r["student_answer"], *_refs(r))
+                if t.strip()
+            }
+        )
+        cache = CTX_CACHE.with_name(CTX_CACHE.stem + "-q.npz")
+    else:
+        keys = sorted({t for r in rows for t in (r["student_answer"], *_refs(r)) if t.strip()})
+        cache = CTX_CACHE
+    if cache.exists():
+        with np.load(cache, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            vecs = z["vectors"]
+        out, at = {}, 0
+        for t, (toks, spans) in meta.items():
+            out[t] = (toks, [tuple(x) for x in spans], vecs[at : at + len(toks)])
+            at += len(toks)
+        if all(t in out for t in keys):
+            return out
+    enc = meaning.encoder()
+    t0 = time.perf_counter()
+    starts = [len(k.split(SEP)[0]) + 1 if in_question else 0 for k in keys]
+    texts = [k.replace(SEP, " ") for k in keys]
+    out = {}
+    for chunk, encs, x, _ in enc._batches(texts):
+        for row, (i, e) in enumerate(zip(chunk, encs, strict=True)):
+            flags = zip(e.tokens, e.special_tokens_mask, e.offsets, strict=True)
+            keep = [
+                j
+                for j, (tok, sp, (a, _)) in enumerate(flags)
+                if not sp and a >= starts[i] and any(map(str.isalnum, tok))
+            ]
+            v = x[row, keep]
+            v = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+            spans = [(e.offsets[j][0] - starts[i], e.offsets[j][1] - starts[i]) for j in keep]
+            out[keys[i]] = ([e.tokens[j] for j in keep], spans, v.astype(np.float16))
+    print(f"(encoded {len(texts)} texts in {time.perf_counter() - t0:.0f} s)", flush=True)
+    meta = {t: (toks, spans) for t, (toks, spans, _) in out.items()}
+    vecs = np.concatenate([v for _, _, v in out.values() if len(v)], axis=0)
+    tmp = cache.with_suffix(".tmp.npz")
+    np.savez(tmp, meta=np.array(json.dumps(meta)), vectors=vecs)
+    tmp.replace(cache)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def piece_idf() -> dict[str, float]:
+    """idf of each word piece over every distinct text of both corpora (see above)."""
+    docs = list(ctx_pieces().values())
+    df: dict[str, int] = {}
+    for toks, _, _ in docs:
+        for t in set(toks):
+            df[t] = df.get(t, 0) + 1
+    return {t: math.log((len(docs) + 1) / (n + 1)) for t, n in df.items()}
+
+
+def _weights(toks: list[str], asked: set[str]) -> Any:
+    import numpy as np
+
+    idf = piece_idf()
+    top = math.log(len(ctx_pieces()) + 1)
+    return np.array([idf.get(t, top) * (QUESTION_WEIGHT if t in asked else 1.0) for t in toks])
+
+
+@functools.cache
+def _asked(question: str) -> frozenset[str]:
+    return frozenset(meaning.encoder().tokenizer.encode(question).tokens)
+
+
+def _ctx(row: dict, in_question: bool = False) -> tuple[list[float], list[float]]:
+    """CA and CC of one row against the reference with the best weighted F (``in_question``:
+    from the pieces encoded after the question, see :func:`ctx_pieces`)."""
+    import numpy as np
+
+    pieces, asked = ctx_pieces(in_question), _asked(row["question"])
+    at = f"{row['question']}{SEP}" if in_question else ""
+    a_toks, _, a_vec = pieces.get(at + row["student_answer"], ([], [], None))
+    best: tuple[float, list[float], list[float]] | None = None
+    for ref in _refs(row):
+        r_toks, r_spans, r_vec = pieces[at + ref]
+        if not a_toks or not r_toks:
+            continue
+        sims = r_vec.astype(np.float32) @ a_vec.astype(np.float32).T
+        wr, wa = _weights(r_toks, asked), _weights(a_toks, asked)
+        per_r, per_a = sims.max(axis=1), sims.max(axis=0)
+        rec = float(per_r @ wr / max(wr.sum(), 1e-9))
+        prec = float(per_a @ wa / max(wa.sum(), 1e-9))
+        f = 2 * rec * prec / (rec + prec) if rec + prec > 0 else 0.0
+        covered = []
+        for a, b in _clauses(ref):
+            inside = [j for j, (s, e) in enumerate(r_spans) if a <= s < b]
+            if inside and wr[inside].sum() > 0:
+                covered.append(float(per_r[inside] @ wr[inside] / wr[inside].sum()))
+        covered = sorted(covered, reverse=True) or [rec]
+        cc = [math.log(len(covered)), covered[0], covered[min(1, len(covered) - 1)],
+              covered[-1], sum(covered) / len(covered)]  # fmt: skip
+        if best is None or f > best[0]:
+            best = (f, [rec, prec, f], cc)
+    return (best[1], best[2]) if best else ([0.0] * 3, [0.0] * 5)
+
+
+def ctx_alignment(row: dict) -> list[float]:
+    """CA: idf-weighted, question-demoted contextual recall, precision and F (BERTScore-style)."""
+    return _ctx(row)[0]
+
+
+def ctx_alignment_in_question(row: dict) -> list[float]:
+    """CAQ: CA from answer and key each encoded after the question (see :func:`ctx_pieces`)."""
+    return _ctx(row, in_question=True)[0]
+
+
+CTX_LEVELS = (0.5, 0.6, 0.7, 0.8)
+
+
+def ctx_profile(row: dict) -> list[float]:
+    """CAP: the contextual analogue of ``vectors.profile`` (which lifted the static vectors):
+    against the reference with the best weighted F, the idf-weighted, question-demoted share of
+    the key's pieces whose best cosine with some answer piece reaches each of
+    :data:`CTX_LEVELS`, then the same for the answer's pieces against the key's."""
+    import numpy as np
+
+    pieces, asked = ctx_pieces(), _asked(row["question"])
+    a_toks, _, a_vec = pieces.get(row["student_answer"], ([], [], None))
+    best: tuple[float, list[float]] | None = None
+    for ref in _refs(row):
+        r_toks, _, r_vec = pieces[ref]
+        if not a_toks or not r_toks:
+            continue
+        sims = r_vec.astype(np.float32) @ a_vec.astype(np.float32).T
+        wr, wa = _weights(r_toks, asked), _weights(a_toks, asked)
+        per_r, per_a = sims.max(axis=1), sims.max(axis=0)
+        rec = float(per_r @ wr / max(wr.sum(), 1e-9))
+        prec = float(per_a @ wa / max(wa.sum(), 1e-9))
+        f = 2 * rec * prec / (rec + prec) if rec + prec > 0 else 0.0
+        met = [float((per_r >= t) @ wr / max(wr.sum(), 1e-9)) for t in CTX_LEVELS]
+        met += [float((per_a >= t) @ wa / max(wa.sum(), 1e-9)) for t in CTX_LEVELS]
+        if best is None or f > best[0]:
+            best = (f, met)
+    return best[1] if best else [0.0] * (2 * len(CTX_LEVELS))
+
+
+def ctx_clauses(row: dict) -> list[float]:
+    """CC: the key's clause count (log), then its clauses' contextual recall: best, second
+    best (the best again for a one-clause key), worst and mean."""
+    return _ctx(row)[1]
+
+
+def static_clauses(row: dict) -> list[float]:
+    """CCW: CC with wordllama's static word vectors (unweighted content words, the question's
+    words left out as in ``vectors.values``) against the word-vector nearest reference."""
+    wv = word_vectors()
+    q = {stem(w) for w in tokens(row["question"])}
+    ref = vectors._best_reference(wv, row["student_answer"], _refs(row))
+    a_all = vectors.words(row["student_answer"])
+    parts = [vectors.words(ref[a:b], q) or vectors.words(ref[a:b]) for a, b in _clauses(ref)]
+    parts = [p for p in parts if p]
+    if not a_all or not parts:
+        return [0.0] * 5
+    covered = sorted(
+        (float((wv.matrix(p) @ wv.matrix(a_all).T).max(axis=1).mean()) for p in parts),
+        reverse=True,
+    )
+    return [math.log(len(covered)), covered[0], covered[min(1, len(covered) - 1)],
+            covered[-1], sum(covered) / len(covered)]  # fmt: skip
+
+
+def key_kind_plus(row: dict, more: list[float]) -> list[float]:
+    """KX over the shipped features and ``more``: all of them again times ``one_key``."""
+    values = ev.row_match(row).values + LEARNED_SETS["hist"](row) + more
+    return vectors.by_key_kind(values, _refs(row))[len(features.FEATURES) :]
+
+
 # Feature sets of the +learned row, each declared (in the note) before it was measured.
 LEARNED_SETS = {
     # shippable: wordllama is a plain dependency (weights in its wheel, no torch)
@@ -675,6 +903,18 @@ LEARNED_SETS = {
     # KX (shipped since round 7): every feature of the lean again, times "the key accepts one
     # answer" (vectors.by_key_kind)
     "hist+kx": lambda r: key_kind_terms(r),
+    # round 8 (grade8): hist+kx with contextual alignment (CA), contextual clause coverage
+    # (CC), both, or clause coverage over static word vectors (CCW); all inside KX
+    "hist+kx+ca": lambda r: key_kind_plus(r, ctx_alignment(r)),
+    "hist+kx+cc": lambda r: key_kind_plus(r, ctx_clauses(r)),
+    "hist+kx+ca+cc": lambda r: key_kind_plus(r, ctx_alignment(r) + ctx_clauses(r)),
+    "hist+kx+ccw": lambda r: key_kind_plus(r, static_clauses(r)),
+    # round 8, declared after the four above were measured (before this one was): CA with
+    # answer and key each read in their question's context (CAQ)
+    "hist+kx+caq": lambda r: key_kind_plus(r, ctx_alignment_in_question(r)),
+    # declared after the five above were measured (before this one was): CA with its
+    # thresholded profile (CAP), as the static profile lifted the word vectors
+    "hist+kx+ca+cap": lambda r: key_kind_plus(r, ctx_alignment(r) + ctx_profile(r)),
 }
 SHIPPED_SET = "hist+kx"  # what --write-vector-params fits and grade() reads
 
