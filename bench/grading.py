@@ -72,7 +72,12 @@ from grading_candidates import (  # noqa: E402
 )
 
 from basehalf_core.study.offline_grader import evaluate as ev  # noqa: E402
-from basehalf_core.study.offline_grader import features, meaning, vectors  # noqa: E402
+from basehalf_core.study.offline_grader import (  # noqa: E402
+    features,
+    meaning,
+    notes_eval,
+    vectors,
+)
 from basehalf_core.study.offline_grader import model as model_module  # noqa: E402
 
 PARAMS = ROOT / "basehalf_core" / "study" / "offline_grader" / "params.py"
@@ -212,7 +217,7 @@ def notes_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("que
     """Grading with notes and no key, cross-validated: what each rule for Correct would say.
 
     The notes are simulated (SemEval has none): each answer's lesson's reference answers, with
-    (own) or without (other) its own question's; see :func:`evaluate.lesson_notes`.
+    (own) or without (other) its own question's; see :func:`notes_eval.lesson_notes`.
     """
     print(
         f"{k}-fold cross-validation, WITHOUT an answer key: each answer graded by grade()"
@@ -234,7 +239,7 @@ def notes_table(k: int = 5, inner_k: int = 3, protocols: tuple[str, ...] = ("que
         rows = load(split)
         for own in (True, False):
             t = time.perf_counter()
-            res = ev.notes_validate(
+            res = notes_eval.notes_validate(
                 rows, k=k, inner_k=inner_k, group=PROTOCOLS[protocol], seed=SEED, own=own
             )
             label = f"{split.split('_')[0][:6]}/{protocol[:4]}/{'own' if own else 'other'}"

@@ -59,13 +59,13 @@ def l2_trains(monkeypatch) -> list[list[int]]:
     from basehalf_core.study.offline_grader import evaluate
 
     trains: list[list[int]] = []
-    real = evaluate._choose_l2
+    real = evaluate.choose_l2
 
     def spy(train, *args):
         trains.append(list(train))
         return real(train, *args)
 
-    monkeypatch.setattr(evaluate, "_choose_l2", spy)
+    monkeypatch.setattr(evaluate, "choose_l2", spy)
     return trains
 
 

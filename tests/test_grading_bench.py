@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import GRADING_DATA
 
-from basehalf_core.study.offline_grader import evaluate
+from basehalf_core.study.offline_grader import evaluate, notes_eval
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = GRADING_DATA
@@ -209,7 +209,7 @@ def lesson_row(qid: str, source: str, ref: str, answer: str = "An answer.") -> d
     ],
 )
 def test_the_lesson_is_the_source_files_name_up_to_its_first_dash(source, lesson):
-    assert evaluate.lesson_of(lesson_row("Q9", source, "r")) == lesson
+    assert notes_eval.lesson_of(lesson_row("Q9", source, "r")) == lesson
 
 
 def test_lesson_notes_hold_the_lessons_references_with_or_without_the_cards_own():
@@ -219,8 +219,8 @@ def test_lesson_notes_hold_the_lessons_references_with_or_without_the_cards_own(
         lesson_row("EM_2", "x/EM-inv2-2.xml", "A magnet attracts iron."),
         lesson_row("ME_3", "x/ME-inv1-3.xml", "Current flows in a closed circuit."),
     ]
-    own = evaluate.lesson_notes(rows)
-    other = evaluate.lesson_notes(rows, own=False)
+    own = notes_eval.lesson_notes(rows)
+    other = notes_eval.lesson_notes(rows, own=False)
     assert own[0] == own[2] == "Salt stays when water evaporates.\n\nA magnet attracts iron."
     assert own[3] == "Current flows in a closed circuit."  # another lesson's notes stay out
     assert other[0] == "A magnet attracts iron." and other[2] == "Salt stays when water evaporates."
@@ -232,9 +232,9 @@ def test_notes_cv_grades_through_grade_and_the_shipped_rule_never_says_correct_f
     if not path.exists():
         pytest.fail(f"grading data missing: {path}")
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()][:900]
-    res = evaluate.notes_validate(rows, k=3, inner_k=3)
-    assert set(res) == {"overlap", *evaluate.NOTES_RULES}
-    for rule in evaluate.NOTES_RULES:  # notes are never evidence of Wrong
+    res = notes_eval.notes_validate(rows, k=3, inner_k=3)
+    assert set(res) == {"overlap", *notes_eval.NOTES_RULES}
+    for rule in notes_eval.NOTES_RULES:  # notes are never evidence of Wrong
         assert set(res[rule]["verdicts"]) <= {"Correct", "Unsure"} and res[rule]["n"] == 900
     assert res["shipped"]["n_correct"] == 0 and res["shipped"]["coverage"] == 0.0
     # The rule before (the key's threshold) did say Correct from notes: the measurement

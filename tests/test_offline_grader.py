@@ -10,7 +10,7 @@ import pytest
 from conftest import GRADING_DATA
 
 from basehalf_core.study import offline_grader as og
-from basehalf_core.study.offline_grader import evaluate
+from basehalf_core.study.offline_grader import boosted, evaluate
 
 DATA = GRADING_DATA
 
@@ -350,11 +350,11 @@ def test_boosted_trees_learn_an_interaction_a_logistic_model_cannot():
     rng = np.random.default_rng(0)
     x, xt = rng.normal(size=(600, 3)), rng.normal(size=(400, 3))
     y, yt = (x[:, 0] > 0) ^ (x[:, 1] > 0), (xt[:, 0] > 0) ^ (xt[:, 1] > 0)
-    trees = evaluate.fit_boosted(x, y.tolist(), depth=2, rounds=100)
+    trees = boosted.fit_boosted(x, y.tolist(), depth=2, rounds=100)
     logistic = evaluate.fit_numpy(x, y.tolist(), 1.0)
     assert ((trees.probabilities(xt) >= 0.5) == yt).mean() > 0.9
     assert ((evaluate.probabilities(logistic, xt) >= 0.5) == yt).mean() < 0.65
-    fewer = evaluate.fit_boosted(x, y.tolist(), depth=2, rounds=40)  # a prefix of the longer fit
+    fewer = boosted.fit_boosted(x, y.tolist(), depth=2, rounds=40)  # a prefix of the longer fit
     assert fewer.trees == trees.trees[:40]
     learner = evaluate.Learner((1.0, ("trees", 2, 40)), numpy=True)
     assert learner.score(learner.fit(x, y.tolist(), ("trees", 2, 40)), xt) == (

@@ -7,7 +7,9 @@ Partial, Wrong, or **Unsure** when the evidence does not support one; each has a
 Floors inside the package (lower to higher): :mod:`.lexicon` (word lists) < :mod:`.text`
 (tokens, stems, sentences) < :mod:`.features` (one answer against its references) <
 :mod:`.model` (P(correct), the verdict policy, :func:`grade`) < :mod:`.evaluate` (grouped,
-nested cross-validation against a word-overlap baseline; used by ``bench/grading.py``).
+nested cross-validation against a word-overlap baseline; used by ``bench/grading.py``, with
+:mod:`.boosted`, numpy boosted trees, below it) < :mod:`.notes_eval` (grading from notes alone,
+measured on simulated notes).
 :mod:`.vectors` (beside :mod:`.features`) reads word vectors from wordllama's wheel: with
 an answer key, :func:`grade` weighs them in a second model (:mod:`.params_vectors`) whose
 2-way decision keeps a word-rule verdict only where it agrees (:func:`.model.agree`) and says

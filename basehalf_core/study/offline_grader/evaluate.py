@@ -9,7 +9,6 @@ test fold is touched only to be predicted.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 from collections import Counter
@@ -17,9 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from basehalf_core.study.offline_grader.boosted import Boosted, fit_boosted
 from basehalf_core.study.offline_grader.features import Match, match
-from basehalf_core.study.offline_grader.model import Model, Policy, decide, fit, notes_match
-from basehalf_core.study.offline_grader.text import sentences, tokens
+from basehalf_core.study.offline_grader.model import Model, Policy, decide, fit
+from basehalf_core.study.offline_grader.text import tokens
 
 TARGET_CORRECT = 0.85  # precision of Correct asked for (issue 12)
 TARGET_WRONG = 0.90  # precision of Wrong/Partial (the answer is indeed not correct)
@@ -232,7 +232,7 @@ class Outcome:
         return out
 
 
-def _baseline_verdict(score: float, policy: Policy) -> str:
+def baseline_verdict(score: float, policy: Policy) -> str:
     if policy.t_correct is not None and score >= policy.t_correct:
         return "Correct"
     if policy.t_wrong is not None and score <= policy.t_wrong:
@@ -259,117 +259,6 @@ def _oof(
         test = [idx[j] for j in fold]
         out.update(zip(test, scorer(test), strict=True))
     return out
-
-
-TREE_LR = 0.1  # shrinkage of each boosted tree (fixed, not chosen)
-TREE_BINS = 32  # quantile bins per feature
-TREE_LEAF_L2 = 1.0  # ridge on leaf values (as in second-order boosting)
-TREE_MIN_HESS = 1.0  # a split needs this much curvature (about 4+ answers) on each side
-
-
-@dataclass(frozen=True)
-class Boosted:
-    """Gradient-boosted trees over quantile-binned features: P(correct) = sigmoid(base + lr *
-    sum of the trees' leaves). A tree is a leaf value or ``(feature, bin, left, right)``,
-    the rows whose bin is at most ``bin`` going left."""
-
-    edges: tuple[Any, ...]
-    base: float
-    trees: tuple[Any, ...]
-
-    def bins(self, x: Any) -> Any:
-        """Each value's bin, by the training edges."""
-        import numpy as np
-
-        return np.stack(
-            [np.searchsorted(e, x[:, j], side="right") for j, e in enumerate(self.edges)], axis=1
-        )
-
-    def probabilities(self, x: Any) -> Any:
-        """P(correct) of many rows."""
-        import numpy as np
-
-        xb = self.bins(x)
-        f = np.full(len(x), self.base)
-        for tree in self.trees:
-            f += TREE_LR * _tree_values(tree, xb)
-        return 1.0 / (1.0 + np.exp(-np.clip(f, -30.0, 30.0)))
-
-
-def _tree_values(tree: Any, xb: Any) -> Any:
-    import numpy as np
-
-    if not isinstance(tree, tuple):
-        return np.full(len(xb), tree)
-    j, t, left, right = tree
-    go_left = xb[:, j] <= t
-    out = np.empty(len(xb))
-    out[go_left] = _tree_values(left, xb[go_left])
-    out[~go_left] = _tree_values(right, xb[~go_left])
-    return out
-
-
-def _grow(xb: Any, g: Any, h: Any, rows: Any, depth: int, width: int) -> Any:
-    """One regression tree on gradients ``g`` and curvatures ``h`` (second-order gain)."""
-    import numpy as np
-
-    big_g, big_h = float(g[rows].sum()), float(h[rows].sum())
-    leaf = -big_g / (big_h + TREE_LEAF_L2)
-    if depth == 0 or len(rows) < 2:
-        return leaf
-    d = xb.shape[1]
-    cells = (xb[rows] + np.arange(d) * width).ravel()  # row-major: a row's d cells together
-    hist_g = np.bincount(cells, np.repeat(g[rows], d), d * width).reshape(d, width).cumsum(1)
-    hist_h = np.bincount(cells, np.repeat(h[rows], d), d * width).reshape(d, width).cumsum(1)
-    right_g, right_h = big_g - hist_g, big_h - hist_h
-    gain = (
-        hist_g**2 / (hist_h + TREE_LEAF_L2)
-        + right_g**2 / (right_h + TREE_LEAF_L2)
-        - big_g**2 / (big_h + TREE_LEAF_L2)
-    )
-    gain[(hist_h < TREE_MIN_HESS) | (right_h < TREE_MIN_HESS)] = -np.inf
-    j, t = np.unravel_index(int(np.argmax(gain)), gain.shape)
-    if not gain[j, t] > 1e-12:
-        return leaf
-    go_left = xb[rows, j] <= t
-    return (
-        int(j),
-        int(t),
-        _grow(xb, g, h, rows[go_left], depth - 1, width),
-        _grow(xb, g, h, rows[~go_left], depth - 1, width),
-    )
-
-
-_BOOSTED: dict[tuple, Boosted] = {}  # the longest fit per (data, depth): fewer rounds = a prefix
-
-
-def fit_boosted(x: Any, correct: Sequence[bool], depth: int, rounds: int) -> Boosted:
-    """Boost ``rounds`` trees of ``depth`` on the log-loss (numpy, deterministic)."""
-    import numpy as np
-
-    key = (x.shape, hash(x.tobytes()), hash(tuple(correct)), depth)
-    done = _BOOSTED.get(key)
-    if done is not None and len(done.trees) >= rounds:
-        return Boosted(done.edges, done.base, done.trees[:rounds])
-    qs = np.linspace(0.0, 1.0, TREE_BINS + 1)[1:-1]
-    edges = tuple(np.unique(np.quantile(x[:, j], qs)) for j in range(x.shape[1]))
-    model = Boosted(edges, 0.0, ())
-    xb = model.bins(x)
-    y = np.asarray(correct, dtype=np.float64)
-    share = min(max(float(y.mean()), 1e-6), 1 - 1e-6)
-    base = math.log(share / (1 - share))
-    f = np.full(len(x), base)
-    trees = []
-    rows = np.arange(len(x))
-    for _ in range(rounds):
-        p = 1.0 / (1.0 + np.exp(-np.clip(f, -30.0, 30.0)))
-        tree = _grow(xb, p - y, p * (1 - p), rows, depth, TREE_BINS + 1)
-        f += TREE_LR * _tree_values(tree, xb)
-        trees.append(tree)
-    if len(_BOOSTED) > 16:
-        _BOOSTED.clear()
-    _BOOSTED[key] = Boosted(edges, base, tuple(trees))
-    return _BOOSTED[key]
 
 
 @dataclass(frozen=True)
@@ -456,7 +345,7 @@ def log_loss(probs: Sequence[float], gold: Sequence[bool]) -> float:
     return total / len(gold)
 
 
-def _choose_l2(
+def choose_l2(
     train: list[int],
     rows: Sequence[dict],
     gold: Sequence[bool],
@@ -511,7 +400,7 @@ def cross_validate(
     gold = [is_correct(r) for r in rows]
     flips = [m.flipped for m in matches]
     corpus = [r.get("corpus", "") for r in rows]
-    fitter = _fitter(learner, data, gold)
+    fitter = make_fitter(learner, data, gold)
 
     verdicts: dict[str, list[str]] = {"offline": [""] * n, "overlap": [""] * n}
     two_way: dict[str, list[bool]] = {"offline": [False] * n, "overlap": [False] * n}
@@ -520,7 +409,7 @@ def cross_validate(
     for fold in group_folds(tested, k, seed=seed, group=group):
         held = set(fold)
         train = [i for i in range(len(rows)) if i not in held]
-        l2, inner = _choose_l2(train, rows, gold, fitter, learner, inner_k, group)
+        l2, inner = choose_l2(train, rows, gold, fitter, learner, inner_k, group)
         chosen.append(l2)
         src = [corpus[i] for i in train]
         pol = select_policy(
@@ -531,7 +420,7 @@ def cross_validate(
             probs[i] = p
             verdicts["offline"][i] = decide(p, matches[i], pol)
             two_way["offline"][i] = p >= pol.t_2way and not (pol.gate_2way and flips[i])
-            verdicts["overlap"][i] = _baseline_verdict(base[i], bpol)
+            verdicts["overlap"][i] = baseline_verdict(base[i], bpol)
             two_way["overlap"][i] = base[i] >= bpol.t_2way
     gold = gold[:n]
     report = Outcome(verdicts["offline"], two_way["offline"], probs).report(gold)
@@ -544,7 +433,7 @@ def cross_validate(
     }
 
 
-def _fitter(
+def make_fitter(
     learner: Learner, data: Any, gold: Sequence[bool]
 ) -> Callable[[float], Callable[[list[int]], Callable[[list[int]], list[float]]]]:
     """``fitter(l2)(train)(rows)``: fit on ``train`` at ``l2``, then score ``rows``."""
@@ -576,162 +465,8 @@ def fit_all(
     )
     gold = [is_correct(r) for r in rows]
     idx = list(range(len(rows)))
-    l2, oof = _choose_l2(idx, rows, gold, _fitter(learner, data, gold), learner, inner_k,
+    l2, oof = choose_l2(idx, rows, gold, make_fitter(learner, data, gold), learner, inner_k,
                          UNSEEN_QUESTIONS)  # fmt: skip
     flips = [m.flipped for m in matches]
     policy = select_policy([oof[i] for i in idx], gold, flips, [r.get("corpus", "") for r in rows])
     return [learner.fit(data, gold, l2)], policy, len(rows)
-
-
-# --- Grading from notes alone (no answer key) -----------------------------------------------
-# SemEval has no notes, only reference answers. A learner's notes on a lesson hold many
-# sentences, a few of which answer a given card; so a row's notes are simulated as the reference
-# answers of every question of its lesson, one paragraph each. A lesson is the source file's
-# name up to its first "-": a SciEntsBank module ("EM-inv1-45b.xml": EM, 12 lessons of 2-45
-# questions) or a Beetle tutoring unit ("FaultFinding-BULB_….xml", 3 lessons of 9-19).
-
-
-def lesson_of(row: dict) -> str:
-    """The lesson a SemEval row's question belongs to (see above)."""
-    name = row.get("source_file", "").rsplit("/", 1)[-1]
-    return name.split("-", 1)[0] if "-" in name else row["question_id"]
-
-
-def lesson_notes(rows: Sequence[dict], own: bool = True) -> list[str]:
-    """Each row's simulated notes: its lesson's reference answers, one paragraph each.
-
-    Args:
-        rows: SemEval rows.
-        own: keep the row's own question's references among the notes; ``False`` gives notes
-            that hold the lesson but not this card's answer (nothing in them can make an
-            answer Correct).
-    """
-    refs: dict[str, dict[str, list[str]]] = {}
-    for r in rows:
-        by_q = refs.setdefault(lesson_of(r), {})
-        by_q.setdefault(r["question_id"], r.get("reference_answers_all") or [r["reference_answer"]])
-    out = []
-    for r in rows:
-        paras = [
-            ref
-            for q, texts in sorted(refs[lesson_of(r)].items())
-            if own or q != r["question_id"]
-            for ref in texts
-        ]
-        out.append("\n\n".join(paras))
-    return out
-
-
-def notes_policy(
-    train: Sequence[int],
-    rows: Sequence[dict],
-    data: Any,
-    gold: Sequence[bool],
-    notes_data: Any,
-    blocked: Sequence[bool],
-    l2: float,
-    inner_k: int,
-    group: str,
-) -> float | None:
-    """The lowest P(correct) whose Correct verdicts against notes reach the precision target.
-
-    Chosen on ``train`` alone: each inner fold's answers are scored against their notes by a
-    model fit (with the key, as shipped) on the other inner folds; ``blocked`` answers (no note
-    about the question, or a contradiction) are never Correct.
-    """
-    sub = [rows[i] for i in train]
-    scores: dict[int, float] = {}
-    for fold in group_folds(sub, inner_k, seed=11, group=group):
-        held = set(fold)
-        fit_on = [train[j] for j in range(len(train)) if j not in held]
-        model = LEXICAL.fit(LEXICAL.take(data, fit_on), [gold[i] for i in fit_on], l2)
-        for j in fold:
-            scores[train[j]] = model.probability(notes_data[train[j]])
-    pol = select_policy(
-        [scores[i] for i in train], [gold[i] for i in train], [blocked[i] for i in train]
-    )
-    return pol.t_correct
-
-
-NOTES_RULES = ("shipped", "key threshold", "notes threshold")
-
-
-def notes_validate(
-    rows: Sequence[dict],
-    k: int = 5,
-    inner_k: int = 3,
-    group: str = UNSEEN_QUESTIONS,
-    seed: int = 7,
-    own: bool = True,
-) -> dict[str, dict[str, Any]]:
-    """Grouped CV of grading with notes and no key, beside a word-overlap baseline.
-
-    Each outer training part fits the model and chooses its key thresholds exactly as
-    :func:`cross_validate` does; the held-out answers are then graded by :func:`.model.grade`
-    against their notes only (``own`` says whether the notes hold the card's reference), as
-    the product does when a card has no key, under each of :data:`NOTES_RULES`: ``shipped``
-    (Correct never comes from notes), ``key threshold`` (Correct at the key's threshold, the
-    rule before) and ``notes threshold`` (a threshold of its own from :func:`notes_policy`,
-    chosen on notes that hold each training answer's reference). The baseline is the share
-    of the closest note sentence's distinct words found in the answer, its thresholds chosen
-    on the training part's notes the same way.
-
-    Returns:
-        ``{"overlap": report, rule: report, ...}`` as :meth:`Outcome.report` gives them, each
-        with its ``verdicts``; the notes threshold's report also lists the chosen thresholds.
-    """
-    from basehalf_core.study.offline_grader.model import grade
-
-    texts = lesson_notes(rows, own)
-    notes = [sentences(t) for t in texts]
-    fit_notes = notes if own else [sentences(t) for t in lesson_notes(rows, True)]
-    matches = [row_match(r) for r in rows]
-    data = LEXICAL.prepare([m.values for m in matches])
-    gold = [is_correct(r) for r in rows]
-    flips = [m.flipped for m in matches]
-    fitter = _fitter(LEXICAL, data, gold)
-    by_notes = [
-        notes_match(r["question"], r["student_answer"], n)
-        for r, n in zip(rows, fit_notes, strict=True)
-    ]
-    notes_data = [m.values for m, _ in by_notes]
-    blocked = [not on or m.flipped or m.confused for m, on in by_notes]
-
-    def closest(texts: list[list[str]]) -> list[float]:
-        return [
-            overlap_score({"student_answer": r["student_answer"], "reference_answers_all": n})
-            for r, n in zip(rows, texts, strict=True)
-        ]
-
-    base, fit_base = closest(notes), closest(fit_notes)
-    names = ("overlap", *NOTES_RULES)
-    verdicts = {name: [""] * len(rows) for name in names}
-    chosen = []
-    for fold in group_folds(rows, k, seed=seed, group=group):
-        held = set(fold)
-        train = [i for i in range(len(rows)) if i not in held]
-        l2, inner = _choose_l2(train, rows, gold, fitter, LEXICAL, inner_k, group)
-        pol = select_policy(
-            [inner[i] for i in train], [gold[i] for i in train], [flips[i] for i in train]
-        )
-        t_notes = notes_policy(train, rows, data, gold, notes_data, blocked, l2, inner_k, group)
-        chosen.append(t_notes)
-        model = LEXICAL.fit(LEXICAL.take(data, train), [gold[i] for i in train], l2)
-        rules = dict(zip(NOTES_RULES, (None, pol.t_correct, t_notes), strict=True))
-        bpol = select_policy([fit_base[i] for i in train], [gold[i] for i in train])
-        for i in fold:
-            r = rows[i]
-            for name, t in rules.items():
-                rule = dataclasses.replace(pol, t_correct_notes=t)
-                got = grade(r["question"], r["student_answer"], context=texts[i], model=model,
-                            policy=rule)  # fmt: skip
-                verdicts[name][i] = got.verdict
-            verdicts["overlap"][i] = _baseline_verdict(base[i], bpol)
-    # Notes give no full-coverage decision: the 2-way column is "said Correct" against the rest.
-    out = {
-        name: Outcome(verdicts[name], [v == "Correct" for v in verdicts[name]]).report(gold)
-        | {"verdicts": verdicts[name]}
-        for name in names
-    }
-    out["notes threshold"]["t_correct_notes"] = chosen
-    return out
