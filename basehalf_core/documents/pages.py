@@ -46,6 +46,9 @@ class Word:
         glue: True when nothing separates it from the previous unit on its line (the second
             character of a Chinese run), so passages join them without a space.
         style: its block's font family and size (``Times@10.0``): running text keeps one.
+        broken: True when it ends a full line of its block with no space character after
+            it, on a page whose lines keep the spaces they end with: the line may break
+            inside a word there (see :func:`_broken_line_ends`).
     """
 
     index: int
@@ -57,6 +60,7 @@ class Word:
     role: str = "body"
     glue: bool = False
     style: str = ""
+    broken: bool = False
 
     def as_dict(self) -> dict:
         """JSON-ready form for a widget (boxes rounded to 1e-5 of the page)."""
@@ -143,6 +147,7 @@ class PageText:
         by_id = {b.block.id: b for b in blocks}
         words: list[Word] = []
         r = tuple(rot)
+        broken = _broken_line_ends(units, info) if columns is None else set()
         for block_id, role in order:
             blk = by_id[block_id]
             for ln, seg in enumerate(blk.segments):
@@ -150,8 +155,41 @@ class PageText:
                     words.append(
                         _word(len(words), u, block_id, ln, role, blk.block.style, r, w_disp, h_disp)
                     )
+                if (
+                    id(seg.units[-1]) in broken
+                    and blk.block.lines >= 2
+                    and seg.box[2] >= blk.box[2] - seg.size
+                ):
+                    # A full line of a paragraph: it ran out of room, maybe inside a word.
+                    words[-1] = replace(words[-1], broken=True)
         _join_drop_caps(words)
         return cls(words)
+
+
+def _broken_line_ends(units: list[_Unit], info: dict) -> set[int]:
+    """ids of the units that end their line with no space character after them, on a page
+    that shows it keeps such spaces: some line ends in a letter and a space.
+
+    Korean text breaks its lines between words and also inside them ("개" / "정된"); a
+    writer that keeps the space a line ends with (this report's "발생 또는 유행 ") tells
+    the two apart: a line ending in no space broke inside a word. A writer that drops them
+    says nothing, and no unit is returned (a passage keeps the space it has always put at
+    a line end).
+    """
+    ends: dict[tuple[int, int], bool] = {}
+    kept = False  # a line ending in a letter and then a space
+    for b in info.get("blocks", []):
+        for ln, line in enumerate(b.get("lines", [])):
+            text = "".join(s["text"] for s in line["spans"]).rstrip("\n")
+            if text.strip():
+                ends[(b["number"], ln)] = spaced = text[-1].isspace()
+                kept = kept or (spaced and text.rstrip()[-1].isalpha())
+    if not kept:
+        return set()
+    last: dict[tuple[int, int], _Unit] = {}
+    for u in units:
+        last[(u.block, u.line)] = u
+    return {id(u) for key, u in last.items() if ends.get(key) is False}
 
 
 # A drop cap is one letter at least this many times as tall as the line it opens, and that

@@ -156,7 +156,14 @@ def _ocr_line_sizes(info: dict) -> dict[tuple[int, int], float]:
     return out
 
 
+# Small capitals are set at least this share of their capitals' size (and below 0.9 of it).
+SMALL_CAPS_RATIO = 0.6
+
+
 def _style_of(u: _Unit, spans: list) -> tuple[str, float]:
+    caps = _small_caps_style(u, spans)
+    if caps is not None:
+        return caps
     cx = (u.rect[0] + u.rect[2]) / 2
     for s in spans:
         if s[0][0] <= cx <= s[0][2]:
@@ -171,3 +178,30 @@ def _invisible(d: dict) -> bool:
     fill_gone = "f" not in kind or d.get("fill_opacity", 1.0) == 0
     stroke_gone = "s" not in kind or d.get("stroke_opacity", 1.0) == 0
     return fill_gone and stroke_gone
+
+
+def _small_caps_style(u: _Unit, spans: list) -> tuple[str, float] | None:
+    """The style of a word set in small capitals: its capitals', not its small letters'.
+
+    "PROTOCOL" in an IEEE heading is a "P" at the text's size and "ROTOCOL" at 0.8 of it;
+    styled by the span at its middle, the word would take the smaller size and be read as
+    other print than the heading's "IV." on its baseline. A word whose every letter is a
+    capital, over spans of one family in exactly two sizes (the smaller at
+    :data:`SMALL_CAPS_RATIO` to 0.9 of the larger), whose first letter is in the larger,
+    takes the larger size. A footnote marker or a script is no capital of the word's own.
+    """
+    letters = [ch for ch in u.text if ch.isalpha()]
+    if len(letters) < 2 or not all(ch.isupper() for ch in letters):
+        return None
+    x0, x1 = u.rect[0], u.rect[2]
+    over = [s for s in spans if min(x1, s[0][2]) - max(x0, s[0][0]) > 0.5]
+    sizes = {s[2] for s in over}
+    if len(sizes) != 2 or len({s[1] for s in over}) != 1:
+        return None
+    small, large = sorted(sizes)
+    if not SMALL_CAPS_RATIO * large <= small < 0.9 * large:
+        return None
+    first = min(over, key=lambda s: s[0][0])
+    if first[2] != large or first[0][0] > x0 + 0.5 * (x1 - x0) / len(u.text):
+        return None
+    return first[1], large

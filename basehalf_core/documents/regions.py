@@ -180,6 +180,54 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
                 for r in figures
             ):
                 g.block.region = "float"
+        elif _title_over(g, groups, figures, em):
+            g.block.region = "float"
+
+
+# A region's title line sits at most this many of its sizes above the region's top.
+TITLE_REACH = 1.0
+# A title line ends without a sentence's closing mark (running text above a table does not).
+TITLE_OPEN_ENDS = ".:;,!?。．："
+# A title line holds at least this many letters (a piece of a formula holds a few symbols).
+TITLE_LETTERS = 4
+
+
+def _title_over(g: Group, groups: list[Group], figures: list, em: float) -> bool:
+    """Is ``g`` the title line set right above a figure or table region?
+
+    A Korean report's "[표 1] 감염병예방법 ... 비교" sits a line's spacing over its table's
+    header row, set like a heading but no larger than the text: its style alone does not
+    tell it from a heading read with the text, its place does. A block of one horizontal
+    line, alone on its line across the region, holding at least :data:`TITLE_LETTERS`
+    letters and ending without a sentence's closing mark, no larger than the page's text,
+    whose bottom is at most :data:`TITLE_REACH` of its size above a region's top and which
+    lies within the region's width, is that region's title: read like a caption. The label
+    ("Table", "표") is not needed; the geometry is the evidence. A section heading over a
+    figure is set larger (kept as a heading); a line of display math over one is in
+    pieces, or too few letters.
+    """
+    head = g.segments[0]
+    size = g.block.size
+    if g.block.lines != 1 or head.direction != (1.0, 0.0) or size > em + 0.5:
+        return False
+    text = " ".join(u.text for seg in g.segments for u in seg.units).strip()
+    if text.endswith(tuple(TITLE_OPEN_ENDS)) or sum(ch.isalpha() for ch in text) < TITLE_LETTERS:
+        return False
+    x0, y0, x1, y1 = g.box
+    for r in figures:
+        if not (-0.3 * size <= r[1] - y1 <= TITLE_REACH * size):
+            continue
+        if not (r[0] - size <= x0 and x1 <= r[2] + size):
+            continue
+        beside = any(
+            o is not g
+            and min(y1, o.box[3]) - max(y0, o.box[1]) > 0.5 * min(y1 - y0, o.box[3] - o.box[1])
+            and min(r[2], o.box[2]) > max(r[0], o.box[0])
+            for o in groups
+        )
+        if not beside:
+            return True
+    return False
 
 
 # A rule is drawn at most this many points thick.
@@ -246,7 +294,8 @@ def _split_fused_captions(
     block of their own, read like a caption (``float``); the rest stays running text. Only a
     block that holds a paragraph is split, and only when at least :data:`CAPTION_REST` lines
     of it are left: a caption standing alone (its title line short, its legend under it) is
-    read as one already.
+    read as one already. A block that is all caption (its first short line is its last) is
+    read as one whole.
 
     Args:
         groups: the page's blocks.
@@ -286,6 +335,10 @@ def _split_fused_captions(
         bottom = short.box[3] - 0.3 * short.size if short is not None else None
         caption = [m for m in members if bottom is not None and m.box[1] < bottom]
         rest = [m for m in members if bottom is None or m.box[1] >= bottom]
+        if caption and not rest:
+            # The whole block is the caption, ending in its short line: a long caption
+            # (ACL's "Table 1: ... HMM-T outperforms N-GRAMS ...") measures like a paragraph.
+            g.block.region = "float"
         if not caption or len({round(m.box[1]) for m in rest}) < CAPTION_REST:
             out.append(g)
             continue

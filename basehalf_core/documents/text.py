@@ -33,6 +33,8 @@ _CJK_RE = re.compile(
     "[\u2e80-\u2fdf\u3000-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
     "\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f]"
 )
+# Hangul syllables and jamo: Korean spaces its words, but breaks lines inside them too.
+_HANGUL_RE = re.compile("[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff]")
 _LETTERS_RE = re.compile(r"[^\W\d_]+")
 _FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-"})
 # Spaces, hyphens and the marks of sub- and superscripts (``d_k``, ``10000^(2i/d_model)``):
@@ -201,7 +203,18 @@ def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
             # Text without spaces breaks its lines anywhere, also between its own characters
             # and digits or Latin letters ("2023" / "年"): no space where either side is CJK.
             cjk_wrap = not same_line and (is_cjk(prev.text[-1:]) or is_cjk(raw[:1]))
-            if not (glue_next or (same_line and w.glue) or cjk_wrap):
+            # Korean breaks a line inside a word where the line ran out of room without a
+            # space character (``Word.broken``): "개" / "정된" is one word, "개정된". Only
+            # in its paragraph or where it goes on in another block set alike (the next
+            # column): a title's last line runs into no author's name.
+            hangul_wrap = (
+                not same_line
+                and getattr(prev, "broken", False)
+                and (prev.block == w.block or prev.style == w.style)
+                and bool(_HANGUL_RE.match(prev.text[-1:]))
+                and bool(_HANGUL_RE.match(raw[:1]))
+            )
+            if not (glue_next or (same_line and w.glue) or cjk_wrap or hangul_wrap):
                 out.append(" ")
                 pos += 1
         nxt = words[k + 1] if k + 1 < len(words) else None
