@@ -508,11 +508,23 @@ def _asked(question: str) -> frozenset[str]:
     return frozenset(meaning.encoder().tokenizer.encode(question).tokens)
 
 
+def _matched(r_toks, r_vec, a_toks, a_vec, asked: frozenset[str]) -> tuple:
+    """Each key piece's best cosine with an answer piece and the reverse, their idf weights
+    (question pieces demoted), and the weighted recall, precision and F (BERTScore)."""
+    import numpy as np
+
+    sims = r_vec.astype(np.float32) @ a_vec.astype(np.float32).T
+    wr, wa = _weights(r_toks, asked), _weights(a_toks, asked)
+    per_r, per_a = sims.max(axis=1), sims.max(axis=0)
+    rec = float(per_r @ wr / max(wr.sum(), 1e-9))
+    prec = float(per_a @ wa / max(wa.sum(), 1e-9))
+    f = 2 * rec * prec / (rec + prec) if rec + prec > 0 else 0.0
+    return per_r, per_a, wr, wa, rec, prec, f
+
+
 def _ctx(row: dict, in_question: bool = False) -> tuple[list[float], list[float]]:
     """CA and CC of one row against the reference with the best weighted F (``in_question``:
     from the pieces encoded after the question, see :func:`ctx_pieces`)."""
-    import numpy as np
-
     pieces, asked = ctx_pieces(in_question), _asked(row["question"])
     at = f"{row['question']}{SEP}" if in_question else ""
     a_toks, _, a_vec = pieces.get(at + row["student_answer"], ([], [], None))
@@ -521,12 +533,7 @@ def _ctx(row: dict, in_question: bool = False) -> tuple[list[float], list[float]
         r_toks, r_spans, r_vec = pieces[at + ref]
         if not a_toks or not r_toks:
             continue
-        sims = r_vec.astype(np.float32) @ a_vec.astype(np.float32).T
-        wr, wa = _weights(r_toks, asked), _weights(a_toks, asked)
-        per_r, per_a = sims.max(axis=1), sims.max(axis=0)
-        rec = float(per_r @ wr / max(wr.sum(), 1e-9))
-        prec = float(per_a @ wa / max(wa.sum(), 1e-9))
-        f = 2 * rec * prec / (rec + prec) if rec + prec > 0 else 0.0
+        per_r, _, wr, _, rec, prec, f = _matched(r_toks, r_vec, a_toks, a_vec, asked)
         covered = []
         for a, b in _clauses(ref):
             inside = [j for j, (s, e) in enumerate(r_spans) if a <= s < b]
@@ -558,8 +565,6 @@ def ctx_profile(row: dict) -> list[float]:
     against the reference with the best weighted F, the idf-weighted, question-demoted share of
     the key's pieces whose best cosine with some answer piece reaches each of
     :data:`CTX_LEVELS`, then the same for the answer's pieces against the key's."""
-    import numpy as np
-
     pieces, asked = ctx_pieces(), _asked(row["question"])
     a_toks, _, a_vec = pieces.get(row["student_answer"], ([], [], None))
     best: tuple[float, list[float]] | None = None
@@ -567,12 +572,7 @@ def ctx_profile(row: dict) -> list[float]:
         r_toks, _, r_vec = pieces[ref]
         if not a_toks or not r_toks:
             continue
-        sims = r_vec.astype(np.float32) @ a_vec.astype(np.float32).T
-        wr, wa = _weights(r_toks, asked), _weights(a_toks, asked)
-        per_r, per_a = sims.max(axis=1), sims.max(axis=0)
-        rec = float(per_r @ wr / max(wr.sum(), 1e-9))
-        prec = float(per_a @ wa / max(wa.sum(), 1e-9))
-        f = 2 * rec * prec / (rec + prec) if rec + prec > 0 else 0.0
+        per_r, per_a, wr, wa, _, _, f = _matched(r_toks, r_vec, a_toks, a_vec, asked)
         met = [float((per_r >= t) @ wr / max(wr.sum(), 1e-9)) for t in CTX_LEVELS]
         met += [float((per_a >= t) @ wa / max(wa.sum(), 1e-9)) for t in CTX_LEVELS]
         if best is None or f > best[0]:

@@ -2,6 +2,19 @@
 
 from __future__ import annotations
 
+import pymupdf
+
+from basehalf_core.documents.document import open_document
+
+
+def one_page(tmp_path, draw):
+    """The reader's document of an A4 page that ``draw(page)`` drew, saved under ``tmp_path``."""
+    doc = pymupdf.open()
+    draw(doc.new_page(width=595, height=842))
+    path = tmp_path / "page.pdf"
+    doc.save(path)
+    return open_document(path)
+
 
 def write_lines(page, x, y, counts, words, *, size, lead, start=0, font="tiro") -> float:
     """One line per entry of ``counts``, each that many words taken in turn from ``words``.

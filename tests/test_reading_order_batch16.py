@@ -23,9 +23,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 from conftest import drag
-from pagedraw import write_lines
-
-from basehalf_core.documents.document import open_document
+from pagedraw import one_page, write_lines
 
 VOCABULARY = (
     "the freedom of a person grows with the responsibility for the consequences of the "
@@ -40,14 +38,6 @@ def _para(page, x: float, y: float, lines: int, start: int = 0, per_line: int = 
     """``lines`` lines of 10.5 pt text from the vocabulary; returns the next baseline."""
     counts = [per_line] * (lines - 1) + [3]
     return write_lines(page, x, y, counts, WORDS, size=SIZE, lead=LEAD, start=start)
-
-
-def _doc(tmp_path, draw) -> object:
-    doc = pymupdf.open()
-    draw(doc.new_page(width=595, height=842))
-    path = tmp_path / "page.pdf"
-    doc.save(path)
-    return open_document(path)
 
 
 def _textbook_page(head_x: float, head_size: float):
@@ -73,7 +63,7 @@ def _textbook_page(head_x: float, head_size: float):
     ],
 )
 def test_a_display_heading_set_out_into_the_margin_is_read(tmp_path, head_x, head_size):
-    doc = _doc(tmp_path, _textbook_page(head_x, head_size))
+    doc = one_page(tmp_path, _textbook_page(head_x, head_size))
     words = [w.text for w in doc.words(0)]
     k = words.index("Momentum")
     got = doc.passage(0, doc.select_between(0, k - 8, k + 1)).quote
@@ -88,7 +78,7 @@ def test_a_large_line_wholly_in_the_margin_is_no_heading(tmp_path):
         page.insert_text((200, y + 38), "Momentum begins", fontsize=SIZE, fontname="tiro")
         _para(page, 200, y + 38 + LEAD, 12, start=3)
 
-    doc = _doc(tmp_path, draw)
+    doc = one_page(tmp_path, draw)
     assert "Note" not in drag(doc, 0, "who", "begins")
 
 
@@ -116,7 +106,7 @@ def _code_page(opening: str, font: str, size: float, gap: float):
     ],
 )
 def test_a_piece_of_a_line_set_otherwise_is_read_in_its_line(tmp_path, opening, font, size):
-    doc = _doc(tmp_path, _code_page(opening, font, size, gap=8.0))
+    doc = one_page(tmp_path, _code_page(opening, font, size, gap=8.0))
     words = [w.text for w in doc.words(0)]
     k = words.index("turn")
     assert words[k - 2 : k] == [opening, "and"], words
@@ -134,7 +124,7 @@ def test_a_line_number_beside_the_text_is_no_piece_of_its_line(tmp_path):
         )
         _para(page, 72, y + LEAD, 4, start=7)
 
-    doc = _doc(tmp_path, draw)
+    doc = one_page(tmp_path, draw)
     assert "104" not in drag(doc, 0, "freedom", "checkpoints")
 
 
@@ -169,7 +159,7 @@ def _authors_page(centred: bool):
 
 
 def test_rows_of_authors_set_centred_in_the_text_s_font_are_read_before_the_columns(tmp_path):
-    doc = _doc(tmp_path, _authors_page(True))
+    doc = one_page(tmp_path, _authors_page(True))
     words = doc.words(0)
     left_end = max((w for w in words if w.rect[0] < 290), key=lambda w: w.rect[1]).index
     right_start = min(

@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import pymupdf
 from conftest import drag
-from pagedraw import write_lines
-
-from basehalf_core.documents.document import open_document
+from pagedraw import one_page, write_lines
 
 VOCABULARY = (
     "selection of the route is out of scope of this paper while the nodes of each zone "
@@ -38,14 +36,6 @@ VOCABULARY = (
 WORDS = VOCABULARY.split()
 SIZE, LEAD = 10.0, 11.5
 LEFT = 56
-
-
-def _doc(tmp_path, draw) -> object:
-    doc = pymupdf.open()
-    draw(doc.new_page(width=595, height=842))
-    path = tmp_path / "page.pdf"
-    doc.save(path)
-    return open_document(path)
 
 
 def _text(page, x: float, y: float, lines: int, start: int = 0) -> float:
@@ -74,13 +64,13 @@ def _ieee_heading(page) -> None:
 
 
 def test_a_small_capitals_heading_is_read_with_the_text(tmp_path):
-    doc = _doc(tmp_path, _ieee_heading)
+    doc = one_page(tmp_path, _ieee_heading)
     got = drag(doc, 0, "research", "section")
     assert got == "research paper. IV. PROTOCOL OPERATION This section", got
 
 
 def test_a_small_capitals_word_takes_its_capitals_size(tmp_path):
-    doc = _doc(tmp_path, _ieee_heading)
+    doc = one_page(tmp_path, _ieee_heading)
     words = {w.text: w for w in doc.words(0)}
     assert words["PROTOCOL"].style == words["IV."].style
 
@@ -117,13 +107,13 @@ def _titled_table(
 
 
 def test_a_title_right_above_a_table_is_left_out_of_a_drag(tmp_path):
-    doc = _doc(tmp_path, _titled_table)
+    doc = one_page(tmp_path, _titled_table)
     got = drag(doc, 0, "explains", "insurance")
     assert got == "explains here. In the life insurance", got
 
 
 def test_a_drag_from_inside_the_title_keeps_it(tmp_path):
-    doc = _doc(tmp_path, _titled_table)
+    doc = one_page(tmp_path, _titled_table)
     words = doc.words(0)
     assert {w.role for w in words if w.text == "Comparison"} == {"float"}
     got = drag(doc, 0, "explains", "after")
@@ -135,7 +125,7 @@ def _heading_over_a_table(page) -> None:
 
 
 def test_a_larger_heading_over_a_table_is_still_read(tmp_path):
-    doc = _doc(tmp_path, _heading_over_a_table)
+    doc = one_page(tmp_path, _heading_over_a_table)
     assert {w.role for w in doc.words(0) if w.text == "Visualizations"} == {"body"}
 
 
@@ -152,20 +142,20 @@ def _korean(page, lines: list[str]) -> None:
 
 
 def test_a_hangul_word_broken_at_a_line_end_joins_without_a_space(tmp_path):
-    doc = _doc(tmp_path, lambda page: _korean(page, HANGUL))
+    doc = one_page(tmp_path, lambda page: _korean(page, HANGUL))
     got = drag(doc, 0, "이번에", "법에서")
     assert got == "이번에 개정된 법에서", got
 
 
 def test_a_hangul_line_ending_in_a_space_keeps_it(tmp_path):
-    doc = _doc(tmp_path, lambda page: _korean(page, HANGUL))
+    doc = one_page(tmp_path, lambda page: _korean(page, HANGUL))
     got = drag(doc, 0, "유행", "신고하여야")
     assert got == "유행 즉시 신고하여야", got
 
 
 def test_a_page_that_keeps_no_line_end_spaces_keeps_todays_space(tmp_path):
     lines = [line.rstrip() for line in HANGUL]
-    doc = _doc(tmp_path, lambda page: _korean(page, lines))
+    doc = one_page(tmp_path, lambda page: _korean(page, lines))
     got = drag(doc, 0, "이번에", "법에서")
     assert got == "이번에 개 정된 법에서", got
 
@@ -209,6 +199,6 @@ def _long_caption_under_a_table(page) -> None:
 
 
 def test_a_caption_that_is_all_its_block_is_read_as_one(tmp_path):
-    doc = _doc(tmp_path, _long_caption_under_a_table)
+    doc = one_page(tmp_path, _long_caption_under_a_table)
     got = drag(doc, 0, "explains", "insurance")
     assert got == "explains here. In the life insurance", got
