@@ -14,6 +14,7 @@ from basehalf_core.documents import anchors, page_search, pages
 from basehalf_core.documents import document as D
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.reading_order import order_blocks
+from basehalf_core.documents.text import hyphen_joins
 from basehalf_core.documents.text_blocks import Block
 
 
@@ -138,6 +139,23 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
     assert (words[k].block, words[k].line) != (words[k + 1].block, words[k + 1].line)
     assert doc.passage(page, [k, k + 1]).quote.rstrip(".,;:)") == expected
     assert page in [p for p, _ in page_search.search(doc, expected)]
+
+
+@pytest.mark.parametrize(
+    ("head", "tail", "vocabulary", "joins"),
+    [
+        ("al-", "ternative", set(), True),  # the parts are no words of the document
+        ("model-", "generated", {"model", "generated"}, False),
+        ("Anglo-", "Saxon", set(), False),  # a capital starts a word of its own
+        ("Multi-", "News", {"multinews"}, False),  # ... also when the head is not in capitals
+        ("GRO-", "BID", {"grobid"}, True),  # a name in capitals the document spells whole
+        ("GRO-", "BID", set(), False),  # in capitals the break alone cannot tell
+        ("SciB-", "ERT:", {"scibert"}, True),
+        ("NSF-", "CCF-0917274.", {"nsfccf"}, False),  # the tail's own hyphen: a compound
+    ],
+)
+def test_a_line_end_hyphen_joins_by_the_documents_own_words(head, tail, vocabulary, joins):
+    assert hyphen_joins(head, tail, vocabulary) is joins
 
 
 def test_normalise_collapses_whitespace_and_expands_ligatures():

@@ -166,17 +166,24 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     ``al-``/``ternative`` joins (``alternative``); ``English-``/``to-German`` keeps its
     hyphen. The test is the document's own words: the joined form being one of them joins;
     two parts that are both words of the document (``model-``/``generated``), a tail that
-    starts with a capital or digit, or a tail that holds another hyphen keep the hyphen.
+    starts with a capital or digit, or a tail that holds another hyphen keep the hyphen. A
+    word set in capitals (``GRO-``/``BID``) joins only when the document spells the joined
+    word elsewhere (``Grobid``): in capitals, the break alone cannot tell.
     """
     h = _LETTERS_RE.findall(head.lower())
     t = _LETTERS_RE.findall(tail.lower())
     if not h or not t or not head.rstrip()[-2:-1].isalpha():
         return False
     core_tail = tail.lstrip("\"'(“‘[")
-    if not core_tail or not core_tail[0].isalpha() or core_tail[0].isupper():
+    if not core_tail or not core_tail[0].isalpha():
         return False
     vocab = vocabulary() if callable(vocabulary) else vocabulary
     joined = h[-1] + t[0]
+    if core_tail[0].isupper():
+        # "Anglo-"/"Saxon", "Multi-"/"News": a capital after the break starts a word of its
+        # own, unless the head is in capitals too and the joined word is the document's.
+        capitals = head.rstrip()[-2:-1].isupper()
+        return capitals and joined in vocab and not any(c in core_tail for c in HYPHENS[:2])
     if joined in vocab:
         return True
     if any(c in core_tail for c in HYPHENS[:2]):
