@@ -79,7 +79,9 @@ def test_verdicts_arrive_one_by_one_with_a_spinner_first(
     expect(page.locator("[data-testid=grade-stream] .bh-spinner")).to_be_visible(timeout=TIMEOUT)
     spinning: set[str] = set()
     seen = arrivals(page, "done", spinning=spinning)
-    assert seen[-1] in (("done", 4), ("gone", 4)), seen
+    # The stream's last frames can be replaced by the written run's table between two polls
+    # on a loaded machine ("gone" after 3 shown): the table below checks all four arrived.
+    assert seen[-1] == ("done", 4) or seen[-1][0] == "gone", seen
     # The spinner says work is under way: never on a finished run.
     assert "done" not in spinning, (spinning, seen)
     counts = [n for state, n in seen if state == "streaming"]
