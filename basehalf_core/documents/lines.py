@@ -37,11 +37,15 @@ def segments(units: list[_Unit], info: dict) -> list[_Segment]:
     # so the space between two words of a line can come out two sizes wide; the gutter test
     # below still splits a line across a column gutter.
     split_gap = OCR_SPLIT_GAP if _ocr_line_sizes(info) else SPLIT_GAP
+    # Each unit's own style: a segment takes its first unit's, but a run-in heading's line
+    # is restyled by the style the rest of it is set in (_restyle_run_in_headings).
+    own: dict[int, tuple[str, float]] = {}
     for u in units:
         entry = styles.get((u.block, u.line)) or [((0, 0, 0, 0), "", 0.0, 0), (1.0, 0.0)]
         spans, direction = entry[:-1], (round(entry[-1][0], 3), round(entry[-1][1], 3))
         family, size = _style_of(u, spans)
         size = size or (u.rect[3] - u.rect[1])
+        own[id(u)] = (family, size)
         if (
             cur is not None
             and _continues(cur, u, family, size, direction, key, split_gap)
@@ -63,7 +67,66 @@ def segments(units: list[_Unit], info: dict) -> list[_Segment]:
         segs.append(cur)
     for seg in segs:
         seg.close()
+    _restyle_run_in_headings(segs, own)
     return _fold_inset_pieces(segs)
+
+
+# A run-in heading ("Oleic Acid Oxidation. The oleate ...") has at most this many words.
+RUN_IN_WORDS = 6
+
+
+def _heading_words(texts: list[str]) -> bool:
+    """Are these the words of a run-in heading?
+
+    A capitalised word of two letters or more first, words of letters and digits (with a
+    hyphen or an apostrophe) only, the last ending in a full stop or colon. A math symbol
+    ending a sentence carried to the next line ("W.", "N_S.", "L/k.") or the second half of
+    a hyphenated word ("havior.") set in another font is not one.
+    """
+    if (
+        not texts[-1].endswith((".", ":"))
+        or not texts[0][:2].isalpha()
+        or not texts[0][0].isupper()
+    ):
+        return False
+    return all(
+        t.rstrip(".:,").replace("-", "").replace("’", "").replace("'", "").isalnum() for t in texts
+    )
+
+
+def _restyle_run_in_headings(segs: list[_Segment], own: dict[int, tuple[str, float]]) -> None:
+    """Give a line opening with a run-in heading in another font the style of its text.
+
+    PNAS sets a paragraph's run-in heading ("Oleic Acid Oxidation.") in a smaller bold sans
+    and goes on in the text's serif after a word space; the line is one segment styled by
+    its first word, so its text, set like the page's running text, was read as other print
+    (a drag from running text to running text left the line out, and a column's first line
+    was taken for a running head). A segment whose first words, up to its one change of
+    style, are a short phrase (at most :data:`RUN_IN_WORDS` words) ending in a full stop or
+    colon, the rest of it (more characters than the heading) all in the style most of the
+    page's characters are set in, takes that style. Restyling every segment of two styles by
+    the majority of its characters would restyle lines opening in italics, math or a label
+    as well; a run-in heading opens its line and ends in a stop before the text resumes.
+    """
+    chars: dict[tuple[str, float], int] = {}
+    for seg in segs:
+        for u in seg.units:
+            chars[own[id(u)]] = chars.get(own[id(u)], 0) + len(u.text)
+    if not chars:
+        return
+    text = max(chars, key=lambda k: chars[k])
+    for seg in segs:
+        if seg.direction != (1.0, 0.0) or seg.after is not None or (seg.family, seg.size) == text:
+            continue
+        k = next((k for k, u in enumerate(seg.units) if own[id(u)] != own[id(seg.units[0])]), 0)
+        if not 0 < k <= RUN_IN_WORDS or not _heading_words([u.text for u in seg.units[:k]]):
+            continue
+        rest = seg.units[k:]
+        if any(own[id(u)] != text for u in rest):
+            continue
+        if sum(len(u.text) for u in rest) <= sum(len(u.text) for u in seg.units[:k]):
+            continue
+        seg.family, seg.size = text
 
 
 # A piece of a line drawn on its own into a word space of that line has at most this many units.
