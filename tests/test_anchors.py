@@ -168,6 +168,20 @@ def test_garbage_rects_fall_back_to_searching(corpus_file):
     assert anchor.status == "moved" and anchor.page == 1
 
 
+def test_half_a_broken_word_is_found_where_it_breaks_also_when_it_stands_elsewhere(corpus_file):
+    # "eval-" / "uation" at a line end, and "longeval-summarization" in a footnote: a
+    # selection of the first half alone is found at its own place, not only in the footnote
+    # (hypothesis found it: start=102, length=0 in the test below).
+    doc = open_document(corpus_file("papermage_2023.eacl-main.121.pdf"))
+    words = doc.words(0)
+    k = next(j for j, w in enumerate(words) if w.text == "eval-")
+    assert words[k + 1].text == "uation"
+    passage = doc.passage(0, doc.select_between(0, k, k))
+    assert passage.quote == "eval-"
+    found = [m.word_indices for m in find_quote(doc, passage.quote, 1)]
+    assert [k] in found and len(found) >= 2, found
+
+
 @pytest.mark.parametrize(
     ("name", "page_index"),
     [

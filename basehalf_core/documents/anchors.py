@@ -21,6 +21,7 @@ from basehalf_core.documents.document import Document, DocumentError
 from basehalf_core.documents.pages import line_rects
 from basehalf_core.documents.reading_order import FLOW_ROLES
 from basehalf_core.documents.text import (
+    HYPHENS,
     Run,
     fold,
     join_words,
@@ -110,9 +111,21 @@ def find_on_page(doc: Document, i: int, needle: str, checked: bool = False) -> l
             at = hay.find(k, at + 1)  # overlapping hits too: a quote may overlap its repeat
     if not out:
         out = _find_unscripted(doc, i, k)
-    if not out and needle.endswith("-") and len(needle) > 1:
-        # A selection that ended on a line-end hyphen the page text joined ("sum-" / "maries").
-        return find_on_page(doc, i, needle[:-1], checked)
+    if needle.endswith("-") and len(needle) > 1:
+        # A selection that ended on a line-end hyphen the page text joined ("sum-" / "maries"):
+        # the broken word's own place, also when the hyphenated text stands elsewhere on the
+        # page too ("eval-" / "uation" beside a footnote's "longeval-summarization").
+        joined = find_on_page(doc, i, needle[:-1], checked)
+        if not out:
+            return joined
+        words = doc.words(i)
+        out += [
+            m
+            for m in joined
+            if m.word_indices
+            and words[m.word_indices[-1]].text.endswith(HYPHENS)
+            and all(o.word_indices != m.word_indices for o in out)
+        ]
     return out
 
 
