@@ -216,7 +216,7 @@ def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
             # column): a title's last line runs into no author's name.
             hangul_wrap = (
                 not same_line
-                and getattr(prev, "broken", False)
+                and prev.broken
                 and (prev.block == w.block or prev.style == w.style)
                 and bool(_HANGUL_RE.match(prev.text[-1:]))
                 and bool(_HANGUL_RE.match(raw[:1]))
