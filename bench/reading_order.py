@@ -128,6 +128,8 @@ def main() -> int:
     # Later batches sit in the unseen split and carry their number and freeze in the case.
     for batch in sorted({c["batch"] for c in cases if "batch" in c}, key=int):
         mine = [c for c in cases if c.get("batch") == batch]
+        if not all("first_measured" in c for c in mine):
+            continue  # a batch being measured for the first time has no first figure yet
         label = f"batch {batch} (frozen at {mine[0]['frozen_at']})"
         first = [c["first_measured"] == "ok" for c in mine]
         print(

@@ -56,3 +56,12 @@ def _param(case: dict):
 @pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_a_drag_reads_what_a_person_reads(case):
     assert evalset.ours(case) == case["expected"]
+
+
+def test_the_baselines_read_a_case_beside_ours():
+    """The bench's PyMuPDF baseline runs on a case and its slice holds both ends of the drag
+    (it once crashed on every case when ``text.join`` came to read ``Word.broken``)."""
+    case = next(c for c in CASES if c["file"].startswith("generated/"))
+    words = evalset.pymupdf_sorted(case).split()
+    assert case["start"]["word"] in words
+    assert case["end"]["word"] in words
