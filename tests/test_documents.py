@@ -14,7 +14,7 @@ from basehalf_core.documents import anchors, page_search, pages
 from basehalf_core.documents import document as D
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.reading_order import order_blocks
-from basehalf_core.documents.text import hyphen_joins
+from basehalf_core.documents.text import hyphen_joins, line_vocabulary
 from basehalf_core.documents.text_blocks import Block
 
 
@@ -152,10 +152,22 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
         ("GRO-", "BID", set(), False),  # in capitals the break alone cannot tell
         ("SciB-", "ERT:", {"scibert"}, True),
         ("NSF-", "CCF-0917274.", {"nsfccf"}, False),  # the tail's own hyphen: a compound
+        # the document writes "higher-privileged" inside a line: the tail ends compounds
+        ("lower-", "privileged", line_vocabulary(["to higher-privileged code"]), False),
+        ("lower-", "privileged", line_vocabulary(["to higher privileged code"]), True),
+        # ... but not after a prefix's few letters: "re-"/"search" beside "beam-search"
+        ("re-", "search", line_vocabulary(["a beam-search decoder"]), True),
+        ("infor-", "mation", line_vocabulary(["a higher-privileged mode"]), True),
     ],
 )
 def test_a_line_end_hyphen_joins_by_the_documents_own_words(head, tail, vocabulary, joins):
     assert hyphen_joins(head, tail, vocabulary) is joins
+
+
+def test_a_compound_inside_a_line_is_evidence_and_a_line_end_break_is_not():
+    vocab = line_vocabulary(["a higher-privileged mode, state-of-the-art", "and lower-", "level"])
+    assert {"higher-privileged", "-privileged", "-art"} <= vocab
+    assert "-level" not in vocab and "lower" not in vocab
 
 
 def test_normalise_collapses_whitespace_and_expands_ligatures():

@@ -36,6 +36,9 @@ _CJK_RE = re.compile(
 # Hangul syllables and jamo: Korean spaces its words, but breaks lines inside them too.
 _HANGUL_RE = re.compile("[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff]")
 _LETTERS_RE = re.compile(r"[^\W\d_]+")
+# A compound hyphenated inside a line: both parts letters, the tail a word of three or more
+# (a line-end break leaves at least that much; "state-of-the-art" gives its pairs in turn).
+_COMPOUND_RE = re.compile(r"([^\W\d_]+)[-\u2010](?=([^\W\d_]{3,}))")
 _FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-"})
 # Spaces, hyphens and the marks of sub- and superscripts (``d_k``, ``10000^(2i/d_model)``):
 # the page's plain text holds none of the marks, so ruling pages out must not need them.
@@ -133,15 +136,23 @@ def has_cjk(text: str) -> bool:
 
 
 def line_vocabulary(lines: list[str]) -> set[str]:
-    """Lower-cased words of these lines, leaving out the two halves of a line-end hyphen."""
+    """Lower-cased words of these lines, leaving out the two halves of a line-end hyphen.
+
+    A compound hyphenated inside a line (``higher-privileged``) also adds itself and its
+    second part marked with a leading hyphen (``-privileged``): :func:`hyphen_joins` takes
+    them as the document's evidence that a word is written as such a compound's tail.
+    """
     vocab: set[str] = set()
     skip_first = False
     for line in lines:
-        found = _LETTERS_RE.findall(normalise(line).lower())
+        low = normalise(line).lower()
+        found = _LETTERS_RE.findall(low)
         broken = line.rstrip().endswith(HYPHENS)
         start = 1 if skip_first else 0
         end = len(found) - 1 if broken else len(found)
         vocab.update(found[start:end])
+        for head, tail in _COMPOUND_RE.findall(low):
+            vocab.update((f"{head}-{tail}", f"-{tail}"))
         skip_first = broken
     return vocab
 
@@ -187,6 +198,12 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     if joined in vocab:
         return True
     if any(c in core_tail for c in HYPHENS[:2]):
+        return False
+    # The document writes this tail after a hyphen inside a line ("higher-privileged"), so
+    # "lower-"/"privileged" is the same kind of compound, though "lower" is in it nowhere else.
+    # Not after a head of three letters or fewer: "re-"/"search" beside "beam-search" is a
+    # prefix's word broken in two.
+    if f"-{t[0]}" in vocab and len(h[-1]) > 3:
         return False
     return not (h[-1] in vocab and t[0] in vocab)
 
