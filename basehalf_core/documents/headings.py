@@ -13,6 +13,8 @@ HEADING_MAX_RATIO = 1.6
 # under it, and more space sets it off above than below.
 DISPLAY_HEADING_RATIO = 2.4
 DISPLAY_HEADING_GAP = 1.0
+# A heading centred over its paragraph may stand this many body sizes above it.
+CENTRED_HEADING_GAP = 2.0
 # A one-line subheading in small capitals comes out smaller still (Frontiers: 8.5 pt over
 # 9.5 pt text); down to this ratio it is read when it hangs on its paragraph like the above.
 SUBHEADING_MIN_RATIO = 0.8
@@ -126,18 +128,27 @@ def _hangs_on_its_paragraph(b: Block, text: list[Block], size: float) -> bool:
     A heading set much larger than the text (or a subheading in small capitals, smaller) is
     still a section heading when the text starts
     right under it (within :data:`DISPLAY_HEADING_GAP` body sizes), flush with it at the
-    column's left edge and no narrower than it, and the space above it (to the text above in
+    column's left edge and no narrower than it (or, centred over it, within
+    :data:`CENTRED_HEADING_GAP`), and the space above it (to the text above in
     its column, if any) is wider than the space below. A pull quote or a headline sits in the
     middle of its space or across columns; a title is followed by its authors, not by text.
     """
     x0, y0, x1, y1 = b.bbox
-    under = [
-        t
-        for t in text
-        if -1 <= t.bbox[1] - y1 <= DISPLAY_HEADING_GAP * size
-        and abs(t.bbox[0] - x0) <= size
-        and t.bbox[2] >= x1 - 1
-    ]
+
+    def opens(t: Block) -> bool:
+        gap = t.bbox[1] - y1
+        if abs(t.bbox[0] - x0) <= size and t.bbox[2] >= x1 - 1:
+            return -1 <= gap <= DISPLAY_HEADING_GAP * size
+        # Centred over its paragraph (APS's "III. TESTING WITH THE CMB", 9 pt capitals over
+        # 10 pt text): indented on both sides alike, with a little more space under it.
+        indents = x0 - t.bbox[0], t.bbox[2] - x1
+        return (
+            min(indents) > size
+            and abs(indents[0] - indents[1]) <= size
+            and -1 <= gap <= CENTRED_HEADING_GAP * size
+        )
+
+    under = [t for t in text if opens(t)]
     if not under:
         return False
     below = min(t.bbox[1] for t in under) - y1
