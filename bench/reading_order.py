@@ -118,9 +118,10 @@ def main() -> int:
         ("fresh9 (Elsevier, frozen at ce43297)", ("fresh9",)),
     )
     for label, keep in batches:
-        first = [c["first_measured"] == "ok" for c in cases if c["split"] in keep]
-        if not first:
-            continue
+        mine = [c for c in cases if c["split"] in keep]
+        if not mine or not all("first_measured" in c for c in mine):
+            continue  # a batch being measured for the first time has no first figure yet
+        first = [c["first_measured"] == "ok" for c in mine]
         print(
             f"basehalf on {label} cases when first measured (rule frozen, unseen by its "
             f"author): {sum(first)}/{len(first)} {100 * sum(first) / max(len(first), 1):.1f}%"
