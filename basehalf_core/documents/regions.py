@@ -99,7 +99,59 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list, list]:
         if unseen:
             marks = [r for r in marks if not any(_same_rect(r, q) for q in unseen)]
     figures = [r for r in _cluster(marks, 0.5 * em) if sized(r, 2, 2)]
-    return figures, boxes, rules
+    return figures + _ruled_tables(rules, em), boxes, rules
+
+
+# A table ruled only across (booktabs' top, middle and bottom rules; \hline rows) has at
+# least this many rules of one width, each at most this many ems below the one above, and
+# at least this many ems wide.
+RULED_TABLE_RULES = 3
+RULED_TABLE_GAP = 12.0
+RULED_TABLE_WIDTH = 8.0
+# Its first two rules (booktabs' top and middle rules) are at most this many ems apart.
+RULED_TABLE_HEAD = 4.0
+# Two rules closer than this many ems are one double rule.
+RULED_TABLE_DOUBLE = 0.3
+
+
+def _ruled_tables(rules: list, em: float) -> list:
+    """Regions of tables drawn with horizontal rules only: stacks of rules of the same width.
+
+    With no vertical rule and no frame, each rule is a mark too thin to make a figure, so
+    the cells between them were read as running text. Three or more rules of one width
+    (their ends within a point), one under the other, the first two close (a head row),
+    bound a table from the first to the last. Two rules (an abstract set between rules) are
+    no table; a stack holding a paragraph is dropped with the other regions that hold one
+    (:func:`mark_regions`).
+    """
+    across = sorted(
+        (r for r in rules if r[2] - r[0] >= RULED_TABLE_WIDTH * em), key=lambda r: (r[1], r[0])
+    )
+    stacks: list[list] = []
+    for r in across:
+        for stack in stacks:
+            last = stack[-1]
+            if not (abs(r[0] - last[0]) <= 1 and abs(r[2] - last[2]) <= 1):
+                continue
+            if r[1] - last[3] <= RULED_TABLE_DOUBLE * em:
+                # A double rule (under a running head, a table's foot) is one rule.
+                stack[-1] = [last[0], last[1], last[2], max(last[3], r[3])]
+                break
+            if r[1] - last[3] <= RULED_TABLE_GAP * em:
+                stack.append(r)
+                break
+        else:
+            stacks.append([r])
+    out = []
+    for st in stacks:
+        # A table opens with its head: its first two rules hold a row or two between them.
+        # A rule of the same width further up (under a running head, over a block of
+        # agency names) starts no table.
+        while len(st) >= 2 and st[1][1] - st[0][3] > RULED_TABLE_HEAD * em:
+            st = st[1:]
+        if len(st) >= RULED_TABLE_RULES:
+            out.append([st[0][0], st[0][1], st[0][2], st[-1][3]])
+    return out
 
 
 def _paper_white(d: dict) -> bool:

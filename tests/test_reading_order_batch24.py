@@ -1,0 +1,93 @@
+"""Rules found on batch 24 (unseen pages, first measured 16/22).
+
+- A table ruled only across (booktabs' top, middle and bottom rules, as ACM's and many
+  other LaTeX classes set their tables) has no frame and no vertical rule; each rule is too
+  thin to make a figure, so its cells were read as running text, and a drag from the foot
+  of one column to text under a table at the top of the next read the whole table. Three or
+  more rules of one width, one under the other, the first two close (a head row between
+  them), bound a table; its caption above is read as a caption. A double rule counts once,
+  and a rule far above the table (under a running head) starts none. On the side-effect
+  scan (391 pages, --styles) 27 pages change, all of them tables and their captions.
+
+The pages are made with PyMuPDF in tmp_path.
+"""
+
+from __future__ import annotations
+
+from conftest import drag
+from pagedraw import one_page, write_lines
+
+VOCABULARY = (
+    "authors may use the keywords to describe their work and the reviewers read them as the "
+    "first hint of what the paper holds before they read the abstract"
+)
+WORDS = VOCABULARY.split()
+SIZE, LEAD = 9.0, 11.0
+LEFT, RIGHT, WIDTH = 54, 318, 240
+
+
+def _text(page, x: float, y: float, lines: int, start: int = 0) -> float:
+    return write_lines(page, x, y, [8] * lines, WORDS, size=SIZE, lead=LEAD, start=start)
+
+
+def _line(page, x: float, y: float, text: str, size: float = SIZE) -> None:
+    page.insert_text((x, y), text, fontsize=size, fontname="tiro")
+
+
+def _rule(page, y: float, width: float = 0.5) -> None:
+    page.draw_line((RIGHT, y), (RIGHT + WIDTH, y), width=width)
+
+
+def _table(page, y: float, head_gap: float = 17.0) -> float:
+    """A caption, then a table of three columns and four rows under three rules (the first
+    two ``head_gap`` apart), at the top of the right column; the baseline under it."""
+    _line(page, RIGHT + 40, y, "Table 1. Frequency of Special Characters", 8)
+    top = y + 12
+    _rule(page, top, 0.8)
+    _line(page, RIGHT + 4, top + 11, "Symbol        Frequency        Comments", 8)
+    mid = top + head_gap
+    _rule(page, mid)
+    for k, row in enumerate(
+        (
+            "Ø    1 in 1,000    For Swedish names",
+            "π    1 in 5    Common in math",
+            "$    4 in 5    Used in business",
+            "Ψ    1 in 40,000    Unexplained usage",
+        )
+    ):
+        # Cells in the text's own size: only the rules tell them from running text.
+        _line(page, RIGHT + 4, mid + 11 + 11 * k, row)
+    bottom = mid + 50
+    _rule(page, bottom, 0.8)
+    return bottom + 24
+
+
+def _page(head_gap: float = 17.0):
+    def draw(page) -> None:
+        _line(page, LEFT, 40, "The Name of the Title Is Hope", 7)
+        _line(page, RIGHT + 90, 40, "Conference acronym, June 2018", 7)
+        y = _text(page, LEFT, 70, 50)
+        _line(page, LEFT, y, "comma-separated list of keywords for the source.")
+        y = _table(page, 70, head_gap)
+        _line(page, RIGHT, y, "User-defined keywords are a comma-separated list of words")
+        _text(page, RIGHT, y + LEAD, 30, start=3)
+
+    return draw
+
+
+def test_a_drag_past_a_table_ruled_only_across_leaves_it_and_its_caption_out(tmp_path):
+    doc = one_page(tmp_path, _page())
+    got = drag(doc, 0, "source.", "User-defined")
+    assert got == "source. User-defined", got
+
+
+def test_the_cells_and_caption_of_a_ruled_table_are_a_float(tmp_path):
+    roles = {w.text: w.role for w in one_page(tmp_path, _page()).words(0)}
+    assert roles["Swedish"] == roles["Comments"] == roles["business"] == "float"
+    assert roles["User-defined"] == "body"
+
+
+def test_three_rules_far_apart_at_the_top_are_no_table(tmp_path):
+    # Six ems between the first two rules: no head row between them, so no table.
+    roles = {w.text: w.role for w in one_page(tmp_path, _page(head_gap=60.0)).words(0)}
+    assert roles["Swedish"] != "float"
