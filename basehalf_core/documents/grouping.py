@@ -29,6 +29,18 @@ def box_of(segs: list[_Segment]) -> tuple[float, float, float, float]:
 
 # Lines join one block when the space between them is at most this many font sizes.
 LINE_GAP = 1.0
+# A line whose box reaches more than this many font sizes up into the box of the line above
+# stands level with it (a piece of the same line).
+LINE_OVERLAP = 0.5
+# A born-digital line's box is about this many font sizes tall. Where the page's boxes overlap
+# their neighbours' (:func:`_overlapping_lines`), lines are measured middle to middle against
+# the same bounds: a line goes on from the one above when its middle lies between
+# LINE_HEIGHT - LINE_OVERLAP and LINE_HEIGHT + LINE_GAP sizes lower.
+LINE_HEIGHT = 1.2
+LINE_PITCH = LINE_HEIGHT - LINE_OVERLAP
+# The page's boxes overlap their neighbours' when at least this many pairs of lines, and
+# most of them, do.
+OVERLAP_LINES = 6
 
 
 def group(segs: list[_Segment], rot) -> list[Group]:
@@ -37,6 +49,7 @@ def group(segs: list[_Segment], rot) -> list[Group]:
     active: list[int] = []  # groups a later segment may still join
     ordered = sorted(segs, key=lambda s: (s.box[1], s.box[0]))
     followed = _followed_on_line(ordered)
+    overlapping = _overlapping_lines(ordered)
     for seg in ordered:
         x0, y0, x1, y1 = seg.box
         best = None
@@ -67,7 +80,11 @@ def group(segs: list[_Segment], rot) -> list[Group]:
                 overlap = min(x1, bx1) - max(x0, bx0)
                 if overlap < 0.5 * min(x1 - x0, bx1 - bx0):
                     continue
-                if not -0.5 * seg.size <= y0 - last[3] <= LINE_GAP * seg.size:
+                if overlapping:
+                    pitch = (y0 + y1 - last[1] - last[3]) / 2
+                    if not LINE_PITCH <= pitch / seg.size <= LINE_HEIGHT + LINE_GAP:
+                        continue
+                elif not -LINE_OVERLAP * seg.size <= y0 - last[3] <= LINE_GAP * seg.size:
                     continue
             best = k
         if best is None:
@@ -272,3 +289,44 @@ def _followed_on_line(ordered: list[_Segment]) -> set[int]:
                 out.add(id(seg))
                 break
     return out
+
+
+def _overlapping_lines(ordered: list[_Segment]) -> bool:
+    """Do the line boxes of this page reach into the boxes of the lines under them?
+
+    An OCR text layer sets its invisible words in a font whose boxes are half as tall again
+    as the line spacing the scan shows, so every line's box overlaps the next one's by more
+    than :data:`LINE_OVERLAP` sizes; measured by box edges, each line would stand level
+    with the line above, and a column would group as two blocks of every other line, read
+    one after the other. Each horizontal line is paired with the nearest line under it in
+    its style, overlapping it across, whose middle lies :data:`LINE_PITCH` to two sizes
+    lower; the page's boxes overlap when at least :data:`OVERLAP_LINES` pairs, and more
+    than half of them, overlap that much. Born-digital boxes (about 1.2 sizes tall, the
+    lines at least that far apart) touch at most.
+    """
+    tops = [s.box[1] for s in ordered]
+    pairs = overlaps = 0
+    for seg in ordered:
+        if seg.direction != (1.0, 0.0):
+            continue
+        x0, y0, x1, y1 = seg.box
+        em = max(seg.size, 1.0)
+        mid = (y0 + y1) / 2
+        below = None
+        for other in ordered[bisect_left(tops, y0) : bisect_right(tops, y1 + 2 * em)]:
+            ox0, oy0, ox1, oy1 = other.box
+            pitch = (oy0 + oy1) / 2 - mid
+            if (
+                other is seg
+                or (other.family, other.size, other.direction) != (seg.family, seg.size, (1.0, 0.0))
+                or not LINE_PITCH * em <= pitch <= 2 * em
+                or min(x1, ox1) - max(x0, ox0) < 0.5 * min(x1 - x0, ox1 - ox0)
+            ):
+                continue
+            if below is None or pitch < (below.box[1] + below.box[3]) / 2 - mid:
+                below = other
+        if below is None:
+            continue
+        pairs += 1
+        overlaps += below.box[1] - y1 < -LINE_OVERLAP * em
+    return pairs >= OVERLAP_LINES and 2 * overlaps > pairs
