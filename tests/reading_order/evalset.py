@@ -198,6 +198,10 @@ class Unit:
     block: int
     line: int
     glue: bool = False
+    # text.join reads a word's ``broken`` (a Hangul line end broken inside a word); the
+    # baselines' units carry no such mark.
+    broken: bool = False
+    style: str = ""
 
 
 def _hit(units: list, point) -> int:
