@@ -13,6 +13,15 @@ figure's panel letter beside a column of text.
   blocks level with each other, each heading its own column, is read with the text
   (:func:`~basehalf_core.documents.headings._column_heads`).
 
+- A Nature article sets a figure's panel letters ("a" ... "f") in a bold sans at each
+  panel's top left, just outside the plot the panel draws (so outside the figure's region),
+  with a column of text narrowed beside the figure. The letters in the left row of panels
+  lay within the width of that column (its lines run on under the figure) and were read as
+  its headings: a drag from the column's foot to the next column's top read "c e" between
+  the two. A lone word of one or two letters set otherwise than the page's text, within a
+  text size of a figure's region, is read like the figure
+  (:func:`~basehalf_core.documents.regions._panel_labels`).
+
 The pages are made with PyMuPDF in tmp_path.
 """
 
@@ -111,3 +120,85 @@ def test_a_lone_large_line_over_a_column_keeps_its_own_style(tmp_path):
     doc = one_page(tmp_path, draw)
     styles = {w.text: w.style for w in doc.words(0)}
     assert styles["Insight"] != styles["customers."], styles
+
+
+FIGURE_VOCABULARY = (
+    "neurons in the dorsal striatum responded to the cue with a burst of spikes that scaled "
+    "with the expected reward and decayed over the following trials as the mice learned the "
+    "new contingency"
+)
+FIGURE_TEXT = FIGURE_VOCABULARY.split()
+
+
+def _serif(page, x: float, y: float, lines: int, width: float, start: int = 0) -> tuple:
+    """``lines`` lines of 9 pt serif filled up to ``width``; (next baseline, next word)."""
+    k = start
+    for _ in range(lines):
+        line: list[str] = []
+        while True:
+            word = FIGURE_TEXT[k % len(FIGURE_TEXT)]
+            if pymupdf.get_text_length(" ".join([*line, word]), fontsize=SIZE) > width:
+                break
+            line.append(word)
+            k += 1
+        page.insert_text((x, y), " ".join(line), fontsize=SIZE, fontname="tiro")
+        y += 11
+    return y, k
+
+
+def _figure_page(page) -> None:
+    """A figure of six plotted panels (a-f) over the right of the page's top, its letters in
+    9 pt bold sans just left of each panel's axes; the left column narrowed beside it runs
+    on under it at full width, ending "... last words"; the right column starts under the
+    figure's caption with "Next column"."""
+    fx0, fx1, fy0, fy1 = 200.0, 555.0, 50.0, 404.0
+    pw, ph = (fx1 - fx0 - 15) / 2, (fy1 - fy0 - 30) / 3
+    letters = iter("abcdef")
+    for row in range(3):
+        for col in range(2):
+            x, y = fx0 + col * (pw + 15), fy0 + row * (ph + 15)
+            shape = page.new_shape()
+            shape.draw_polyline([(x + 12, y + 2), (x + 12, y + ph - 12), (x + pw, y + ph - 12)])
+            shape.finish(color=(0, 0, 0), width=0.6)
+            trace = [
+                (x + 14 + i * (pw - 16) / 40, y + ph - 20 - (ph - 30) * ((i * 7) % 11) / 11)
+                for i in range(41)
+            ]
+            shape.draw_polyline(trace)
+            shape.finish(color=(0.8, 0.1, 0.1), width=0.8)
+            shape.commit()
+            page.insert_text((x + 14, y + ph - 4), "Time (s)", fontsize=5.5, fontname="helv")
+            page.insert_text((x, y + 8), next(letters), fontsize=SIZE, fontname="hebo")
+    y, k = _serif(page, 40, 58, 32, fx0 - 47)
+    page.insert_text(
+        (fx0, fy1 + 14), "Fig. 2 | Responses to the cue.", fontsize=7.5, fontname="hebo"
+    )
+    y, k = _serif(page, 40, y, 29, 250, k)
+    page.insert_text((40, y), "last words", fontsize=SIZE, fontname="tiro")
+    page.insert_text((305, 460), "Next column", fontsize=SIZE, fontname="tiro")
+    _serif(page, 305, 471, 24, 250, k + 1)
+
+
+def test_a_drag_past_a_figure_leaves_its_panel_letters_out(tmp_path):
+    doc = one_page(tmp_path, _figure_page)
+    got = drag(doc, 0, "last", "column")
+    assert got == "last words Next column", got
+
+
+def test_a_one_letter_heading_away_from_figures_is_read(tmp_path):
+    # An appendix's "A" over its text, a figure's plot in the other column: a heading,
+    # read with the text.
+    def draw(page):
+        y, _k = _serif(page, 40, 60, 20, 250)
+        page.insert_text((40, y + 6), "A", fontsize=12, fontname="hebo")
+        _serif(page, 40, y + 20, 10, 250, 5)
+        shape = page.new_shape()
+        shape.draw_polyline([(320, 60), (320, 200), (550, 200)])
+        shape.draw_polyline([(330, 190), (400, 90), (470, 150), (540, 70)])
+        shape.finish(color=(0, 0, 0), width=0.6)
+        shape.commit()
+        page.insert_text((305, 230), "Next column", fontsize=SIZE, fontname="tiro")
+        _serif(page, 305, 241, 30, 250, 3)
+
+    doc = one_page(tmp_path, draw)
+    assert next(w for w in doc.words(0) if w.text == "A").role == "body"
