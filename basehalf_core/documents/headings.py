@@ -53,8 +53,13 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
         return False
     changed = False
     size = Counter(b.size for b in text).most_common(1)[0][0]
+    heads = _column_heads(body, text, size, body_style)
     for b in body:
         if b.style == body_style or b.region:
+            continue
+        if id(b) in heads:
+            b.style = body_style
+            changed = True
             continue
         if b.fixed:
             # A code listing between paragraphs is read with them, whatever its length; it
@@ -96,6 +101,63 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
                 b.style = body_style
                 changed = True
     return changed
+
+
+# A column's text starts at most this many body sizes under its head.
+COLUMN_HEAD_GAP = 2.0
+# Heads on one baseline have middles within this share of their size of each other.
+COLUMN_HEAD_LEVEL = 0.3
+
+
+def _column_heads(body: list[Block], text: list[Block], size: float, body_style: str) -> set[int]:
+    """ids of the heads of a row of columns: read with the text, however large.
+
+    A report sets three columns side by side under heads on one baseline ("Insight",
+    "Challenge", "Strategy"), each at its own column's left edge and often much larger
+    than the text (a display heading's ratio is no limit here). Alone, a line that large
+    could be a headline or a pull quote; a row of them is not: two or more one-line blocks
+    in one style, level with each other, each with a column of running text (two lines or
+    more, no narrower than the head) starting flush with it within
+    :data:`COLUMN_HEAD_GAP` body sizes under it, and the columns side by side. Read as
+    title matter, the row went before all of its columns, and a drag from one column's foot
+    to the next one's top left the next head out.
+    """
+    under: dict[int, Block] = {}
+    for b in body:
+        if (
+            b.style == body_style
+            or b.region
+            or b.lines != 1
+            or b.direction != (1.0, 0.0)
+            or b.size < FOOTNOTE_SIZE_RATIO * size
+        ):
+            continue
+        x0, _y0, x1, y1 = b.bbox
+        column = [
+            t
+            for t in text
+            if t.lines >= 2
+            and -1 <= t.bbox[1] - y1 <= COLUMN_HEAD_GAP * size
+            and abs(t.bbox[0] - x0) <= size
+            and t.bbox[2] >= x1 - 1
+        ]
+        if column:
+            under[id(b)] = min(column, key=lambda t: t.bbox[1])
+    heads: set[int] = set()
+    cands = [b for b in body if id(b) in under]
+    for b in cands:
+        mid = (b.bbox[1] + b.bbox[3]) / 2
+        for o in cands:
+            if (
+                o is not b
+                and o.style == b.style
+                and abs((o.bbox[1] + o.bbox[3]) / 2 - mid) <= COLUMN_HEAD_LEVEL * b.size
+                and not x_overlap(o, b)
+                and not x_overlap(under[id(o)], under[id(b)])
+            ):
+                heads.add(id(b))
+                break
+    return heads
 
 
 def _outdented_heading(b: Block, text: list[Block], size: float) -> bool:

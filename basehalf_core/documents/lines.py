@@ -49,7 +49,13 @@ def segments(units: list[_Unit], info: dict) -> list[_Segment]:
         if (
             cur is not None
             and _continues(cur, u, family, size, direction, key, split_gap)
-            and not (direction == (1.0, 0.0) and gutters.between(cur.units[-1], u, size))
+            and not (
+                direction == (1.0, 0.0)
+                and (
+                    gutters.between(cur.units[-1], u, size)
+                    or gutters.column_edge(cur.units[-1], u, size)
+                )
+            )
         ):
             cur.units.append(u)
             cur.chars += len(u.text)
@@ -60,6 +66,7 @@ def segments(units: list[_Unit], info: dict) -> list[_Segment]:
             and direction == (1.0, 0.0) == cur.direction
             and _continues(cur, u, cur.family, cur.size, direction, key, split_gap)
             and not gutters.between(cur.units[-1], u, size)
+            and not gutters.column_edge(cur.units[-1], u, size)
         ):
             new.after = cur  # the same line, set otherwise from here on
         cur = new
@@ -192,6 +199,13 @@ GUTTER_GAP = 0.5
 GUTTER_WINDOW = 15
 # A gutter is crossed by at most this share of the words that end just left of it.
 GUTTER_CROSSING = 0.1
+# A word starts a column's head when at least this many lines right under it start where it
+# starts, within this many of its sizes under it.
+EDGE_LINES = 3
+EDGE_REACH = 4.0
+# Those lines are set smaller: a head's box is at least this many times as tall as theirs
+# (a table's rows line up under its header row in the same print).
+EDGE_HEAD_RATIO = 1.25
 
 
 class _Gutters:
@@ -227,6 +241,39 @@ class _Gutters:
                     ending += 1
             found = self.memo[key] = ending >= 5 and crossing <= GUTTER_CROSSING * ending
         return found
+
+    def column_edge(self, last: _Unit, u: _Unit, size: float) -> bool:
+        """Does ``u`` stand at the left edge of a column whose text starts right under it?
+
+        A report sets its columns' heads ("Insight", "Challenge", "Strategy") large, on one
+        baseline, each at its own column's left edge: a head as wide as most of its column
+        leaves less than :data:`SPLIT_GAP` of its sizes to the next, and a paragraph across
+        the page above them crosses the gutters :meth:`between` looks for. Under the heads
+        the gutter is plain: at least :data:`EDGE_LINES` lines within :data:`EDGE_REACH` of
+        its sizes under ``u`` start where it starts, set smaller than it (its box at least
+        :data:`EDGE_HEAD_RATIO` times as tall as theirs), text under the line's part before
+        it ends short of the gutter, and no word there crosses it. Words of a justified
+        paragraph do not line up down a white stripe like that; a table's rows do, under a
+        header row in their own print, and are left as they were.
+        """
+        gap = u.rect[0] - last.rect[2]
+        if gap < GUTTER_GAP * size:
+            return False
+        x = u.rect[0] - min(1.5, gap / 2)
+        tall = u.rect[3] - u.rect[1]
+        below = (u.rect[1] + u.rect[3]) / 2
+        lo = bisect_right(self.tops, below)
+        hi = bisect_right(self.tops, u.rect[3] + EDGE_REACH * size)
+        starts: set[int] = set()
+        left = False
+        for r in self.units[lo:hi]:
+            if r[0] < x < r[2]:
+                return False
+            if abs(r[0] - u.rect[0]) <= 1 and EDGE_HEAD_RATIO * (r[3] - r[1]) <= tall:
+                starts.add(round(r[3]))
+            elif last.rect[0] <= r[2] <= x:
+                left = True
+        return left and len(starts) >= EDGE_LINES
 
 
 def _continues(

@@ -234,6 +234,51 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
                 g.block.region = "float"
         elif _title_over(g, groups, figures, em):
             g.block.region = "float"
+    if figures:
+        _panel_labels(groups, figures, em)
+
+
+# A panel's letter has at most this many characters, and stands at most this many of the
+# page's text sizes outside its figure's region.
+PANEL_LABEL_CHARS = 2
+PANEL_LABEL_REACH = 1.0
+
+
+def _panel_labels(groups: list[Group], figures: list, em: float) -> None:
+    """Read the letters of a figure's panels ("a", "b", ... "e") as the figure's contents.
+
+    A journal (Nature's) sets each panel's letter in a bold sans at the panel's top left,
+    just outside the plot the panel draws, so outside the figure's region; beside a column
+    of text narrowed to make room for the figure, the letter lies within that column's
+    width and was read as a heading of it, inside a drag through the column. A block of one
+    line holding one word of at most :data:`PANEL_LABEL_CHARS` letters, set in a style
+    other than the page's text (family or size), within :data:`PANEL_LABEL_REACH` of the
+    page's text sizes of a figure's region, is read like the figure (``float``). A word of
+    the text stands on a line of the text; a heading has more letters.
+    """
+    weight: dict[str, float] = {}
+    for g in groups:
+        weight[g.block.style] = weight.get(g.block.style, 0.0) + g.block.chars * g.block.size**2
+    text_style = max(weight, key=lambda k: weight[k]) if weight else ""
+    reach = PANEL_LABEL_REACH * em
+    for g in groups:
+        b = g.block
+        if (
+            b.region
+            or b.lines != 1
+            or b.style == text_style
+            or g.segments[0].direction != (1.0, 0.0)
+        ):
+            continue
+        words = [u.text for seg in g.segments for u in seg.units]
+        if len(words) != 1 or len(words[0]) > PANEL_LABEL_CHARS or not words[0].isalpha():
+            continue
+        x0, y0, x1, y1 = g.box
+        if any(
+            x0 - reach <= r[2] and r[0] <= x1 + reach and y0 - reach <= r[3] and r[1] <= y1 + reach
+            for r in figures
+        ):
+            b.region = "float"
 
 
 # A region's title line sits at most this many of its sizes above the region's top.
