@@ -170,28 +170,40 @@ def _bands_off_columns(
     the right column, which starts level with the centred "Abstract" heading over the
     indented abstract on the left. No row's gap is left across the page and no gutter runs
     its whole height, so the page was read line by line across the gutter: the right
-    column's paragraphs before the abstract. A block that reaches at most
-    :data:`BAND_REACH` of its size into the top of the highest paragraph of at least
+    column's paragraphs before the abstract.
+
+    The gutter is looked for between the paragraphs of at least
     :data:`OVERHANG_COLUMN_LINES` lines in the running text's style (``body_style``, when
-    known: five lines of affiliations are not a paragraph), or up into the foot of the
-    lowest, lies above (or below) the columns, not beside them; with those set aside, a
-    gutter with a paragraph of that many lines on each side splits the rest.
+    known: five lines of affiliations are not a paragraph). Every block across it must
+    reach at most :data:`BAND_REACH` of its size into the top of the highest paragraph
+    (then it lies above the columns, with every block no lower than it: title matter
+    beside it) or up into the foot of the lowest (below them, with every block no higher).
+    A block across the gutter level with the paragraphs is a headline or a figure between
+    them: no band.
     """
-    text = [b for b in blocks if b.lines >= OVERHANG_COLUMN_LINES]
-    paragraphs = [b for b in text if not body_style or b.style == body_style]
-    if len(text) < 2 or not paragraphs:
+    paragraphs = [
+        b
+        for b in blocks
+        if b.lines >= OVERHANG_COLUMN_LINES and (not body_style or b.style == body_style)
+    ]
+    if len(paragraphs) < 2:
         return None
     top = min(b.bbox[1] for b in paragraphs)
     foot = max(b.bbox[3] for b in paragraphs)
-    above = [b for b in blocks if b.bbox[3] <= top + BAND_REACH * b.size]
-    below = [b for b in blocks if b.bbox[1] >= foot - BAND_REACH * b.size and b not in above]
-    rest = [b for b in blocks if b not in above and b not in below]
-    if not (above or below) or not rest:
-        return None
-    sides = [b for b in text if b in rest]
-    for lo, hi in gaps([(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in rest], min_col_gap):
-        if any(b.bbox[2] - 1 <= lo for b in sides) and any(b.bbox[0] + 1 >= hi for b in sides):
-            return above, rest, below
+    for lo, hi in gaps([(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in paragraphs], min_col_gap):
+        across = [b for b in blocks if b.bbox[0] + 0.5 < hi and b.bbox[2] - 0.5 > lo]
+        over = [b for b in across if b.bbox[3] <= top + BAND_REACH * b.size]
+        under = [b for b in across if b.bbox[1] >= foot - BAND_REACH * b.size and b not in over]
+        if not across or len(over) + len(under) < len(across):
+            continue
+        above = [b for b in blocks if over and b.bbox[3] <= max(o.bbox[3] for o in over)]
+        below = [
+            b
+            for b in blocks
+            if under and b not in above and b.bbox[1] >= min(u.bbox[1] for u in under)
+        ]
+        rest = [b for b in blocks if b not in above and b not in below]
+        return above, rest, below
     return None
 
 
