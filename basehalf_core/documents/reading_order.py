@@ -52,7 +52,9 @@ def xy_cut(
     before the columns under it, even where its rows happen to leave a gutter's gap; not
     when the band is a column's first line (:func:`_runs_on`). Rows of authors set in the
     running text's own font are such a band when centred (:func:`_title_band`, against the
-    blocks of ``page``).
+    blocks of ``page``). Blocks that neither cut splits are read row by row, unless only
+    the boxes of title matter above the columns (or a line under them) close both cuts
+    (:func:`_bands_off_columns`).
     """
     if len(blocks) <= 1:
         return list(blocks)
@@ -95,6 +97,16 @@ def xy_cut(
             return xy_cut(top, min_col_gap, body_style, page) + xy_cut(
                 rest, min_col_gap, body_style, page
             )
+    # Before reading by height across the gutter: a band that only touches the columns'
+    # top or foot is read before or after them, and the columns split.
+    bands = _bands_off_columns(blocks, min_col_gap, body_style)
+    if bands:
+        above, rest, below = bands
+        return (
+            xy_cut(above, min_col_gap, body_style, page)
+            + xy_cut(rest, min_col_gap, body_style, page)
+            + xy_cut(below, min_col_gap, body_style, page)
+        )
     return _by_rows(blocks)
 
 
@@ -139,6 +151,60 @@ def _gutters_under_overhangs(blocks: list[Block], min_col_gap: float) -> list[tu
         ):
             out.append((lo, hi))
     return out
+
+
+# A block across the columns' top (or foot) reaches at most this share of its font size into
+# the columns' first (or last) line: the slop of its box, not a line set level with them.
+BAND_REACH = 0.5
+
+
+def _bands_off_columns(
+    blocks: list[Block], min_col_gap: float, body_style: str = ""
+) -> tuple[list[Block], list[Block], list[Block]] | None:
+    """The blocks above and below the columns of running text, when only their boxes'
+    reach into the columns' first or last line closes both the gutter and the gap between
+    rows: ``(above, columns, below)``, or None.
+
+    IJCAI's title matter runs down to the columns' top (seven lines of authors and
+    affiliations); the box of its last line reaches a point or two into the first line of
+    the right column, which starts level with the centred "Abstract" heading over the
+    indented abstract on the left. No row's gap is left across the page and no gutter runs
+    its whole height, so the page was read line by line across the gutter: the right
+    column's paragraphs before the abstract.
+
+    The gutter is looked for between the paragraphs of at least
+    :data:`OVERHANG_COLUMN_LINES` lines in the running text's style (``body_style``, when
+    known: five lines of affiliations are not a paragraph). Every block across it must
+    reach at most :data:`BAND_REACH` of its size into the top of the highest paragraph
+    (then it lies above the columns, with every block no lower than it: title matter
+    beside it) or up into the foot of the lowest (below them, with every block no higher).
+    A block across the gutter level with the paragraphs is a headline or a figure between
+    them: no band.
+    """
+    paragraphs = [
+        b
+        for b in blocks
+        if b.lines >= OVERHANG_COLUMN_LINES and (not body_style or b.style == body_style)
+    ]
+    if len(paragraphs) < 2:
+        return None
+    top = min(b.bbox[1] for b in paragraphs)
+    foot = max(b.bbox[3] for b in paragraphs)
+    for lo, hi in gaps([(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in paragraphs], min_col_gap):
+        across = [b for b in blocks if b.bbox[0] + 0.5 < hi and b.bbox[2] - 0.5 > lo]
+        over = [b for b in across if b.bbox[3] <= top + BAND_REACH * b.size]
+        under = [b for b in across if b.bbox[1] >= foot - BAND_REACH * b.size and b not in over]
+        if not across or len(over) + len(under) < len(across):
+            continue
+        above = [b for b in blocks if over and b.bbox[3] <= max(o.bbox[3] for o in over)]
+        below = [
+            b
+            for b in blocks
+            if under and b not in above and b.bbox[1] >= min(u.bbox[1] for u in under)
+        ]
+        rest = [b for b in blocks if b not in above and b not in below]
+        return above, rest, below
+    return None
 
 
 def _title_band(

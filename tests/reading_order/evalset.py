@@ -191,7 +191,11 @@ def path_of(case: dict) -> Path:
 
 @dataclass(frozen=True)
 class Unit:
-    """One piece of text in a reader's order, with its box and its line (for joining)."""
+    """One piece of text in a reader's order, with its box and its line (for joining).
+
+    ``broken`` is what :func:`join` reads of a word at a line's end (it broke inside a
+    word); the baselines cannot tell, so it stays False for them.
+    """
 
     text: str
     rect: tuple[float, float, float, float]
