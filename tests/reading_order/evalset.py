@@ -202,8 +202,6 @@ class Unit:
     block: int
     line: int
     glue: bool = False
-    # text.join reads Word.broken (a word cut at a full line's end without a space); the
-    # baselines' own orders know nothing of it, so none of their pieces is broken.
     broken: bool = False
 
 
