@@ -173,15 +173,47 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
         elif any(inside(g, r) for r in figures):
             g.block.region = "float"
         elif not paragraph(g) and CAPTION_LABEL.match(_first_line(g)):
-            x0, y0, x1, y1 = g.box
-            if any(
-                min(x1, r[2]) > max(x0, r[0])
-                and (-em <= y0 - r[3] <= 4 * em or -em <= r[1] - y1 <= 4 * em)
-                for r in figures
-            ):
+            if any(_caption_beside(g, r, groups, em) for r in figures):
                 g.block.region = "float"
         elif _title_over(g, groups, figures, em):
             g.block.region = "float"
+
+
+# A caption standing by itself lies at most this many ems above or under its region, or
+# farther, up to this share of the region's height, with no other text between the two.
+CAPTION_NEAR = 4.0
+CAPTION_FAR_SHARE = 0.5
+
+
+def _caption_beside(g: Group, r, groups: list[Group], em: float) -> bool:
+    """Does the caption-labelled block ``g`` stand above or under the region ``r``?
+
+    It lies across some of the region's width, at most :data:`CAPTION_NEAR` ems from it, or
+    up to :data:`CAPTION_FAR_SHARE` of the region's height when no other block lies in the
+    space between the two: a picture placed with white space under it (IEEE Access's
+    "FIGURE 1: System overview." 41 pt under its image, set in the text's font and size)
+    keeps its caption, and a short line of running text with a label is not taken for one
+    across a paragraph.
+    """
+    x0, y0, x1, y1 = g.box
+    if min(x1, r[2]) <= max(x0, r[0]):
+        return False
+    far = max(CAPTION_NEAR * em, CAPTION_FAR_SHARE * (r[3] - r[1]))
+    for top, bottom in ((r[3], y0), (y1, r[1])):  # under the region, above it
+        gap = bottom - top
+        if not -em <= gap <= far:
+            continue
+        if gap <= CAPTION_NEAR * em:
+            return True
+        between = any(
+            o is not g
+            and min(x1, o.box[2]) > max(x0, o.box[0])
+            and top < (o.box[1] + o.box[3]) / 2 < bottom
+            for o in groups
+        )
+        if not between:
+            return True
+    return False
 
 
 # A region's title line sits at most this many of its sizes above the region's top.
@@ -270,7 +302,7 @@ def _mark_footnote_rules(groups: list[Group], rules: list, height: float) -> Non
 
 
 # A caption sits at most this many ems under its figure (the same reach as beside one).
-CAPTION_REACH = 4.0
+CAPTION_REACH = CAPTION_NEAR
 # A caption's paragraph ends at its first line that stops this many sizes short of the block's
 # right edge (a centred or ragged last line; justified running text reaches the edge).
 CAPTION_SHORT = 1.0
