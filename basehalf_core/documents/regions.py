@@ -14,11 +14,12 @@ from basehalf_core.documents.grouping import Group, blocks_of, box_of
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
 from basehalf_core.documents.text_blocks import TINY_RATIO, text_size
 
-# A caption opens with its label and number, then punctuation or the end of its line: "Figure 3:",
-# "Fig. 2.", "Table 1 |", "TABLE II". "Table 1 summarises ..." is running text.
+# A caption opens with its label and number, then punctuation, the end of its line or its
+# capitalised title: "Figure 3:", "Fig. 2.", "Table 1 |", "TABLE II", "Table 1 Summary of ...".
+# "Table 1 summarises ..." is running text.
 CAPTION_LABEL = re.compile(
     r"^(fig(ure)?|tab(le)?|chart|plate|exhibit|listing|algorithm|scheme|图|表)\.?\s*"
-    r"[0-9IVXivx]+[a-z]?(\s*[.:|—–]|$)",
+    r"[0-9IVXivx]+[a-z]?(\s*[.:|—–]|$|\s+(?-i:[A-Z][A-Za-z]))",
     re.IGNORECASE,
 )
 # Page marks that draw something (text, clips and the like are left out).
@@ -143,7 +144,8 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
     """
     em = max(text_size(g.block for g in groups) or 10.0, 4.0)
     figures, boxes, rules = _graphics(page, em)
-    if not figures and not boxes:
+    tables = _ruled_tables(rules, em)
+    if not figures and not boxes and not tables:
         if rules:
             _mark_footnote_rules(groups, rules, page.rect.height)
         return
@@ -173,7 +175,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
         elif any(inside(g, r) for r in figures):
             g.block.region = "float"
         elif not paragraph(g) and CAPTION_LABEL.match(_first_line(g)):
-            if any(_caption_beside(g, r, groups, em) for r in figures):
+            if any(_caption_beside(g, r, groups, em) for r in figures + tables):
                 g.block.region = "float"
         elif _title_over(g, groups, figures, em):
             g.block.region = "float"
@@ -214,6 +216,38 @@ def _caption_beside(g: Group, r, groups: list[Group], em: float) -> bool:
         if not between:
             return True
     return False
+
+
+# Rules whose ends lie this many points apart at most are drawn across the same width.
+TABLE_RULE_SLACK = 2.0
+
+
+def _ruled_tables(rules: list, em: float) -> list:
+    """Tables drawn with horizontal rules alone: the space between two rules drawn across the
+    same width, one under the other.
+
+    A journal's table (a medical journal's "Table 1 Summary characteristics ...") is often
+    drawn with rules over and under its header row and under its last row, and nothing else:
+    no region of drawings holds it, but its caption sits right over its top rule. Each pair
+    of such rules next to each other, at least an em apart, bounds a region (two tables of
+    the same width stacked give a region between them too, which holds the second one's
+    caption; the caption is still found over that one's top rule).
+    """
+    tables = []
+    for r in rules:
+        same = sorted(
+            (
+                q
+                for q in rules
+                if abs(q[0] - r[0]) <= TABLE_RULE_SLACK and abs(q[2] - r[2]) <= TABLE_RULE_SLACK
+            ),
+            key=lambda q: q[1],
+        )
+        below = [q for q in same if q[1] >= r[3] + em]
+        if below:
+            q = below[0]
+            tables.append((min(r[0], q[0]), r[1], max(r[2], q[2]), q[3]))
+    return tables
 
 
 # A region's title line sits at most this many of its sizes above the region's top.
