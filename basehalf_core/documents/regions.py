@@ -12,7 +12,7 @@ import pymupdf
 
 from basehalf_core.documents.grouping import Group, blocks_of, box_of
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
-from basehalf_core.documents.text_blocks import TINY_RATIO, text_size
+from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO, TINY_RATIO, text_size
 
 # A caption opens with its label and number, then punctuation, the end of its line or its
 # capitalised title: "Figure 3:", "Fig. 2.", "Table 1 |", "TABLE II", "Table 1 Summary of ...".
@@ -405,6 +405,12 @@ def _split_fused_captions(
             # The whole block is the caption, ending in its short line: a long caption
             # (ACL's "Table 1: ... HMM-T outperforms N-GRAMS ...") measures like a paragraph.
             g.block.region = "float"
+        elif caption and all(m.size < FOOTNOTE_SIZE_RATIO * em for m in rest):
+            # Set smaller than the text, the lines under the caption's title are its legend
+            # ("Figure 6 Binding of ..." over "(A) Residues of ..."), not the text resuming.
+            g.block.region = "float"
+            out.append(g)
+            continue
         if not caption or len({round(m.box[1]) for m in rest}) < CAPTION_REST:
             out.append(g)
             continue
