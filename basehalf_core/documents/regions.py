@@ -12,13 +12,14 @@ import pymupdf
 
 from basehalf_core.documents.grouping import Group, blocks_of, box_of
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
-from basehalf_core.documents.text_blocks import TINY_RATIO, text_size
+from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO, TINY_RATIO, text_size
 
-# A caption opens with its label and number, then punctuation or the end of its line: "Figure 3:",
-# "Fig. 2.", "Table 1 |", "TABLE II". "Table 1 summarises ..." is running text.
+# A caption opens with its label and number, then punctuation, the end of its line or its
+# capitalised title: "Figure 3:", "Fig. 2.", "Table 1 |", "TABLE II", "Table 1 Summary of ...".
+# "Table 1 summarises ..." is running text.
 CAPTION_LABEL = re.compile(
     r"^(fig(ure)?|tab(le)?|chart|plate|exhibit|listing|algorithm|scheme|图|表)\.?\s*"
-    r"[0-9IVXivx]+[a-z]?(\s*[.:|—–]|$)",
+    r"[0-9IVXivx]+[a-z]?(\s*[.:|—–]|$|\s+(?-i:[A-Z][A-Za-z]))",
     re.IGNORECASE,
 )
 # Page marks that draw something (text, clips and the like are left out).
@@ -195,7 +196,8 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
     """
     em = max(text_size(g.block for g in groups) or 10.0, 4.0)
     figures, boxes, rules = _graphics(page, em)
-    if not figures and not boxes:
+    tables = _rule_pairs(rules, em)
+    if not figures and not boxes and not tables:
         if rules:
             _mark_footnote_rules(groups, rules, page.rect.height)
         return
@@ -225,12 +227,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
         elif any(inside(g, r) for r in figures):
             g.block.region = "float"
         elif not paragraph(g) and CAPTION_LABEL.match(_first_line(g)):
-            x0, y0, x1, y1 = g.box
-            if any(
-                min(x1, r[2]) > max(x0, r[0])
-                and (-em <= y0 - r[3] <= 4 * em or -em <= r[1] - y1 <= 4 * em)
-                for r in figures
-            ):
+            if any(_caption_beside(g, r, groups, em) for r in figures + tables):
                 g.block.region = "float"
         elif _title_over(g, groups, figures, em):
             g.block.region = "float"
@@ -279,6 +276,77 @@ def _panel_labels(groups: list[Group], figures: list, em: float) -> None:
             for r in figures
         ):
             b.region = "float"
+
+
+# A caption standing by itself lies at most this many ems above or under its region, or
+# farther, up to this share of the region's height, with no other text between the two.
+CAPTION_NEAR = 4.0
+CAPTION_FAR_SHARE = 0.5
+
+
+def _caption_beside(g: Group, r, groups: list[Group], em: float) -> bool:
+    """Does the caption-labelled block ``g`` stand above or under the region ``r``?
+
+    It lies across some of the region's width, at most :data:`CAPTION_NEAR` ems from it, or
+    up to :data:`CAPTION_FAR_SHARE` of the region's height when no other block lies in the
+    space between the two: a picture placed with white space under it (IEEE Access's
+    "FIGURE 1: System overview." 41 pt under its image, set in the text's font and size)
+    keeps its caption, and a short line of running text with a label is not taken for one
+    across a paragraph.
+    """
+    x0, y0, x1, y1 = g.box
+    if min(x1, r[2]) <= max(x0, r[0]):
+        return False
+    far = max(CAPTION_NEAR * em, CAPTION_FAR_SHARE * (r[3] - r[1]))
+    for top, bottom in ((r[3], y0), (y1, r[1])):  # under the region, above it
+        gap = bottom - top
+        if not -em <= gap <= far:
+            continue
+        if gap <= CAPTION_NEAR * em:
+            return True
+        between = any(
+            o is not g
+            and min(x1, o.box[2]) > max(x0, o.box[0])
+            and top < (o.box[1] + o.box[3]) / 2 < bottom
+            for o in groups
+        )
+        if not between:
+            return True
+    return False
+
+
+# Rules whose ends lie this many points apart at most are drawn across the same width.
+TABLE_RULE_SLACK = 2.0
+
+
+def _rule_pairs(rules: list, em: float) -> list:
+    """Where a caption may stand over a table drawn with horizontal rules alone: the space
+    between two rules drawn across the same width, one under the other.
+
+    A journal's table (a medical journal's "Table 1 Summary characteristics ...") is often
+    drawn with rules over and under its header row and under its last row, and nothing else:
+    no region of drawings holds it, but its caption sits right over its top rule. Each pair
+    of such rules next to each other, at least an em apart, bounds a region (two tables of
+    the same width stacked give a region between them too, which holds the second one's
+    caption; the caption is still found over that one's top rule). These regions only place
+    captions; a table whose rules stack with a head row is itself a float
+    (:func:`_ruled_tables`).
+    """
+    tables = []
+    for r in rules:
+        same = sorted(
+            (
+                q
+                for q in rules
+                if abs(q[0] - r[0]) <= TABLE_RULE_SLACK and abs(q[2] - r[2]) <= TABLE_RULE_SLACK
+            ),
+            key=lambda q: q[1],
+        )
+        below = [q for q in same if q[1] >= r[3] + em]
+        if below:
+            q = below[0]
+            tables.append((min(r[0], q[0]), r[1], max(r[2], q[2]), q[3]))
+    return tables
 
 
 # A region's title line sits at most this many of its sizes above the region's top.
@@ -367,7 +435,7 @@ def _mark_footnote_rules(groups: list[Group], rules: list, height: float) -> Non
 
 
 # A caption sits at most this many ems under its figure (the same reach as beside one).
-CAPTION_REACH = 4.0
+CAPTION_REACH = CAPTION_NEAR
 # A caption's paragraph ends at its first line that stops this many sizes short of the block's
 # right edge (a centred or ragged last line; justified running text reaches the edge).
 CAPTION_SHORT = 1.0
@@ -436,6 +504,12 @@ def _split_fused_captions(
             # The whole block is the caption, ending in its short line: a long caption
             # (ACL's "Table 1: ... HMM-T outperforms N-GRAMS ...") measures like a paragraph.
             g.block.region = "float"
+        elif caption and all(m.size < FOOTNOTE_SIZE_RATIO * em for m in rest):
+            # Set smaller than the text, the lines under the caption's title are its legend
+            # ("Figure 6 Binding of ..." over "(A) Residues of ..."), not the text resuming.
+            g.block.region = "float"
+            out.append(g)
+            continue
         if not caption or len({round(m.box[1]) for m in rest}) < CAPTION_REST:
             out.append(g)
             continue
