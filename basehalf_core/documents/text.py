@@ -208,6 +208,18 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     return not (h[-1] in vocab and t[0] in vocab)
 
 
+# A gap of at least this share of the line's height between two pieces standing level is a
+# space a reader sees.
+LEVEL_GAP = 0.3
+
+
+def _spaced_level(a, b) -> bool:
+    """Does box ``b`` stand on the same line as box ``a``, right of it, a visible gap on?"""
+    height = max(a[3] - a[1], b[3] - b[1], 1e-6)
+    level = abs((a[1] + a[3]) - (b[1] + b[3])) / 2 <= 0.5 * height
+    return level and b[0] - a[2] >= LEVEL_GAP * height
+
+
 def join_words(words: list, vocabulary) -> str:
     """Join words in reading order into normalised text (DESIGN §3)."""
     return join(words, vocabulary)[0]
@@ -226,7 +238,14 @@ def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
             same_line = (prev.block, prev.line) == (w.block, w.line)
             # Text without spaces breaks its lines anywhere, also between its own characters
             # and digits or Latin letters ("2023" / "年"): no space where either side is CJK.
-            cjk_wrap = not same_line and (is_cjk(prev.text[-1:]) or is_cjk(raw[:1]))
+            # A digit or Latin piece and a CJK one standing level, a gap between (a heading's
+            # number set an em before its title, "4  结论"), are no line break: the gap reads
+            # as a space. Between two CJK characters a gap is tracking (a letter-spaced
+            # running head, "西 安 交 通"), not a space.
+            ends = is_cjk(prev.text[-1:]), is_cjk(raw[:1])
+            cjk_wrap = (
+                not same_line and any(ends) and (all(ends) or not _spaced_level(prev.rect, w.rect))
+            )
             # Korean breaks a line inside a word where the line ran out of room without a
             # space character (``Word.broken``): "개" / "정된" is one word, "개정된". Only
             # in its paragraph or where it goes on in another block set alike (the next
