@@ -241,6 +241,10 @@ PANEL_LABEL_CHARS = 2
 PANEL_LABEL_REACH = 1.0
 
 
+# A sub-figure's tag: a letter or two, or a small roman numeral, in parentheses.
+PANEL_TAG = re.compile(r"^\(([a-z]{1,2}|[ivx]{1,4})\)$")
+
+
 def _panel_labels(groups: list[Group], figures: list, em: float) -> None:
     """Read the letters of a figure's panels ("a", "b", ... "e") as the figure's contents.
 
@@ -251,7 +255,8 @@ def _panel_labels(groups: list[Group], figures: list, em: float) -> None:
     line holding one word of at most :data:`PANEL_LABEL_CHARS` letters, set in a style
     other than the page's text (family or size), within :data:`PANEL_LABEL_REACH` of the
     page's text sizes of a figure's region, is read like the figure (``float``). A word of
-    the text stands on a line of the text; a heading has more letters.
+    the text stands on a line of the text; a heading has more letters. A sub-figure's tag in
+    parentheses ("(a)", "(iv)") is read so in any style.
     """
     weight: dict[str, float] = {}
     for g in groups:
@@ -260,15 +265,17 @@ def _panel_labels(groups: list[Group], figures: list, em: float) -> None:
     reach = PANEL_LABEL_REACH * em
     for g in groups:
         b = g.block
-        if (
-            b.region
-            or b.lines != 1
-            or b.style == text_style
-            or g.segments[0].direction != (1.0, 0.0)
-        ):
+        if b.region or b.lines != 1 or g.segments[0].direction != (1.0, 0.0):
             continue
         words = [u.text for seg in g.segments for u in seg.units]
-        if len(words) != 1 or len(words[0]) > PANEL_LABEL_CHARS or not words[0].isalpha():
+        if len(words) != 1:
+            continue
+        # A sub-figure's tag in parentheses ("(a)" under its panel, as IEEE sets them) may
+        # be set in the text's own style: alone on its line, it is no word of the text.
+        tagged = bool(PANEL_TAG.match(words[0]))
+        if not tagged and (
+            b.style == text_style or len(words[0]) > PANEL_LABEL_CHARS or not words[0].isalpha()
+        ):
             continue
         x0, y0, x1, y1 = g.box
         if any(
