@@ -1,4 +1,4 @@
-"""Rules found on batch 24 (unseen pages, first measured 16/22).
+"""Rules found on batch 24 (unseen pages, first measured 16/22), and one from batch 22.
 
 - A table ruled only across (booktabs' top, middle and bottom rules, as ACM's and many
   other LaTeX classes set their tables) has no frame and no vertical rule; each rule is too
@@ -18,6 +18,11 @@
   read into a drag past the figure; a panel's letter was taken for a figure's only when set
   in another style. A lone "(a)", "(b)", "(iv)" beside a figure is the figure's, in any
   style (scan: 3 of 391 pages change, all such tags).
+- Batch 22's miss: Tufte's handout sets "n = 1" ... "n = 5" in the text's own font over five
+  drawings side by side. Two or more such short labels on one baseline, each centred right
+  over (or under) a drawing of its own, are the drawings' (scan: 3 of 391 pages change, all
+  labels of drawings; a label alone, "0 ∼ 1," or a paragraph's last "体 *" by a figure, is
+  still read).
 
 The pages are made with PyMuPDF in tmp_path.
 """
@@ -141,3 +146,35 @@ def _sub_figure(page) -> None:
 def test_a_sub_figure_tag_in_the_text_font_is_left_out_of_a_drag(tmp_path):
     doc = one_page(tmp_path, _sub_figure)
     assert drag(doc, 0, "source.", "User-defined") == "source. User-defined"
+
+
+def _labelled_drawings(labels: int):
+    """A paragraph ending "figure environment."; under it ``labels`` small drawings side by
+    side, each with a label "n = k" in the text's own font centred right over it; then the
+    text goes on with "Table 1 shows"."""
+
+    def draw(page) -> None:
+        _line(page, LEFT, 100, "as an example of the normal figure environment.")
+        for k in range(5):
+            x = LEFT + 10 + 95 * k
+            if k < labels:
+                _line(page, x + 12, 139, f"n = {k + 1}")
+            page.draw_rect((x, 145, x + 50, 195), width=0.8)
+            page.draw_line((x, 195), (x + 50, 145), width=0.8)
+        _line(page, LEFT, 230, "Table 1 shows table created with the booktabs package.")
+        _text(page, LEFT, 230 + LEAD, 30, start=2)
+
+    return draw
+
+
+def test_a_row_of_labels_over_drawings_is_left_out_of_a_drag(tmp_path):
+    doc = one_page(tmp_path, _labelled_drawings(5))
+    got = drag(doc, 0, "environment.", "shows")
+    assert got == "environment. Table 1 shows", got
+
+
+def test_one_short_line_over_a_drawing_is_still_read(tmp_path):
+    # Alone, "n = 1" may be a short line of the text standing by a figure.
+    doc = one_page(tmp_path, _labelled_drawings(1))
+    got = drag(doc, 0, "environment.", "shows")
+    assert got == "environment. n = 1 Table 1 shows", got

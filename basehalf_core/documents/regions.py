@@ -256,18 +256,21 @@ def _panel_labels(groups: list[Group], figures: list, em: float) -> None:
     other than the page's text (family or size), within :data:`PANEL_LABEL_REACH` of the
     page's text sizes of a figure's region, is read like the figure (``float``). A word of
     the text stands on a line of the text; a heading has more letters. A sub-figure's tag in
-    parentheses ("(a)", "(iv)") is read so in any style.
+    parentheses ("(a)", "(iv)") is read so in any style, and so is a short label standing
+    right over or under a drawing and centred on it (:func:`_drawing_label`).
     """
     weight: dict[str, float] = {}
     for g in groups:
         weight[g.block.style] = weight.get(g.block.style, 0.0) + g.block.chars * g.block.size**2
     text_style = max(weight, key=lambda k: weight[k]) if weight else ""
     reach = PANEL_LABEL_REACH * em
+    _drawing_labels(groups, figures, reach)
     for g in groups:
         b = g.block
         if b.region or b.lines != 1 or g.segments[0].direction != (1.0, 0.0):
             continue
         words = [u.text for seg in g.segments for u in seg.units]
+        x0, y0, x1, y1 = g.box
         if len(words) != 1:
             continue
         # A sub-figure's tag in parentheses ("(a)" under its panel, as IEEE sets them) may
@@ -277,12 +280,57 @@ def _panel_labels(groups: list[Group], figures: list, em: float) -> None:
             b.style == text_style or len(words[0]) > PANEL_LABEL_CHARS or not words[0].isalpha()
         ):
             continue
-        x0, y0, x1, y1 = g.box
         if any(
             x0 - reach <= r[2] and r[0] <= x1 + reach and y0 - reach <= r[3] and r[1] <= y1 + reach
             for r in figures
         ):
             b.region = "float"
+
+
+# A drawing's label is at most this many words and characters, none a word of three letters.
+DRAWING_LABEL_WORDS = 3
+DRAWING_LABEL_CHARS = 6
+
+
+def _drawing_label(words: list[str]) -> bool:
+    """Is this one line's text a label a drawing carries ("n = 1", "t0", "x"), not words?"""
+    return (
+        0 < len(words) <= DRAWING_LABEL_WORDS
+        and len("".join(words)) <= DRAWING_LABEL_CHARS
+        and not any(sum(c.isalpha() for c in w) >= 3 for w in words)
+    )
+
+
+def _drawing_labels(groups: list[Group], figures: list, reach: float) -> None:
+    """Read a row of short labels over (or under) a row of drawings as the drawings'.
+
+    Tufte's handout sets "n = 1" ... "n = 5" in the text's own font over five curves drawn
+    side by side, outside their regions; a drag past them read them as a line of text. Two
+    or more one-line blocks of :func:`_drawing_label` text on one baseline, each centred on
+    a different drawing right under (or over) it within ``reach``, are ``float``. One such
+    block alone is not: a short line of text ("0 ∼ 1,", a paragraph's last "体 *") may stand
+    by a figure.
+    """
+    found: list[tuple[Group, int]] = []
+    for g in groups:
+        b = g.block
+        if b.region or b.lines != 1 or g.segments[0].direction != (1.0, 0.0):
+            continue
+        if not _drawing_label([u.text for seg in g.segments for u in seg.units]):
+            continue
+        x0, y0, x1, y1 = g.box
+        for k, r in enumerate(figures):
+            # Its box may reach a little into the region's (a drawing's stroke widens it).
+            near = (y0 < r[1] and abs(r[1] - y1) <= reach) or (
+                y1 > r[3] and abs(y0 - r[3]) <= reach
+            )
+            if near and r[0] <= (x0 + x1) / 2 <= r[2]:
+                found.append((g, k))
+                break
+    for g, _drawing in found:
+        row = {j for h, j in found if abs(h.box[3] - g.box[3]) <= 1}
+        if len(row) >= 2:
+            g.block.region = "float"
 
 
 # A caption standing by itself lies at most this many ems above or under its region, or
