@@ -94,6 +94,7 @@ def group(segs: list[_Segment], rot) -> list[Group]:
             members, (bx0, by0, bx1, by1) = groups[best]
             members.append(seg)
             groups[best] = (members, (min(bx0, x0), min(by0, y0), max(bx1, x1), max(by1, y1)))
+    groups = _attach_bullets(groups)
     groups = _join_line_pieces(groups)
     groups, credits = _split_credit_lines(groups, ordered)
     out = blocks_of(groups, rot)
@@ -107,6 +108,64 @@ def group(segs: list[_Segment], rot) -> list[Group]:
 CREDIT_INDENT = 4.0
 # A closing credit paragraph has at most this many lines.
 CREDIT_LINES = 3
+
+
+# A list's bullet, in whatever font and size; it stands at most this many of its line's sizes
+# before the line's first word.
+BULLETS = frozenset("•◦▪▫‣∙●○■□∗")
+BULLET_GAP = 2.0
+
+
+def _attach_bullets(
+    groups: list[tuple[list[_Segment], tuple]],
+) -> list[tuple[list[_Segment], tuple]]:
+    """Put a list's bullets into the lines they open.
+
+    LaTeX sets an item's bullet in a symbol font and a smaller size, hung left of the item's
+    text: the bullets group on their own, a narrow column of their own, and the XY-cut read
+    that column between two lines of the text beside it ("names and • • • • affiliations").
+    A group of bullets only, each standing level with a line's first word of one other
+    group, at most :data:`BULLET_GAP` of that line's sizes before it, is put into that
+    group, each bullet right before the word it opens.
+    """
+    k = len(groups) - 1
+    while k >= 0:
+        members = groups[k][0]
+        if members[0].direction == (1.0, 0.0) and all(
+            u.text in BULLETS for m in members for u in m.units
+        ):
+            opened = [_opened(m, groups, k) for m in members]
+            owners = {j for j, _seg in (o for o in opened if o is not None)}
+            if None not in opened and len(owners) == 1:
+                j = owners.pop()
+                target = list(groups[j][0])
+                for m, (_j, seg) in zip(members, opened, strict=True):
+                    at = next(n for n, t in enumerate(target) if t is seg)
+                    target.insert(at, m)
+                groups[j] = (target, box_of(target))
+                del groups[k]
+        k -= 1
+    return groups
+
+
+def _opened(
+    bullet: _Segment, groups: list[tuple[list[_Segment], tuple]], own: int
+) -> tuple[int, _Segment] | None:
+    """The group and segment of the line ``bullet`` opens: the nearest piece standing level
+    right after it, if one does."""
+    _bx0, by0, bx1, by1 = bullet.box
+    middle = (by0 + by1) / 2
+    best = None
+    for j, (members, _box) in enumerate(groups):
+        if j == own:
+            continue
+        for seg in members:
+            x0, y0, _x1, y1 = seg.box
+            gap = x0 - bx1
+            level = seg.direction == (1.0, 0.0) and y0 <= middle <= y1
+            if level and -0.5 <= gap <= BULLET_GAP * seg.size and (best is None or gap < best[0]):
+                best = (gap, j, seg)
+    return None if best is None else (best[1], best[2])
 
 
 # A piece of a line joins its paragraph when set at this share of the paragraph's size or more
