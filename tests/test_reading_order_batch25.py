@@ -7,6 +7,12 @@
   one other group and at most two sizes before it, goes into that group, each bullet
   right before the word it opens (scan: 5 of 455 pages change, all of them lists'
   bullets).
+- Springer's book class sets a quotation in 8.5 pt in 10 pt text, indented 12 pt on both
+  sides, after a paragraph; a drag from that paragraph past the quotation kept only text
+  set like its ends and left the quotation out. A block in the text's family, set a little
+  smaller, right under a paragraph that reaches past it on both sides, with the text going
+  on under it, is read as text (scan: 5 of 455 pages change: that quotation, a displayed
+  example sentence of an ACL paper, two displayed commands of Tufte's handout).
 
 The pages are made with PyMuPDF in tmp_path.
 """
@@ -69,3 +75,47 @@ def test_a_drag_across_two_items_reads_the_bullet_that_opens_the_second(tmp_path
     doc = one_page(tmp_path, _list)
     got = drag(doc, 0, "below;", "follow")
     assert got == "below; emails • follow", got
+
+
+def _quotation(page) -> None:
+    """A paragraph ending "described in Sect. 2."; a quotation in 8.5 pt, indented 12 pt on
+    both sides; then a paragraph going on "Instead of simply listing"."""
+    width = 330
+
+    def justified(y: float, words: list[str], size: float, x: float, right: float) -> None:
+        gaps = len(words) - 1
+        widths = [pymupdf.get_text_length(w, fontsize=size, fontname="tiro") for w in words]
+        space = (right - x - sum(widths)) / gaps
+        at = x
+        for word, w in zip(words, widths, strict=True):
+            page.insert_text((at, y), word, fontsize=size, fontname="tiro")
+            at += w + space
+
+    y = 100
+    for k in range(5):
+        justified(y, [WORDS[(7 * k + j) % len(WORDS)] for j in range(9)], SIZE, 135, 135 + width)
+        y += LEAD
+    page.insert_text(
+        (135, y), "quotation marks are described in Sect. 2.", fontsize=SIZE, fontname="tiro"
+    )
+    y += LEAD + 6
+    quote = "Please do not use quotation marks when quoting texts! Simply use the"
+    justified(y, quote.split(), 8.5, 147, 135 + width - 12)
+    page.insert_text((147, y + 10), "quotation environment.", fontsize=8.5, fontname="tiro")
+    y += 10 + LEAD + 6
+    page.insert_text(
+        (135, y), "Instead of simply listing headings of different levels", fontsize=SIZE
+    )
+    for k in range(6):
+        y += LEAD
+        justified(y, [WORDS[(5 * k + j) % len(WORDS)] for j in range(9)], SIZE, 135, 135 + width)
+
+
+def test_a_drag_across_a_quotation_set_smaller_reads_it(tmp_path):
+    doc = one_page(tmp_path, _quotation)
+    got = drag(doc, 0, "Sect.", "Instead")
+    want = (
+        "Sect. 2. Please do not use quotation marks when quoting texts! Simply use the "
+        "quotation environment. Instead"
+    )
+    assert got == want, got

@@ -27,10 +27,62 @@ def headings_read_as_text(body: list[Block], body_style: str) -> None:
 
     Repeated until nothing changes: a heading whose paragraph opens with a subheading
     ("Introduction" over "Overview of Homeostasis") hangs on it only once the subheading is
-    read as text. See :func:`_headings_read_as_text_once`.
+    read as text. See :func:`_headings_read_as_text_once`. Quotations set off between two
+    paragraphs are read too (:func:`_quotations_read_as_text`).
     """
+    _quotations_read_as_text(body, body_style)
     while _headings_read_as_text_once(body, body_style):
         pass
+
+
+# A quotation is set at least this share of the text's size (Springer: 8.5 pt in 10 pt
+# text) and indented at least this many sizes on both sides of the paragraph right above it
+# (at most QUOTE_GAP sizes up); the text goes on under it, at the paragraph's left edge,
+# at most QUOTE_UNDER sizes down (a heading may follow, with more space).
+QUOTE_MIN_RATIO = 0.8
+QUOTE_INDENT = 1.0
+QUOTE_GAP = 2.0
+QUOTE_UNDER = 3.0
+
+
+def _quotations_read_as_text(body: list[Block], body_style: str) -> None:
+    """Give a displayed quotation between two pieces of text the running text's style.
+
+    A book sets a quotation in its text's family a size smaller, indented on both sides,
+    after a paragraph; a drag from that paragraph to the text after the quotation kept only
+    text set like its ends and left the quotation out. A block in the text's family, set
+    smaller (down to :data:`QUOTE_MIN_RATIO`), right under a paragraph of the text that
+    reaches past it by :data:`QUOTE_INDENT` sizes on either side, with the text going on
+    right under it, is read as text. A footnote or a permission block has no text under it;
+    a caption or a table is a region.
+    """
+    family = body_style.rpartition("@")[0]
+    text = [b for b in body if b.style == body_style]
+    if not family or not text:
+        return
+    size = Counter(b.size for b in text).most_common(1)[0][0]
+    indent = QUOTE_INDENT * size
+    for b in body:
+        if b.style == body_style or b.region or b.style.rpartition("@")[0] != family:
+            continue
+        if not QUOTE_MIN_RATIO * size <= b.size < size:
+            continue
+        x0, y0, x1, y1 = b.bbox
+        above = [
+            t
+            for t in text
+            if t.bbox[0] <= x0 - indent
+            and t.bbox[2] >= x1 + indent
+            and 0 <= y0 - t.bbox[3] <= QUOTE_GAP * size
+        ]
+        under = [
+            t
+            for t in text
+            if any(abs(t.bbox[0] - a.bbox[0]) <= 1 for a in above)
+            and 0 <= t.bbox[1] - y1 <= QUOTE_UNDER * size
+        ]
+        if above and under:
+            b.style = body_style
 
 
 def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
