@@ -158,6 +158,10 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
         # ... but not after a prefix's few letters: "re-"/"search" beside "beam-search"
         ("re-", "search", line_vocabulary(["a beam-search decoder"]), True),
         ("infor-", "mation", line_vocabulary(["a higher-privileged mode"]), True),
+        # a name the document writes on its own before a word in lower case: a compound
+        ("Springer-", "enhanced", {"springer", "layout"}, False),
+        ("Uni-", "versity", {"uni", "layout"}, True),  # a short head: a word broken in two
+        ("Springer-", "enhanced", {"layout"}, True),  # a head the document never writes
     ],
 )
 def test_a_line_end_hyphen_joins_by_the_documents_own_words(head, tail, vocabulary, joins):

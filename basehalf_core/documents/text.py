@@ -205,6 +205,11 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     # prefix's word broken in two.
     if f"-{t[0]}" in vocab and len(h[-1]) > 3:
         return False
+    # A name the document writes on its own ("Springer") before a word in lower case
+    # ("Springer-"/"enhanced"): a compound; a capitalised word broken in two ("Uni-"/"versity")
+    # has no such head.
+    if head.lstrip("\"'(“‘[")[:1].isupper() and len(h[-1]) > 5 and h[-1] in vocab:
+        return False
     return not (h[-1] in vocab and t[0] in vocab)
 
 
