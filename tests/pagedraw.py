@@ -33,3 +33,13 @@ def write_lines(page, x, y, counts, words, *, size, lead, start=0, font="tiro") 
         k += count
         y += lead
     return y
+
+
+def justify(page, x, y, words, right, *, size, font="tiro") -> None:
+    """One line of ``words`` set flush on both sides from ``x`` to ``right`` (word spaces
+    stretched, as a justified column sets its lines)."""
+    widths = [pymupdf.get_text_length(w, fontsize=size, fontname=font) for w in words]
+    space = (right - x - sum(widths)) / max(len(words) - 1, 1)
+    for word, width in zip(words, widths, strict=True):
+        page.insert_text((x, y), word, fontsize=size, fontname=font)
+        x += width + space

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pymupdf
 from conftest import drag
-from pagedraw import one_page, write_lines
+from pagedraw import justify, one_page, write_lines
 
 VOCABULARY = (
     "the phase space distribution of the field follows the collisionless equation which in "
@@ -30,16 +30,9 @@ LEFT, RIGHT, WIDTH = 54, 316, 245
 def _justified(page, x: float, y: float, lines: int, start: int = 0) -> float:
     """``lines`` lines of eight words set flush on both sides of a column (as REVTeX sets
     its text), from baseline ``y``; the next baseline."""
-    k = start
-    for _ in range(lines):
-        words = [WORDS[(k + j) % len(WORDS)] for j in range(8)]
-        k += 8
-        widths = [pymupdf.get_text_length(w, fontsize=SIZE, fontname="tiro") for w in words]
-        space = (WIDTH - sum(widths)) / 7
-        at = x
-        for word, width in zip(words, widths, strict=True):
-            page.insert_text((at, y), word, fontsize=SIZE, fontname="tiro")
-            at += width + space
+    for k in range(lines):
+        words = [WORDS[(start + 8 * k + j) % len(WORDS)] for j in range(8)]
+        justify(page, x, y, words, x + WIDTH, size=SIZE)
         y += LEAD
     return y
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import pymupdf
 from conftest import drag
-from pagedraw import one_page, write_lines
+from pagedraw import justify, one_page, write_lines
 
 VOCABULARY = (
     "the author text is placed within a tabular environment to allow for multicolumn "
@@ -82,25 +82,23 @@ def _quotation(page) -> None:
     both sides; then a paragraph going on "Instead of simply listing"."""
     width = 330
 
-    def justified(y: float, words: list[str], size: float, x: float, right: float) -> None:
-        gaps = len(words) - 1
-        widths = [pymupdf.get_text_length(w, fontsize=size, fontname="tiro") for w in words]
-        space = (right - x - sum(widths)) / gaps
-        at = x
-        for word, w in zip(words, widths, strict=True):
-            page.insert_text((at, y), word, fontsize=size, fontname="tiro")
-            at += w + space
-
     y = 100
     for k in range(5):
-        justified(y, [WORDS[(7 * k + j) % len(WORDS)] for j in range(9)], SIZE, 135, 135 + width)
+        justify(
+            page,
+            135,
+            y,
+            [WORDS[(7 * k + j) % len(WORDS)] for j in range(9)],
+            135 + width,
+            size=SIZE,
+        )
         y += LEAD
     page.insert_text(
         (135, y), "quotation marks are described in Sect. 2.", fontsize=SIZE, fontname="tiro"
     )
     y += LEAD + 6
     quote = "Please do not use quotation marks when quoting texts! Simply use the"
-    justified(y, quote.split(), 8.5, 147, 135 + width - 12)
+    justify(page, 147, y, quote.split(), 135 + width - 12, size=8.5)
     page.insert_text((147, y + 10), "quotation environment.", fontsize=8.5, fontname="tiro")
     y += 10 + LEAD + 6
     page.insert_text(
@@ -108,7 +106,14 @@ def _quotation(page) -> None:
     )
     for k in range(6):
         y += LEAD
-        justified(y, [WORDS[(5 * k + j) % len(WORDS)] for j in range(9)], SIZE, 135, 135 + width)
+        justify(
+            page,
+            135,
+            y,
+            [WORDS[(5 * k + j) % len(WORDS)] for j in range(9)],
+            135 + width,
+            size=SIZE,
+        )
 
 
 def test_a_drag_across_a_quotation_set_smaller_reads_it(tmp_path):
