@@ -80,40 +80,27 @@ def test_a_drag_across_two_items_reads_the_bullet_that_opens_the_second(tmp_path
 def _quotation(page) -> None:
     """A paragraph ending "described in Sect. 2."; a quotation in 8.5 pt, indented 12 pt on
     both sides; then a paragraph going on "Instead of simply listing"."""
-    width = 330
+    left, right = 135, 465
 
-    y = 100
-    for k in range(5):
-        justify(
-            page,
-            135,
-            y,
-            [WORDS[(7 * k + j) % len(WORDS)] for j in range(9)],
-            135 + width,
-            size=SIZE,
-        )
-        y += LEAD
-    page.insert_text(
-        (135, y), "quotation marks are described in Sect. 2.", fontsize=SIZE, fontname="tiro"
-    )
+    def paragraph(y: float, lines: int, step: int) -> float:
+        for k in range(lines):
+            words = [WORDS[(step * k + j) % len(WORDS)] for j in range(9)]
+            justify(page, left, y, words, right, size=SIZE)
+            y += LEAD
+        return y
+
+    def line(y: float, text: str, x: float = left, size: float = SIZE) -> None:
+        page.insert_text((x, y), text, fontsize=size, fontname="tiro")
+
+    y = paragraph(100, 5, 7)
+    line(y, "quotation marks are described in Sect. 2.")
     y += LEAD + 6
     quote = "Please do not use quotation marks when quoting texts! Simply use the"
-    justify(page, 147, y, quote.split(), 135 + width - 12, size=8.5)
-    page.insert_text((147, y + 10), "quotation environment.", fontsize=8.5, fontname="tiro")
+    justify(page, left + 12, y, quote.split(), right - 12, size=8.5)
+    line(y + 10, "quotation environment.", left + 12, 8.5)
     y += 10 + LEAD + 6
-    page.insert_text(
-        (135, y), "Instead of simply listing headings of different levels", fontsize=SIZE
-    )
-    for k in range(6):
-        y += LEAD
-        justify(
-            page,
-            135,
-            y,
-            [WORDS[(5 * k + j) % len(WORDS)] for j in range(9)],
-            135 + width,
-            size=SIZE,
-        )
+    line(y, "Instead of simply listing headings of different levels")
+    paragraph(y + LEAD, 6, 5)
 
 
 def test_a_drag_across_a_quotation_set_smaller_reads_it(tmp_path):
