@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
@@ -50,9 +51,12 @@ def group(segs: list[_Segment], rot) -> list[Group]:
     ordered = sorted(segs, key=lambda s: (s.box[1], s.box[0]))
     followed = _followed_on_line(ordered)
     overlapping = _overlapping_lines(ordered)
+    display: set[int] = set()  # groups begun by a piece set off from a paragraph
+    numbers = [m.box for m in ordered if _EQUATION_NUMBER.fullmatch(_text(m))]
     for seg in ordered:
         x0, y0, x1, y1 = seg.box
         best = None
+        set_off = False
         # Segments come top down: a horizontal block whose last line ended more than a line
         # gap above this one takes no more lines.
         active = [
@@ -80,6 +84,11 @@ def group(segs: list[_Segment], rot) -> list[Group]:
                 overlap = min(x1, bx1) - max(x0, bx0)
                 if overlap < 0.5 * min(x1 - x0, bx1 - bx0):
                     continue
+                if numbers and _set_off(seg, members, bx0, bx1, numbers):
+                    set_off = True
+                    continue
+                if k in display and bx0 - x0 > DISPLAY_INDENT * seg.size:
+                    continue  # the text goes on under the display, not in it
                 if overlapping:
                     pitch = (y0 + y1 - last[1] - last[3]) / 2
                     if not LINE_PITCH <= pitch / seg.size <= LINE_HEIGHT + LINE_GAP:
@@ -88,6 +97,8 @@ def group(segs: list[_Segment], rot) -> list[Group]:
                     continue
             best = k
         if best is None:
+            if set_off:
+                display.add(len(groups))
             active.append(len(groups))
             groups.append(([seg], seg.box))
         else:
@@ -171,6 +182,58 @@ def _opened(
 # A piece of a line joins its paragraph when set at this share of the paragraph's size or more
 # (and at most its inverse): a raised footnote marker or a heading is no piece of a line.
 PIECE_SIZE_RATIO = 0.85
+
+
+# A display's piece (an equation's part set right of the middle) starts this many sizes right
+# of a paragraph's left edge, is at most this share of its width, and follows a line that
+# stops at least this many sizes short of its right edge (the sentence goes on in the display).
+DISPLAY_INDENT = 3.0
+DISPLAY_WIDTH = 0.25
+DISPLAY_SHORT = 3.0
+# A display equation's number, "(5)" or "(2.3a)", set at the column's right edge.
+_EQUATION_NUMBER = re.compile(r"\(\d+(?:\.\d+)*[a-z]?\)")
+# Signs that only mathematics sets: operators, relations, Greek letters.
+_MATH = frozenset("∂∑∏∫√∇∞±×÷=<>≤≥≈∼≡≠∈∝") | frozenset(map(chr, range(0x391, 0x3CA)))
+
+
+def _text(seg: _Segment) -> str:
+    """The words of ``seg`` as extracted, one space apart."""
+    return " ".join(u.text for u in seg.units)
+
+
+def _set_off(
+    seg: _Segment, members: list[_Segment], left: float, right: float, numbers: list[tuple]
+) -> bool:
+    """Is ``seg`` a piece of a display equation set into a paragraph's width, not its next line?
+
+    A display equation's pieces (REVTeX's fraction "∂ln f0 / ∂ln q" at the right of its
+    line) can come out in the text's font and lie within the paragraph's width, one line
+    under its last; joined to it, the paragraph's block enclosed the equation's other pieces
+    and was read before them, and so was the paragraph under the equation. A narrow piece
+    holding a sign of mathematics, starting far right of the paragraph's left edge, level
+    with an equation number at the paragraph's right edge, right under a line that starts at
+    the left edge and stops short of the right one without closing its sentence ("... which
+    in Fourier space reads"), in a block of two or more lines at the edge, is set off: the
+    text under the display goes on in a block of its own.
+    """
+    size = seg.size
+    x0, y0, x1, y1 = seg.box
+    last = members[-1].box
+    if (
+        x0 - left <= DISPLAY_INDENT * size
+        or x1 - x0 > DISPLAY_WIDTH * (right - left)
+        or last[0] - left > 2 * size
+        or right - last[2] < DISPLAY_SHORT * size
+        or not _MATH.intersection(_text(seg))
+        or _text(members[-1]).rstrip().endswith((".", "!", "?", ":"))
+    ):
+        return False
+    if not any(
+        n[0] >= x1 and abs(n[2] - right) <= size and min(n[3], y1) - max(n[1], y0) > 0
+        for n in numbers
+    ):
+        return False
+    return len({round(m.box[1]) for m in members if m.box[0] - left <= 2 * size}) >= 2
 
 
 def _join_line_pieces(
