@@ -48,7 +48,10 @@ def attach(form: GrowForm, reader, suggest: Callable, grow: Callable) -> None:
         passage = reader.passage()
         if passage is None:
             form.offer("", 0, "")
-        else:
+        elif (passage.quote, passage.page) != (form.passage, form.page):
+            # The same passage reported again (a late or repeated selection message) keeps
+            # the title: the learner may have typed one already, and a fresh suggestion sent
+            # to the browser after it would be the title the next Grow writes.
             form.offer(passage.quote, passage.page, suggest(passage))
 
     def on_request(_change=None) -> None:

@@ -195,6 +195,21 @@ def test_grow_writes_the_note_and_a_highlight_click_opens_it(pane, app, folder):
     assert app.open == note
 
 
+def test_the_same_selection_reported_again_keeps_a_typed_title(pane, folder):
+    # A drag's selection can reach Python again after the learner typed a title (a late or
+    # repeated message); a fresh suggestion then became the title the next Grow wrote.
+    pane.follow(A)
+    pane.reader.select(0, 0, 5)
+    pane.form.title = "The title words"
+    pane.reader.selection = {**pane.reader.selection, "covered": [[0, 0, 1, 1]]}
+    assert pane.form.title == "The title words"
+    pane.form.requests += 1
+    assert (folder / "the-title-words.md").exists()
+    # A different passage is offered with its own suggestion.
+    pane.reader.select(0, 2, 7)
+    assert pane.form.title not in ("", "The title words")
+
+
 def test_open_card_opens_the_document_before_the_cells_re_run(folder, app):
     wiring = app.wiring()
     pane = DocumentPane(wiring)
