@@ -24,7 +24,7 @@ import pytest
 from conftest import drag
 from pagedraw import one_page, write_lines
 
-from basehalf_core.documents.regions import CAPTION_LABEL
+from basehalf_core.documents.captions import CAPTION_LABEL
 
 VOCABULARY = (
     "the model was fitted to the pooled data of all the trials and its estimates were "

@@ -13,8 +13,8 @@ import pymupdf
 import pytest
 from conftest import drag
 
+from basehalf_core.documents.captions import CAPTION_LABEL
 from basehalf_core.documents.document import open_document
-from basehalf_core.documents.regions import CAPTION_LABEL
 
 LEFT = [
     "Running text fills the left column of this page",

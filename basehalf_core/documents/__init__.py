@@ -4,7 +4,8 @@ fetching a paper.
 
 ``text`` holds the pure text rules (no PyMuPDF), ``pages`` the extraction of one page's words
 (from the units and line segments of ``lines``, grouped into blocks by ``grouping``, marked by
-``regions`` from the page's drawings and by ``running_heads`` from nearby pages; ``vertical``
+``regions`` from the page's drawings (with ``captions`` telling what stands beside a
+figure or table and belongs to it) and by ``running_heads`` from nearby pages; ``vertical``
 reads a page set in columns of CJK; ``raw_text`` holds the PyMuPDF lock and the units and
 styles both read from PyMuPDF's dictionaries; ``search_helper`` is the second process that
 searches a long PDF from its end while the kernel searches from its start). ``reading_order``
@@ -14,6 +15,7 @@ and whose headings ``headings`` reads with the running text.
 
 __all__ = [
     "anchors",
+    "captions",
     "citation",
     "document",
     "fetch",

@@ -1,0 +1,330 @@
+"""What goes with a figure or table without being inside it: captions, titles, panel letters
+and labels.
+
+A figure's region comes from the page's drawings (:mod:`basehalf_core.documents.regions`);
+the text beside it that belongs to it is told here: a caption opening with its label, a
+one-line title right over it, a caption grouped with the paragraph under it (split off),
+panel letters and sub-figure tags, and rows of labels over drawings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from basehalf_core.documents.grouping import Group, blocks_of, box_of
+from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
+
+# A caption opens with its label and number, then punctuation, the end of its line or its
+# capitalised title: "Figure 3:", "Fig. 2.", "Table 1 |", "TABLE II", "Table 1 Summary of ...".
+# "Table 1 summarises ..." is running text.
+CAPTION_LABEL = re.compile(
+    r"^(fig(ure)?|tab(le)?|chart|plate|exhibit|listing|algorithm|scheme|图|表)\.?\s*"
+    r"[0-9IVXivx]+[a-z]?(\s*[.:|—–]|$|\s+(?-i:[A-Z][A-Za-z]))",
+    re.IGNORECASE,
+)
+
+# A panel's letter has at most this many characters, and stands at most this many of the
+# page's text sizes outside its figure's region.
+PANEL_LABEL_CHARS = 2
+PANEL_LABEL_REACH = 1.0
+
+
+# A sub-figure's tag: a letter or two, or a small roman numeral, in parentheses.
+PANEL_TAG = re.compile(r"^\(([a-z]{1,2}|[ivx]{1,4})\)$")
+
+
+def panel_labels(groups: list[Group], figures: list, em: float) -> None:
+    """Read the letters of a figure's panels ("a", "b", ... "e") as the figure's contents.
+
+    A journal (Nature's) sets each panel's letter in a bold sans at the panel's top left,
+    just outside the plot the panel draws, so outside the figure's region; beside a column
+    of text narrowed to make room for the figure, the letter lies within that column's
+    width and was read as a heading of it, inside a drag through the column. A block of one
+    line holding one word of at most :data:`PANEL_LABEL_CHARS` letters, set in a style
+    other than the page's text (family or size), within :data:`PANEL_LABEL_REACH` of the
+    page's text sizes of a figure's region, is read like the figure (``float``). A word of
+    the text stands on a line of the text; a heading has more letters. A sub-figure's tag in
+    parentheses ("(a)", "(iv)") is read so in any style, and so is a short label standing
+    right over or under a drawing and centred on it (:func:`drawing_label`).
+    """
+    weight: dict[str, float] = {}
+    for g in groups:
+        weight[g.block.style] = weight.get(g.block.style, 0.0) + g.block.chars * g.block.size**2
+    text_style = max(weight, key=lambda k: weight[k]) if weight else ""
+    reach = PANEL_LABEL_REACH * em
+    drawing_labels(groups, figures, reach)
+    for g in groups:
+        b = g.block
+        if b.region or b.lines != 1 or g.segments[0].direction != (1.0, 0.0):
+            continue
+        words = [u.text for seg in g.segments for u in seg.units]
+        x0, y0, x1, y1 = g.box
+        if len(words) != 1:
+            continue
+        # A sub-figure's tag in parentheses ("(a)" under its panel, as IEEE sets them) may
+        # be set in the text's own style: alone on its line, it is no word of the text.
+        tagged = bool(PANEL_TAG.match(words[0]))
+        if not tagged and (
+            b.style == text_style or len(words[0]) > PANEL_LABEL_CHARS or not words[0].isalpha()
+        ):
+            continue
+        if any(
+            x0 - reach <= r[2] and r[0] <= x1 + reach and y0 - reach <= r[3] and r[1] <= y1 + reach
+            for r in figures
+        ):
+            b.region = "float"
+
+
+# A drawing's label is at most this many words and characters, none a word of three letters.
+DRAWING_LABEL_WORDS = 3
+DRAWING_LABEL_CHARS = 6
+
+
+def drawing_label(words: list[str]) -> bool:
+    """Is this one line's text a label a drawing carries ("n = 1", "t0", "x"), not words?"""
+    return (
+        0 < len(words) <= DRAWING_LABEL_WORDS
+        and len("".join(words)) <= DRAWING_LABEL_CHARS
+        and not any(sum(c.isalpha() for c in w) >= 3 for w in words)
+    )
+
+
+def drawing_labels(groups: list[Group], figures: list, reach: float) -> None:
+    """Read a row of short labels over (or under) a row of drawings as the drawings'.
+
+    Tufte's handout sets "n = 1" ... "n = 5" in the text's own font over five curves drawn
+    side by side, outside their regions; a drag past them read them as a line of text. Two
+    or more one-line blocks of :func:`drawing_label` text on one baseline, each centred on
+    a different drawing right under (or over) it within ``reach``, are ``float``. One such
+    block alone is not: a short line of text ("0 ∼ 1,", a paragraph's last "体 *") may stand
+    by a figure.
+    """
+    found: list[tuple[Group, int]] = []
+    for g in groups:
+        b = g.block
+        if b.region or b.lines != 1 or g.segments[0].direction != (1.0, 0.0):
+            continue
+        if not drawing_label([u.text for seg in g.segments for u in seg.units]):
+            continue
+        x0, y0, x1, y1 = g.box
+        for k, r in enumerate(figures):
+            # Its box may reach a little into the region's (a drawing's stroke widens it).
+            near = (y0 < r[1] and abs(r[1] - y1) <= reach) or (
+                y1 > r[3] and abs(y0 - r[3]) <= reach
+            )
+            if near and r[0] <= (x0 + x1) / 2 <= r[2]:
+                found.append((g, k))
+                break
+    for g, _drawing in found:
+        row = {j for h, j in found if abs(h.box[3] - g.box[3]) <= 1}
+        if len(row) >= 2:
+            g.block.region = "float"
+
+
+# A caption standing by itself lies at most this many ems above or under its region, or
+# farther, up to this share of the region's height, with no other text between the two.
+CAPTION_NEAR = 4.0
+CAPTION_FAR_SHARE = 0.5
+
+
+def caption_beside(g: Group, r, groups: list[Group], em: float) -> bool:
+    """Does the caption-labelled block ``g`` stand above or under the region ``r``?
+
+    It lies across some of the region's width, at most :data:`CAPTION_NEAR` ems from it, or
+    up to :data:`CAPTION_FAR_SHARE` of the region's height when no other block lies in the
+    space between the two: a picture placed with white space under it (IEEE Access's
+    "FIGURE 1: System overview." 41 pt under its image, set in the text's font and size)
+    keeps its caption, and a short line of running text with a label is not taken for one
+    across a paragraph.
+    """
+    x0, y0, x1, y1 = g.box
+    if min(x1, r[2]) <= max(x0, r[0]):
+        return False
+    far = max(CAPTION_NEAR * em, CAPTION_FAR_SHARE * (r[3] - r[1]))
+    for top, bottom in ((r[3], y0), (y1, r[1])):  # under the region, above it
+        gap = bottom - top
+        if not -em <= gap <= far:
+            continue
+        if gap <= CAPTION_NEAR * em:
+            return True
+        between = any(
+            o is not g
+            and min(x1, o.box[2]) > max(x0, o.box[0])
+            and top < (o.box[1] + o.box[3]) / 2 < bottom
+            for o in groups
+        )
+        if not between:
+            return True
+    return False
+
+
+# Rules whose ends lie this many points apart at most are drawn across the same width.
+TABLE_RULE_SLACK = 2.0
+
+
+def rule_pairs(rules: list, em: float) -> list:
+    """Where a caption may stand over a table drawn with horizontal rules alone: the space
+    between two rules drawn across the same width, one under the other.
+
+    A journal's table (a medical journal's "Table 1 Summary characteristics ...") is often
+    drawn with rules over and under its header row and under its last row, and nothing else:
+    no region of drawings holds it, but its caption sits right over its top rule. Each pair
+    of such rules next to each other, at least an em apart, bounds a region (two tables of
+    the same width stacked give a region between them too, which holds the second one's
+    caption; the caption is still found over that one's top rule). These regions only place
+    captions; a table whose rules stack with a head row is itself a float
+    (:func:`_ruled_tables`).
+    """
+    tables = []
+    for r in rules:
+        same = sorted(
+            (
+                q
+                for q in rules
+                if abs(q[0] - r[0]) <= TABLE_RULE_SLACK and abs(q[2] - r[2]) <= TABLE_RULE_SLACK
+            ),
+            key=lambda q: q[1],
+        )
+        below = [q for q in same if q[1] >= r[3] + em]
+        if below:
+            q = below[0]
+            tables.append((min(r[0], q[0]), r[1], max(r[2], q[2]), q[3]))
+    return tables
+
+
+# A region's title line sits at most this many of its sizes above the region's top.
+TITLE_REACH = 1.0
+# A title line ends without a sentence's closing mark (running text above a table does not).
+TITLE_OPEN_ENDS = ".:;,!?。．："
+# A title line holds at least this many letters (a piece of a formula holds a few symbols).
+TITLE_LETTERS = 4
+
+
+def title_over(g: Group, groups: list[Group], figures: list, em: float) -> bool:
+    """Is ``g`` the title line set right above a figure or table region?
+
+    A Korean report's "[표 1] 감염병예방법 ... 비교" sits a line's spacing over its table's
+    header row, set like a heading but no larger than the text: its style alone does not
+    tell it from a heading read with the text, its place does. A block of one horizontal
+    line, alone on its line across the region, holding at least :data:`TITLE_LETTERS`
+    letters and ending without a sentence's closing mark, no larger than the page's text,
+    whose bottom is at most :data:`TITLE_REACH` of its size above a region's top and which
+    lies within the region's width, is that region's title: read like a caption. The label
+    ("Table", "표") is not needed; the geometry is the evidence. A section heading over a
+    figure is set larger (kept as a heading); a line of display math over one is in
+    pieces, or too few letters.
+    """
+    head = g.segments[0]
+    size = g.block.size
+    if g.block.lines != 1 or head.direction != (1.0, 0.0) or size > em + 0.5:
+        return False
+    text = " ".join(u.text for seg in g.segments for u in seg.units).strip()
+    if text.endswith(tuple(TITLE_OPEN_ENDS)) or sum(ch.isalpha() for ch in text) < TITLE_LETTERS:
+        return False
+    x0, y0, x1, y1 = g.box
+    for r in figures:
+        if not (-0.3 * size <= r[1] - y1 <= TITLE_REACH * size):
+            continue
+        if not (r[0] - size <= x0 and x1 <= r[2] + size):
+            continue
+        beside = any(
+            o is not g
+            and min(y1, o.box[3]) - max(y0, o.box[1]) > 0.5 * min(y1 - y0, o.box[3] - o.box[1])
+            and min(r[2], o.box[2]) > max(r[0], o.box[0])
+            for o in groups
+        )
+        if not beside:
+            return True
+    return False
+
+
+# A caption sits at most this many ems under its figure (the same reach as beside one).
+CAPTION_REACH = CAPTION_NEAR
+# A caption's paragraph ends at its first line that stops this many sizes short of the block's
+# right edge (a centred or ragged last line; justified running text reaches the edge).
+CAPTION_SHORT = 1.0
+# A centred line (in this many sizes from both edges) ends its caption too.
+CAPTION_CENTRED = 0.5
+# At least this many lines of running text are left under a caption split off.
+CAPTION_REST = 2
+
+
+def split_fused_captions(
+    groups: list[Group], figures: list, em: float, rot: tuple, paragraph
+) -> list[Group]:
+    """Split a caption off the paragraph it was grouped with, under its figure.
+
+    A caption set in the text's font and size, with no more space under it than a line's
+    spacing (IPAC's "Figure 2: ..." over the text resuming in its column), groups with the
+    paragraph below it, and the block would be read as running text, caption and all. When a
+    block's first line opens with a caption's label and a figure ends just above it (within
+    :data:`CAPTION_REACH` ems, across the same width), its lines down to the first one that
+    ends short of the block's right edge, or is centred in it, are the caption: they become a
+    block of their own, read like a caption (``float``); the rest stays running text. Only a
+    block that holds a paragraph is split, and only when at least :data:`CAPTION_REST` lines
+    of it are left: a caption standing alone (its title line short, its legend under it) is
+    read as one already. A block that is all caption (its first short line is its last) is
+    read as one whole.
+
+    Args:
+        groups: the page's blocks.
+        figures: the figure regions (unrotated points).
+        em: the page's text size.
+        rot: the page's rotation matrix.
+        paragraph: tells whether a block holds a paragraph of running text.
+    """
+    out: list[Group] = []
+    next_id = max((g.block.id for g in groups if isinstance(g.block.id, int)), default=0) + 1
+    for g in groups:
+        members = g.segments
+        head = members[0]
+        x0, _y0, x1, _y1 = g.box
+        if (
+            len(members) < 2
+            or head.direction != (1.0, 0.0)
+            or g.block.region
+            or not paragraph(g)
+            or not CAPTION_LABEL.match(first_line(g))
+            or not any(
+                min(x1, r[2]) > max(x0, r[0]) and -em <= head.box[1] - r[3] <= CAPTION_REACH * em
+                for r in figures
+            )
+        ):
+            out.append(g)
+            continue
+        short = next(
+            (
+                m
+                for m in members
+                if m.box[2] < x1 - CAPTION_SHORT * m.size
+                or min(m.box[0] - x0, x1 - m.box[2]) >= CAPTION_CENTRED * m.size
+            ),
+            None,
+        )
+        bottom = short.box[3] - 0.3 * short.size if short is not None else None
+        caption = [m for m in members if bottom is not None and m.box[1] < bottom]
+        rest = [m for m in members if bottom is None or m.box[1] >= bottom]
+        if caption and not rest:
+            # The whole block is the caption, ending in its short line: a long caption
+            # (ACL's "Table 1: ... HMM-T outperforms N-GRAMS ...") measures like a paragraph.
+            g.block.region = "float"
+        elif caption and all(m.size < FOOTNOTE_SIZE_RATIO * em for m in rest):
+            # Set smaller than the text, the lines under the caption's title are its legend
+            # ("Figure 6 Binding of ..." over "(A) Residues of ..."), not the text resuming.
+            g.block.region = "float"
+            out.append(g)
+            continue
+        if not caption or len({round(m.box[1]) for m in rest}) < CAPTION_REST:
+            out.append(g)
+            continue
+        parts = [(part, box_of(part)) for part in (caption, rest)]
+        cap, body = blocks_of(parts, rot)
+        cap.block.id, body.block.id = next_id, g.block.id
+        next_id += 1
+        cap.block.region = "float"
+        out += [cap, body]
+    return out
+
+
+def first_line(g: Group) -> str:
+    return " ".join(u.text for u in g.segments[0].units)
