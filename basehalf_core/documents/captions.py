@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from basehalf_core.documents.grouping import Group, blocks_of, box_of
+from basehalf_core.documents.grouping import Group, blocks_of, box_of, segment_text
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 
 # A caption opens with its label and number, then punctuation, the end of its line or its
@@ -45,14 +45,14 @@ def panel_labels(groups: list[Group], figures: list, em: float) -> None:
     page's text sizes of a figure's region, is read like the figure (``float``). A word of
     the text stands on a line of the text; a heading has more letters. A sub-figure's tag in
     parentheses ("(a)", "(iv)") is read so in any style, and so is a short label standing
-    right over or under a drawing and centred on it (:func:`drawing_label`).
+    right over or under a drawing and centred on it (:func:`_drawing_label`).
     """
     weight: dict[str, float] = {}
     for g in groups:
         weight[g.block.style] = weight.get(g.block.style, 0.0) + g.block.chars * g.block.size**2
     text_style = max(weight, key=lambda k: weight[k]) if weight else ""
     reach = PANEL_LABEL_REACH * em
-    drawing_labels(groups, figures, reach)
+    _drawing_labels(groups, figures, reach)
     for g in groups:
         b = g.block
         if b.region or b.lines != 1 or g.segments[0].direction != (1.0, 0.0):
@@ -80,7 +80,7 @@ DRAWING_LABEL_WORDS = 3
 DRAWING_LABEL_CHARS = 6
 
 
-def drawing_label(words: list[str]) -> bool:
+def _drawing_label(words: list[str]) -> bool:
     """Is this one line's text a label a drawing carries ("n = 1", "t0", "x"), not words?"""
     return (
         0 < len(words) <= DRAWING_LABEL_WORDS
@@ -89,12 +89,12 @@ def drawing_label(words: list[str]) -> bool:
     )
 
 
-def drawing_labels(groups: list[Group], figures: list, reach: float) -> None:
+def _drawing_labels(groups: list[Group], figures: list, reach: float) -> None:
     """Read a row of short labels over (or under) a row of drawings as the drawings'.
 
     Tufte's handout sets "n = 1" ... "n = 5" in the text's own font over five curves drawn
     side by side, outside their regions; a drag past them read them as a line of text. Two
-    or more one-line blocks of :func:`drawing_label` text on one baseline, each centred on
+    or more one-line blocks of :func:`_drawing_label` text on one baseline, each centred on
     a different drawing right under (or over) it within ``reach``, are ``float``. One such
     block alone is not: a short line of text ("0 ∼ 1,", a paragraph's last "体 *") may stand
     by a figure.
@@ -104,7 +104,7 @@ def drawing_labels(groups: list[Group], figures: list, reach: float) -> None:
         b = g.block
         if b.region or b.lines != 1 or g.segments[0].direction != (1.0, 0.0):
             continue
-        if not drawing_label([u.text for seg in g.segments for u in seg.units]):
+        if not _drawing_label([u.text for seg in g.segments for u in seg.units]):
             continue
         x0, y0, x1, y1 = g.box
         for k, r in enumerate(figures):
@@ -327,4 +327,5 @@ def split_fused_captions(
 
 
 def first_line(g: Group) -> str:
-    return " ".join(u.text for u in g.segments[0].units)
+    """The words of ``g``'s first line piece, one space apart."""
+    return segment_text(g.segments[0])

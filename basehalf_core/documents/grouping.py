@@ -52,7 +52,7 @@ def group(segs: list[_Segment], rot) -> list[Group]:
     followed = _followed_on_line(ordered)
     overlapping = _overlapping_lines(ordered)
     display: set[int] = set()  # groups begun by a piece set off from a paragraph
-    numbers = [m.box for m in ordered if _EQUATION_NUMBER.fullmatch(_text(m))]
+    numbers = [m.box for m in ordered if _EQUATION_NUMBER.fullmatch(segment_text(m))]
     for seg in ordered:
         x0, y0, x1, y1 = seg.box
         best = None
@@ -196,7 +196,7 @@ _EQUATION_NUMBER = re.compile(r"\(\d+(?:\.\d+)*[a-z]?\)")
 _MATH = frozenset("∂∑∏∫√∇∞±×÷=<>≤≥≈∼≡≠∈∝") | frozenset(map(chr, range(0x391, 0x3CA)))
 
 
-def _text(seg: _Segment) -> str:
+def segment_text(seg: _Segment) -> str:
     """The words of ``seg`` as extracted, one space apart."""
     return " ".join(u.text for u in seg.units)
 
@@ -224,8 +224,8 @@ def _set_off(
         or x1 - x0 > DISPLAY_WIDTH * (right - left)
         or last[0] - left > 2 * size
         or right - last[2] < DISPLAY_SHORT * size
-        or not _MATH.intersection(_text(seg))
-        or _text(members[-1]).rstrip().endswith((".", "!", "?", ":"))
+        or not _MATH.intersection(segment_text(seg))
+        or segment_text(members[-1]).rstrip().endswith((".", "!", "?", ":"))
     ):
         return False
     if not any(
