@@ -36,6 +36,8 @@ _CJK_RE = re.compile(
 # Hangul syllables and jamo: Korean spaces its words, but breaks lines inside them too.
 _HANGUL_RE = re.compile("[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff]")
 _LETTERS_RE = re.compile(r"[^\W\d_]+")
+# Marks that may open a word before its first letter ("(see", "“Multi").
+_OPENERS = "\"'(“‘["
 # A compound hyphenated inside a line: both parts letters, the tail a word of three or more
 # (a line-end break leaves at least that much; "state-of-the-art" gives its pairs in turn).
 _COMPOUND_RE = re.compile(r"([^\W\d_]+)[-\u2010](?=([^\W\d_]{3,}))")
@@ -185,7 +187,7 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     t = _LETTERS_RE.findall(tail.lower())
     if not h or not t or not head.rstrip()[-2:-1].isalpha():
         return False
-    core_tail = tail.lstrip("\"'(“‘[")
+    core_tail = tail.lstrip(_OPENERS)
     if not core_tail or not core_tail[0].isalpha():
         return False
     vocab = vocabulary() if callable(vocabulary) else vocabulary
@@ -208,7 +210,7 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     # A name the document writes on its own ("Springer") before a word in lower case
     # ("Springer-"/"enhanced"): a compound; a capitalised word broken in two ("Uni-"/"versity")
     # has no such head.
-    if head.lstrip("\"'(“‘[")[:1].isupper() and len(h[-1]) > 5 and h[-1] in vocab:
+    if head.lstrip(_OPENERS)[:1].isupper() and len(h[-1]) > 5 and h[-1] in vocab:
         return False
     return not (h[-1] in vocab and t[0] in vocab)
 
