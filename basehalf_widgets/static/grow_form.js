@@ -36,10 +36,13 @@ function render({ model, el }) {
     model.set("title", title.value);
     model.save_changes();
   });
+  // The request carries what the learner sees now: the box's title and the passage shown.
+  // (The synced title may still hold a suggestion on its way here, or be a keystroke behind.)
   const grow = () => {
     if (button.disabled) return;
+    const n = (model.get("request").n || 0) + 1;
     model.set("title", title.value);
-    model.set("requests", model.get("requests") + 1);
+    model.set("request", { n, title: title.value, passage: model.get("passage"), page: model.get("page") });
     model.save_changes();
   };
   button.addEventListener("click", grow);
