@@ -243,7 +243,8 @@ CAPTION_REACH = CAPTION_NEAR
 # A caption's paragraph ends at its first line that stops this many sizes short of the block's
 # right edge (a centred or ragged last line; justified running text reaches the edge).
 CAPTION_SHORT = 1.0
-# A centred line (in this many sizes from both edges) ends its caption too.
+# A centred line (in this many sizes from both edges) ends its caption too, unless the lines
+# under it go on centred (see _caption_end).
 CAPTION_CENTRED = 0.5
 # At least this many lines of running text are left under a caption split off.
 CAPTION_REST = 2
@@ -292,15 +293,7 @@ def split_fused_captions(
         ):
             out.append(g)
             continue
-        short = next(
-            (
-                m
-                for m in members
-                if m.box[2] < x1 - CAPTION_SHORT * m.size
-                or min(m.box[0] - x0, x1 - m.box[2]) >= CAPTION_CENTRED * m.size
-            ),
-            None,
-        )
+        short = _caption_end(members, x0, x1)
         bottom = short.box[3] - 0.3 * short.size if short is not None else None
         caption = [m for m in members if bottom is not None and m.box[1] < bottom]
         rest = [m for m in members if bottom is None or m.box[1] >= bottom]
@@ -324,6 +317,34 @@ def split_fused_captions(
         cap.block.region = "float"
         out += [cap, body]
     return out
+
+
+def _caption_end(members: list, x0: float, x1: float):
+    """The last line of the caption a block opens with, or None.
+
+    The caption ends at its first line that stops short of the block's right edge, or is
+    centred in it. A caption set centred line by line (REVTeX's "FIG. 2: Time evolution of
+    the Gaussian wave" over lines centred under it, and a full one among them) goes on past
+    a centred line while the lines under it are centred or full, to the last centred one:
+    running text set under a caption is justified, so its lines are full until one ends
+    short at the left edge, and that line is not centred.
+    """
+
+    def centred(m) -> bool:
+        return min(m.box[0] - x0, x1 - m.box[2]) >= CAPTION_CENTRED * m.size
+
+    end = None
+    for m in members:
+        if end is None:
+            if m.box[2] < x1 - CAPTION_SHORT * m.size or centred(m):
+                end = m
+                if not centred(m):
+                    return end
+        elif centred(m):
+            end = m
+        elif m.box[2] < x1 - CAPTION_SHORT * m.size:
+            return end
+    return end
 
 
 def first_line(g: Group) -> str:

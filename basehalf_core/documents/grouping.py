@@ -68,7 +68,11 @@ def group(segs: list[_Segment], rot) -> list[Group]:
         for k in active:
             members, (bx0, _by0, bx1, _by1) = groups[k]
             head = members[0]
-            if (head.family, head.size, head.direction) != (seg.family, seg.size, seg.direction):
+            if (head.family, head.size, head.direction) != (
+                seg.family,
+                seg.size,
+                seg.direction,
+            ) and not (_carries(seg, head) and _opens_line(seg, ordered, bx0)):
                 continue
             if seg.direction != (1.0, 0.0):
                 if members[-1].units[0].block != seg.units[0].block:
@@ -113,6 +117,52 @@ def group(segs: list[_Segment], rot) -> list[Group]:
         # Read in the flow like a caption, left out of a drag between two pieces of text.
         out[n].block.region = "float"
     return out
+
+
+# A line opening in another style goes on a paragraph when at least this many of its words
+# are set in the paragraph's style.
+CARRIED_WORDS = 2
+
+
+def _carries(seg: _Segment, head: _Segment) -> bool:
+    """Is ``seg`` a line of ``head``'s paragraph that opens in another style?
+
+    A segment takes its first word's style, so a caption's line opening with inline code
+    ("[t] with the sidecaption", the bracket and the command in a fixed-pitch font) stood as
+    a block of its own, and the caption's next line, a line gap further down, began another:
+    a drag inside the caption lost both. Two words of three letters or more in the
+    paragraph's own font and size make it the paragraph's (a display equation's "max" or
+    "sin" is one such word, and its gap above sets it off anyway), when it opens in about
+    the paragraph's size and not with a bullet (a list's items are attached by
+    :func:`_attach_bullets`).
+    """
+    return (
+        seg.direction == head.direction == (1.0, 0.0)
+        # it opens its line: a piece after another ("= 0.02, and some" after "10^(−4) to
+        # β_T") joins its paragraph with the rest of its line (_join_line_pieces)
+        and seg.after is None
+        and seg.units[0].text not in BULLETS  # a bullet opens an item of its own
+        # in the paragraph's size: a line opening with a fraction's small denominator is math
+        and PIECE_SIZE_RATIO * head.size <= seg.size <= head.size / PIECE_SIZE_RATIO
+        and seg.words_in.get((head.family, head.size), 0) >= CARRIED_WORDS
+    )
+
+
+def _opens_line(seg: _Segment, ordered: list[_Segment], left: float) -> bool:
+    """Does ``seg`` open its line, nothing level with it between ``left`` and its start?
+
+    A line of math written piece by piece ("0", "≤d_(l−1)", "< d_l. This work considers")
+    carries no link from piece to piece; its last piece alone is no line of the paragraph.
+    """
+    x0, y0, _x1, y1 = seg.box
+    size = seg.size
+    return not any(
+        o is not seg
+        # level with it: a subscript drops a piece's box, so overlap, not the same bottom
+        and min(y1, o.box[3]) - max(y0, o.box[1]) >= 0.5 * (y1 - y0)
+        and left - 0.5 * size <= o.box[2] <= x0 + 0.1 * size
+        for o in ordered
+    )
 
 
 # A credit line ends at its block's right edge and starts at least this many font sizes in.

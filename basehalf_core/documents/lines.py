@@ -74,6 +74,10 @@ def segments(units: list[_Unit], info: dict) -> list[_Segment]:
         segs.append(cur)
     for seg in segs:
         seg.close()
+        for u in seg.units:
+            if sum(c.isalpha() for c in u.text) >= 3:
+                style = own[id(u)]
+                seg.words_in[style] = seg.words_in.get(style, 0) + 1
     _restyle_run_in_headings(segs, own)
     return _fold_inset_pieces(segs)
 

@@ -54,6 +54,9 @@ class _Segment:
     size: float
     direction: tuple[float, float]
     chars: int = 0
+    # How many of its words (three letters or more) each style sets: a line that opens in
+    # another font (inline code, an italic term) still carries its paragraph's words.
+    words_in: dict[tuple[str, float], int] = field(default_factory=dict, compare=False)
 
     box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     # The segment this one goes on from on its line: split off only by a change of style

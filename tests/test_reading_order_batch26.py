@@ -1,0 +1,117 @@
+"""Rules found on batches 25 and 26 (unseen pages), kept for later ones.
+
+- A line opening in another font than its paragraph (inline code: Springer's side caption
+  line "[t] with the sidecaption", the bracket and the command in Courier) took the style
+  of its first word and stood as a block of its own, and the paragraph's next line, a line
+  gap under the last one it had, began another: a drag inside the caption lost both. A
+  line that opens its line (nothing level with it before it), in about the paragraph's
+  size, not with a bullet, with two or more words of three letters or more in the
+  paragraph's font and size, goes on the paragraph.
+- REVTeX centres a caption line by line ("FIG. 2: Time evolution of the Gaussian wave",
+  lines centred under it, a full one among them) and sets it in the text's font and size
+  at a line's spacing from the text under it. The caption was taken to end at its first
+  centred line, and the lines under it were read as text in a drag past the figure. A
+  caption goes on past a centred line while the lines under it are centred or full, to the
+  last centred one; running text under a caption is justified, full until a short line at
+  the left edge.
+
+Scan of 514 pages (``bench/reading_order_scan.py``): 33 change, mostly captions and
+reference lists read whole; a few pieces of display math move inside math-set lines.
+The pages here are made with PyMuPDF in tmp_path.
+"""
+
+from __future__ import annotations
+
+import pymupdf
+from conftest import drag
+from pagedraw import justify, one_page, write_lines
+
+VOCABULARY = (
+    "the wave moves to the right and its energy stays the same over the whole run as the "
+    "scheme keeps the sum of squares"
+)
+WORDS = VOCABULARY.split()
+SIZE, LEAD = 10.0, 12.0
+LEFT, RIGHT = 54, 317
+WIDTH = 245
+
+
+def _side_caption(page) -> None:
+    """Springer's side caption in 8.5 pt Times beside a drawing, one line of it opening
+    with "[t]" in Courier, the command after it in Courier too, its last line "command"."""
+    write_lines(page, 135, 100, [10] * 12, WORDS, size=SIZE, lead=LEAD)
+    page.draw_rect((300, 330, 460, 470), width=0.8)
+    page.draw_line((300, 470), (460, 330), width=0.8)
+    lines = [
+        "Fig. 1 If the width of the",
+        "figure is less than 7.8 cm use",
+        "the sidecaption command to",
+        "flush the caption on the left",
+        "side of the page. You simply",
+        "need to use the optional",
+    ]
+    y = 340.0
+    for text in lines:
+        page.insert_text((135, y), text, fontsize=8.5, fontname="tiro")
+        y += 9.8
+    x = 135.0
+    for text, font in (("[t] ", "cour"), ("with the ", "tiro"), ("sidecaption", "cour")):
+        page.insert_text((x, y), text, fontsize=8.5, fontname=font)
+        x += pymupdf.get_text_length(text, fontname=font, fontsize=8.5)
+    page.insert_text((135, y + 9.8), "command", fontsize=8.5, fontname="tiro")
+
+
+def test_a_drag_inside_a_caption_reads_its_line_that_opens_in_code(tmp_path):
+    doc = one_page(tmp_path, _side_caption)
+    got = drag(doc, 0, "flush", "command")
+    want = (
+        "flush the caption on the left side of the page. You simply need to use the "
+        "optional [t] with the sidecaption command"
+    )
+    assert got == want, got
+
+
+def _centred(page, y: float, text: str, size: float = SIZE) -> None:
+    """``text`` centred in the right column."""
+    width = pymupdf.get_text_length(text, fontname="tiro", fontsize=size)
+    page.insert_text((RIGHT + (WIDTH - width) / 2, y), text, fontsize=size, fontname="tiro")
+
+
+def _revtex(page) -> None:
+    """Left column: text ending "shown in the figures 2, 4, 5 respectively.". Right column:
+    a drawing; its caption centred line by line in the text's font and size, one full
+    line among them; a line's spacing under it, the text going on justified."""
+    y = write_lines(page, LEFT, 70, [8] * 50, WORDS, size=SIZE, lead=LEAD)
+    page.insert_text((LEFT, y), "shown in the figures 2, 4, 5 respectively.", fontsize=SIZE)
+    page.draw_rect((RIGHT + 20, 70, RIGHT + 220, 220), width=0.8)
+    page.draw_line((RIGHT + 20, 220), (RIGHT + 220, 70), width=0.8)
+    y = 236.0
+    _centred(page, y, "FIG. 4: Time evolution of the Gaussian wave")
+    _centred(page, y + LEAD, "for the viscosity 0.05 captured at six times")
+    full = ["0.010s,", "0.015s,", "0.020s,", "0.025s,", "0.030s,", "0.035s,", "0.040s,", "0.045s."]
+    justify(page, RIGHT, y + 2 * LEAD, full, RIGHT + WIDTH, size=SIZE)
+    _centred(page, y + 3 * LEAD, "As we can clearly see the wave is")
+    _centred(page, y + 4 * LEAD, "tilting towards the right.")
+    y += 5 * LEAD + 2
+    opening = ["As", "we", "can", "see", "from", "the", "figure", "2", "that", "as", "the"]
+    justify(page, RIGHT, y, opening, 562, size=SIZE)
+    for k in range(1, 20):
+        words = [WORDS[(3 * k + j) % len(WORDS)] for j in range(9)]
+        justify(page, RIGHT, y + k * LEAD, words, 562, size=SIZE)
+
+
+def test_a_caption_centred_line_by_line_is_left_out_of_a_drag_past_it(tmp_path):
+    doc = one_page(tmp_path, _revtex)
+    got = drag(doc, 0, "respectively.", "figure")
+    assert got == "respectively. As we can see from the figure", got
+
+
+def test_a_drag_inside_a_caption_centred_line_by_line_reads_it_to_its_end(tmp_path):
+    doc = one_page(tmp_path, _revtex)
+    got = drag(doc, 0, "Gaussian", "right.")
+    want = (
+        "Gaussian wave for the viscosity 0.05 captured at six times 0.010s, 0.015s, "
+        "0.020s, 0.025s, 0.030s, 0.035s, 0.040s, 0.045s. As we can clearly see the wave is "
+        "tilting towards the right."
+    )
+    assert got == want, got
