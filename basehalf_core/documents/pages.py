@@ -142,7 +142,7 @@ class PageText:
         mark_regions(blocks, page)
         _mark_fixed_pitch(blocks, info)
         if running:
-            mark_running(blocks, raw_words, height, running)
+            blocks = mark_running(blocks, raw_words, height, running, tuple(rot))
         order = order_blocks([b.block for b in blocks], h_disp)
         by_id = {b.block.id: b for b in blocks}
         words: list[Word] = []
