@@ -244,7 +244,9 @@ def _centred(b: Block, page: list[Block]) -> bool:
     over the affiliation and e-mail of a row of authors)?
 
     Running text is set flush left (or justified): its blocks share a left edge, not a
-    middle, and a paragraph is longer. A caption or a table's cell is not looked at.
+    middle, and a paragraph is longer. A caption or a table's cell is not looked at. The
+    neighbour is short title matter too: a heading centred over the paragraph it opens (a
+    poster's box titles, "Results" over its box's text) is no author's name.
     """
     if b.lines > CENTRED_LINES or b.direction != (1.0, 0.0) or b.region:
         return False
@@ -252,6 +254,8 @@ def _centred(b: Block, page: list[Block]) -> bool:
     middle, width = (x0 + x1) / 2, x1 - x0
     for o in page:
         if o is b or o.direction != b.direction or not x_overlap(o, b):
+            continue
+        if o.lines > CENTRED_LINES:
             continue
         if max(o.bbox[1] - y1, y0 - o.bbox[3]) > CENTRED_GAP * b.size:
             continue
