@@ -43,6 +43,13 @@ paragraph of more than three lines is a heading. Scan: 2 of 514 pages change (IC
 abstract heading no longer pulls the other column's first line into the title band;
 a Word paper's reference numbers).
 
+Found on batch 29 (first measured 22/23): ASME sets a section's heading and its first
+subsection's one under the other in 9 pt bold sans in 10 pt text; the two group as one
+block, and a subheading set smaller than the text was read only when it was one line. Two
+lines are read the same way (hanging on the paragraph under them). Scan: 7 of 514 pages
+change: IEEE Access's two-line section-and-subsection heads, a run-in heading, and short
+listings of LaTeX commands in IEEEtran's how-to, read as text.
+
 The pages here are made with PyMuPDF in tmp_path.
 """
 
@@ -221,3 +228,22 @@ def test_a_drag_from_a_poster_box_into_the_next_reads_its_centred_title(tmp_path
     doc = one_page(tmp_path, _poster)
     got = drag(doc, 0, "end0.", "Start1")
     assert got == "end0. Results Start1", got
+
+
+def _asme(page) -> None:
+    """A column of 10 pt text; a list's last item; then a section's heading and its first
+    subsection's, one under the other in 9 pt bold sans; the text going on under them."""
+    y = write_lines(page, LEFT, 70, [8] * 20, WORDS, size=SIZE, lead=LEAD)
+    page.insert_text((LEFT, y), "period it is online.", fontsize=SIZE, fontname="tiro")
+    y += 2 * LEAD
+    page.insert_text((LEFT, y), "4. MODELING AND SIMULATION", fontsize=9, fontname="hebo")
+    page.insert_text((LEFT, y + 11), "4.1 Modules", fontsize=9, fontname="hebo")
+    write_lines(page, LEFT, y + 14 + LEAD, [8] * 20, WORDS, size=SIZE, lead=LEAD, start=3)
+
+
+def test_a_drag_past_a_heading_over_a_subheading_set_smaller_reads_both(tmp_path):
+    doc = one_page(tmp_path, _asme)
+    first = WORDS[(3 + 1) % len(WORDS)]  # the second word of the text under the headings
+    got = drag(doc, 0, "online.", first)
+    want = f"online. 4. MODELING AND SIMULATION 4.1 Modules {WORDS[3]} {first}"
+    assert got == want, got

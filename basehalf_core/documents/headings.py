@@ -18,6 +18,9 @@ CENTRED_HEADING_GAP = 2.0
 # A one-line subheading in small capitals comes out smaller still (Frontiers: 8.5 pt over
 # 9.5 pt text); down to this ratio it is read when it hangs on its paragraph like the above.
 SUBHEADING_MIN_RATIO = 0.8
+# A section's heading and its first subsection's, one under the other, group as one block
+# (ASME: "4. MODELING AND SIMULATION" over "4.1 Modules", 9 pt sans in 10 pt text).
+SUBHEADING_LINES = 2
 # A heading may start left of its column by up to this share of the column's width.
 OUTDENT_MAX = 0.5
 
@@ -122,7 +125,8 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
         elif b.lines > 2 or b.chars > 120:
             continue
         elif HEADING_MAX_RATIO * size < b.size <= DISPLAY_HEADING_RATIO * size or (
-            b.lines == 1 and SUBHEADING_MIN_RATIO * size <= b.size < FOOTNOTE_SIZE_RATIO * size
+            b.lines <= SUBHEADING_LINES
+            and SUBHEADING_MIN_RATIO * size <= b.size < FOOTNOTE_SIZE_RATIO * size
         ):
             # Set out into the margin (a textbook's section heads start left of the text
             # they open) it hangs on its paragraph at the column's edge.
