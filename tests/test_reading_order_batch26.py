@@ -50,6 +50,12 @@ lines are read the same way (hanging on the paragraph under them). Scan: 7 of 51
 change: IEEE Access's two-line section-and-subsection heads, a run-in heading, and short
 listings of LaTeX commands in IEEEtran's how-to, read as text.
 
+Found on batch 32 (first measured 17/24): LaTeX News closes an item with "(tagging-project
+issue 1115)" in slanted type a size smaller, flush right on a line of its own; a drag past
+it kept only text set like its ends. A one-line block no larger than the text, right under
+a paragraph, ending at its right edge and starting well in from its left, is read as text.
+Scan: 3 of 514 pages change, in the style of a math piece only.
+
 The pages here are made with PyMuPDF in tmp_path.
 """
 
@@ -247,3 +253,27 @@ def test_a_drag_past_a_heading_over_a_subheading_set_smaller_reads_both(tmp_path
     got = drag(doc, 0, "online.", first)
     want = f"online. 4. MODELING AND SIMULATION 4.1 Modules {WORDS[3]} {first}"
     assert got == want, got
+
+
+def _news(page) -> None:
+    """LaTeX News: an item's paragraph ends "applied silently."; under it, flush right on a
+    line of its own, "(tagging-project issue 1115)" in italics a size smaller; the next
+    item's heading and text follow in the same column."""
+    y = 70.0
+    for k in range(20):
+        justify(page, LEFT, y, [WORDS[(7 * k + j) % len(WORDS)] for j in range(9)], 299, size=SIZE)
+        y += LEAD
+    page.insert_text((LEFT, y), "the fallback is applied silently.", fontsize=SIZE, fontname="tiro")
+    tag = "(tagging-project issue 1115)"
+    span = pymupdf.get_text_length(tag, fontname="tiit", fontsize=9)
+    page.insert_text((LEFT + WIDTH - span, y + 11), tag, fontsize=9, fontname="tiit")
+    y += 11 + 2 * LEAD
+    page.insert_text((LEFT, y), "Using metadata more than once", fontsize=SIZE, fontname="tibo")
+    write_lines(page, LEFT, y + LEAD + 2, [8] * 20, WORDS, size=SIZE, lead=LEAD, start=5)
+    write_lines(page, RIGHT, 70, [8] * 50, WORDS, size=SIZE, lead=LEAD, start=2)
+
+
+def test_a_drag_past_a_tag_set_flush_right_under_a_paragraph_reads_it(tmp_path):
+    doc = one_page(tmp_path, _news)
+    got = drag(doc, 0, "silently.", "Using")
+    assert got == "silently. (tagging-project issue 1115) Using", got

@@ -34,6 +34,7 @@ def headings_read_as_text(body: list[Block], body_style: str) -> None:
     paragraphs are read too (:func:`_quotations_read_as_text`).
     """
     _quotations_read_as_text(body, body_style)
+    _closing_tags_read_as_text(body, body_style)
     while _headings_read_as_text_once(body, body_style):
         pass
 
@@ -85,6 +86,43 @@ def _quotations_read_as_text(body: list[Block], body_style: str) -> None:
             and 0 <= t.bbox[1] - y1 <= QUOTE_UNDER * size
         ]
         if above and under:
+            b.style = body_style
+
+
+# A paragraph's closing tag starts at least this many sizes right of the paragraph's left
+# edge, ends within one size of its right edge, and stands at most this many sizes under it.
+TAG_INDENT = 2.0
+TAG_GAP = 0.5
+
+
+def _closing_tags_read_as_text(body: list[Block], body_style: str) -> None:
+    """Give a one-line tag set flush right under a paragraph the running text's style.
+
+    LaTeX News closes an item with "(tagging-project issue 1115)", slanted and a size
+    smaller, set flush right on a line of its own right under the item's last line; a drag
+    from that item into the next kept only text set like its ends and dropped the tag. A
+    one-line block set no larger than the text (down to :data:`QUOTE_MIN_RATIO`), right
+    under a paragraph of the text (within :data:`TAG_GAP` sizes), ending at the paragraph's
+    right edge and starting well right of its left edge, is read as text: an attribution
+    under a quotation is set so too. A footnote starts at the column's left edge; a page
+    number stands far under the text; a caption is a region.
+    """
+    text = [b for b in body if b.style == body_style and b.lines >= 2]
+    if not text:
+        return
+    size = Counter(b.size for b in text).most_common(1)[0][0]
+    for b in body:
+        if b.style == body_style or b.region or b.lines != 1:
+            continue
+        if not QUOTE_MIN_RATIO * size <= b.size <= size:
+            continue
+        x0, y0, x1, _y1 = b.bbox
+        if any(
+            -TAG_GAP * size <= y0 - t.bbox[3] <= TAG_GAP * size  # line boxes may touch
+            and abs(t.bbox[2] - x1) <= size
+            and x0 >= t.bbox[0] + TAG_INDENT * size
+            for t in text
+        ):
             b.style = body_style
 
 
