@@ -56,6 +56,13 @@ it kept only text set like its ends. A one-line block no larger than the text, r
 a paragraph, ending at its right edge and starting well in from its left, is read as text.
 Scan: 3 of 514 pages change, in the style of a math piece only.
 
+Found on batch 27 (USENIX ATC's template): TikZ sets a drawing's axis labels ("y" over the
+arrow's tip, "x" beside the other) in the text's own font and size, just outside the
+drawing's region, and a drag from the column above into the text under the drawing read
+them. One character alone on a line (or a sign and a letter, "−u") within a size of a
+figure is the figure's, in any style but CJK. Scan: 7 of 514 pages change, all labels or
+tick numbers of plots (and a margin figure's number no longer read into the text).
+
 The pages here are made with PyMuPDF in tmp_path.
 """
 
@@ -277,3 +284,28 @@ def test_a_drag_past_a_tag_set_flush_right_under_a_paragraph_reads_it(tmp_path):
     doc = one_page(tmp_path, _news)
     got = drag(doc, 0, "silently.", "Using")
     assert got == "silently. (tagging-project issue 1115) Using", got
+
+
+def _axes(page) -> None:
+    """A drawing of two axes atop the right column, TikZ's labels "y" over the arrow's tip
+    and "x" right of the other, in the text's own font and size; the left column's text
+    ends "at the end of the"; the right column's text under the drawing opens "paper,"."""
+    write_lines(page, LEFT, 70, [8] * 49, WORDS, size=SIZE, lead=LEAD)
+    page.insert_text((LEFT, 70 + 49 * LEAD), "references at the end of the", fontsize=SIZE)
+    page.draw_line((RIGHT + 40, 160), (RIGHT + 200, 160), width=0.6)  # the x axis
+    page.draw_line((RIGHT + 120, 240), (RIGHT + 120, 82), width=0.6)  # the y axis
+    page.draw_line((RIGHT + 120, 160), (RIGHT + 170, 110), width=1.2, color=(0, 0, 1))
+    page.insert_text((RIGHT + 117, 78), "y", fontsize=SIZE, fontname="tiro")
+    page.insert_text((RIGHT + 204, 163), "x", fontsize=SIZE, fontname="tiro")
+    page.insert_text((RIGHT + 173, 108), "u", fontsize=SIZE, fontname="tiit")
+    y = write_lines(page, RIGHT, 270, [1], ["paper,"], size=SIZE, lead=LEAD)
+    write_lines(page, RIGHT, y, [8] * 30, WORDS, size=SIZE, lead=LEAD)
+
+
+def test_a_drag_past_a_drawing_leaves_its_axis_labels_out(tmp_path):
+    doc = one_page(tmp_path, _axes)
+    words = doc.words(0)
+    last = [w for w in words if w.text == "the" and w.box[0] < 0.5][-1]
+    top = next(w for w in words if w.text == "paper,")
+    got = doc.passage(0, doc.select_between(0, last.index, top.index)).quote
+    assert got == "the paper,", got

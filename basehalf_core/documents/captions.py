@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from basehalf_core.documents.grouping import Group, blocks_of, box_of, segment_text
+from basehalf_core.documents.text import is_cjk
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 
 # A caption opens with its label and number, then punctuation, the end of its line or its
@@ -63,7 +64,7 @@ def panel_labels(groups: list[Group], figures: list, em: float) -> None:
             continue
         # A sub-figure's tag in parentheses ("(a)" under its panel, as IEEE sets them) may
         # be set in the text's own style: alone on its line, it is no word of the text.
-        tagged = bool(PANEL_TAG.match(words[0]))
+        tagged = bool(PANEL_TAG.match(words[0])) or _axis_label(words[0])
         if not tagged and (
             b.style == text_style or len(words[0]) > PANEL_LABEL_CHARS or not words[0].isalpha()
         ):
@@ -73,6 +74,20 @@ def panel_labels(groups: list[Group], figures: list, em: float) -> None:
             for r in figures
         ):
             b.region = "float"
+
+
+def _axis_label(word: str) -> bool:
+    """A plot's axis or vector label standing alone by it ("x", "y", "−u"), in any style.
+
+    TikZ sets the labels of a drawing's axes in the text's own font and size, just past the
+    arrows' tips, so outside the drawing's region: "y" over the figure and "x" beside it
+    were read into a drag through the column under the figure. One character, or two with
+    a sign, on a line of its own cannot be a line of the text (a paragraph's last word
+    groups with its paragraph); a CJK character may end a paragraph on a line of its own.
+    """
+    if len(word) == 1:
+        return not is_cjk(word)
+    return len(word) <= PANEL_LABEL_CHARS and word[0] in "−-+±" and word[1:].isalpha()
 
 
 # A drawing's label is at most this many words and characters, none a word of three letters.
