@@ -63,10 +63,17 @@ them. One character alone on a line (or a sign and a letter, "−u") within a si
 figure is the figure's, in any style but CJK. Scan: 7 of 514 pages change, all labels or
 tick numbers of plots (and a margin figure's number no longer read into the text).
 
+Found on batch 34 (first measured 12/20): Japanese papers label captions "図1:", and the
+caption label knew Chinese 图 and 表 only; a caption under its picture was read into a drag
+past it. 図 and Korean 그림 and 표 label captions too, and a full-width colon may close the
+label. Scan: 1 of 514 pages changes (a figure's own words, reordered).
+
 The pages here are made with PyMuPDF in tmp_path.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import pymupdf
 from conftest import drag
@@ -309,3 +316,31 @@ def test_a_drag_past_a_drawing_leaves_its_axis_labels_out(tmp_path):
     top = next(w for w in words if w.text == "paper,")
     got = doc.passage(0, doc.select_between(0, last.index, top.index)).quote
     assert got == "the paper,", got
+
+
+def _japanese_figure(page) -> None:
+    """A Japanese two-column abstract: the left column's text, a picture, under it its
+    caption "図1: 本実験の生成画像" in the text's font, the text going on under it."""
+    lines = ["勾配消失を防ぐことは画像の生成において", "より安定した画像の生成につながると考え"]
+    y = 70.0
+    for k in range(18):
+        page.insert_text((LEFT, y), lines[k % 2], fontsize=9, fontname="japan")
+        y += 14
+    page.insert_text((LEFT, y), "られる．", fontsize=9, fontname="japan")
+    page.draw_rect((LEFT + 20, y + 10, LEFT + 200, y + 130), width=0.8, fill=(0.8, 0.8, 0.8))
+    page.insert_text((LEFT + 50, y + 146), "図1: 本実験の生成画像", fontsize=9, fontname="japan")
+    y += 172
+    page.insert_text((LEFT, y), "５ おわりに", fontsize=9, fontname="japan")
+    for k in range(8):
+        page.insert_text((LEFT, y + 14 * (k + 1)), lines[k % 2], fontsize=9, fontname="japan")
+    for k in range(40):
+        page.insert_text((RIGHT, 70 + 14 * k), lines[k % 2], fontsize=9, fontname="japan")
+
+
+def test_a_drag_past_a_japanese_figure_leaves_its_caption_out(tmp_path):
+    doc = one_page(tmp_path, _japanese_figure)
+    words = doc.words(0)
+    first = next(w for w, n in itertools.pairwise(words) if (w.text, n.text) == ("ら", "れ"))
+    last = next(n for w, n in itertools.pairwise(words) if (w.text, n.text) == ("５", "お"))
+    got = doc.passage(0, doc.select_between(0, first.index, last.index)).quote
+    assert got == "られる．５ お", got

@@ -19,8 +19,9 @@ from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 # capitalised title: "Figure 3:", "Fig. 2.", "Table 1 |", "TABLE II", "Table 1 Summary of ...".
 # "Table 1 summarises ..." is running text.
 CAPTION_LABEL = re.compile(
-    r"^(fig(ure)?|tab(le)?|chart|plate|exhibit|listing|algorithm|scheme|图|表)\.?\s*"
-    r"[0-9IVXivx]+[a-z]?(\s*[.:|—–]|$|\s+(?-i:[A-Z][A-Za-z]))",
+    # Chinese 图/表, Japanese 図/表, Korean 그림/표 label captions too.
+    r"^(fig(ure)?|tab(le)?|chart|plate|exhibit|listing|algorithm|scheme|图|図|表|그림|표)\.?\s*"
+    r"[0-9IVXivx]+[a-z]?(\s*[.:：|—–]|$|\s+(?-i:[A-Z][A-Za-z]))",
     re.IGNORECASE,
 )
 
