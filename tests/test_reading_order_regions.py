@@ -110,7 +110,9 @@ def test_a_frame_around_running_text_is_no_figure(tmp_path):
         ("Fig. 2. The set-up", True),
         ("TABLE II", True),
         ("Table 1 | Sizes", True),
-        ("图 1：结构", False),  # a full-width colon is not in the label's punctuation
+        ("图 1：结构", True),  # a full-width colon closes a CJK label
+        ("図1: 本実験の生成画像", True),
+        ("그림 2. 구조", True),
         ("Table 1 summarises the extensions", False),
         ("Figures show the trend", False),
         ("Figure 3 shows the trend", False),
