@@ -68,6 +68,14 @@ caption label knew Chinese 图 and 表 only; a caption under its picture was rea
 past it. 図 and Korean 그림 and 표 label captions too, and a full-width colon may close the
 label. Scan: 1 of 514 pages changes (a figure's own words, reordered).
 
+Found on batch 33 (first measured 18/20): REVTeX and AIP set numbered section heads in 9 pt
+bold over 10 pt text, 1.7 sizes above what follows, and a subsection's head under a
+section's; a subheading set smaller was read only within one size of its paragraph, and
+only over one as wide. A numbered one ("II.", "A.", "3.1", "(1)") may stand up to two
+sizes off, over its first subsection's head too; small print without a number (a legend's
+last line, ACM's reference format, a copyright line) may not. Scan: 1 of 514 pages
+changes (IEEE Access's "C. TRAINING THE NETWORKS", read now).
+
 The pages here are made with PyMuPDF in tmp_path.
 """
 
@@ -344,3 +352,41 @@ def test_a_drag_past_a_japanese_figure_leaves_its_caption_out(tmp_path):
     last = next(n for w, n in itertools.pairwise(words) if (w.text, n.text) == ("５", "お"))
     got = doc.passage(0, doc.select_between(0, first.index, last.index)).quote
     assert got == "られる．５ お", got
+
+
+def _aip(page) -> None:
+    """AIP's section heads: "II. EXPERIMENTAL DETAILS" and, under it, "A. Sputter
+    deposition", 9 pt bold sans flush left in 10 pt text, each 1.7 sizes over what
+    follows and further under what precedes."""
+    y = write_lines(page, LEFT, 70, [8] * 20, WORDS, size=SIZE, lead=LEAD)
+    page.insert_text((LEFT, y), "into small complexes.", fontsize=SIZE, fontname="tiro")
+    y += 30
+    page.insert_text((LEFT, y), "II. EXPERIMENTAL DETAILS", fontsize=9, fontname="hebo")
+    y += 26
+    page.insert_text((LEFT, y), "A. Sputter deposition", fontsize=9, fontname="hebo")
+    y += 26
+    page.insert_text((LEFT, y), "The films were prepared by sputtering", fontsize=SIZE)
+    write_lines(page, LEFT, y + LEAD, [8] * 20, WORDS, size=SIZE, lead=LEAD, start=3)
+
+
+def test_a_drag_past_numbered_heads_set_apart_and_smaller_reads_them(tmp_path):
+    doc = one_page(tmp_path, _aip)
+    got = drag(doc, 0, "complexes.", "films")
+    assert got == "complexes. II. EXPERIMENTAL DETAILS A. Sputter deposition The films", got
+
+
+def _legend(page) -> None:
+    """The same spacing under a line of small print that opens in lower case (the end of
+    a figure legend), not a heading: a drag past it leaves it out."""
+    y = write_lines(page, LEFT, 70, [8] * 20, WORDS, size=SIZE, lead=LEAD)
+    page.insert_text((LEFT, y), "into small complexes.", fontsize=SIZE, fontname="tiro")
+    y += 30
+    page.insert_text((LEFT, y), "frequencies below 0.2 MHz each", fontsize=9, fontname="helv")
+    y += 26
+    page.insert_text((LEFT, y), "The films were prepared by sputtering", fontsize=SIZE)
+    write_lines(page, LEFT, y + LEAD, [8] * 20, WORDS, size=SIZE, lead=LEAD, start=3)
+
+
+def test_small_print_opening_in_lower_case_is_no_heading_however_set(tmp_path):
+    doc = one_page(tmp_path, _legend)
+    assert drag(doc, 0, "complexes.", "films") == "complexes. The films"

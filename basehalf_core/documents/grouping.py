@@ -421,6 +421,7 @@ def blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[Group]:
         # A raised footnote marker is written "^1": the marker is the "1".
         texts = (u.text.strip().lstrip("^_(") for m in members for u in m.units)
         first = next((t[0] for t in texts if t), "")
+        word = next((u.text for m in members for u in m.units if u.text.strip()), "")
         out.append(
             Group(
                 Block(
@@ -431,6 +432,7 @@ def blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[Group]:
                     chars=chars,
                     lines=len(members) - pieces,
                     first_char=first,
+                    first_word=word,
                     style=f"{family}@{size}",
                     first_line=(min(fxa, fxb), min(fya, fyb), max(fxa, fxb), max(fya, fyb)),
                 ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO, TINY_RATIO, Block, x_overlap
@@ -21,6 +22,8 @@ SUBHEADING_MIN_RATIO = 0.8
 # A section's heading and its first subsection's, one under the other, group as one block
 # (ASME: "4. MODELING AND SIMULATION" over "4.1 Modules", 9 pt sans in 10 pt text).
 SUBHEADING_LINES = 2
+# A section's number: "2", "3.1", "II.", "A.", "(1)".
+SECTION_NUMBER = re.compile(r"\d+(\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.|[(（]\d+[)）]")
 # A heading may start left of its column by up to this share of the column's width.
 OUTDENT_MAX = 0.5
 
@@ -290,11 +293,20 @@ def _hangs_on_its_paragraph(b: Block, text: list[Block], size: float) -> bool:
     middle of its space or across columns; a title is followed by its authors, not by text.
     """
     x0, y0, x1, y1 = b.bbox
+    # A numbered subheading set smaller than the text may stand further off it (REVTeX's and
+    # AIP's "II. EXPERIMENTAL DETAILS", 9 pt bold over 10 pt text, 1.7 sizes above it); a
+    # display heading set larger hangs closer, and so does small print without a section's
+    # number (a figure legend's last line, ACM's reference format, a copyright line).
+    far = b.size < size and bool(SECTION_NUMBER.fullmatch(b.first_word))
+    reach = CENTRED_HEADING_GAP if far else DISPLAY_HEADING_GAP
 
     def opens(t: Block) -> bool:
         gap = t.bbox[1] - y1
-        if abs(t.bbox[0] - x0) <= size and t.bbox[2] >= x1 - 1:
-            return -1 <= gap <= DISPLAY_HEADING_GAP * size
+        # Over its paragraph, as wide; or over its first subsection's heading, read as text
+        # already, which may be narrower ("II. EXPERIMENTAL DETAILS" over "A. Sputtering").
+        wide = t.bbox[2] >= x1 - 1 or (far and t.lines <= 2)
+        if abs(t.bbox[0] - x0) <= size and wide:
+            return -1 <= gap <= reach * size
         # Centred over its paragraph (APS's "III. TESTING WITH THE CMB", 9 pt capitals over
         # 10 pt text): indented on both sides alike, with a little more space under it.
         indents = x0 - t.bbox[0], t.bbox[2] - x1

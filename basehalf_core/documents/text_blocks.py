@@ -33,6 +33,7 @@ class Block:
         first_line: the box of its first line in displayed page space (None if unknown).
         ruled: it starts right under a short rule at its left edge, low on the page (a
             footnote rule).
+        first_word: its first word ("" if none), to spot a section's number.
     """
 
     id: object
@@ -48,6 +49,7 @@ class Block:
     fixed: bool = False
     first_line: tuple[float, float, float, float] | None = None
     ruled: bool = False
+    first_word: str = ""
 
 
 def dir_key(direction: tuple[float, float]) -> tuple[int, int]:
