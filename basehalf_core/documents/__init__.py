@@ -3,7 +3,8 @@ order, passage anchors (with highlights), the whole-document search (``page_sear
 fetching a paper.
 
 ``text`` holds the pure text rules (no PyMuPDF), ``pages`` the extraction of one page's words
-(from the units and line segments of ``lines``, grouped into blocks by ``grouping``, marked by
+(from the units and line segments of ``lines``, grouped into blocks by ``grouping``, whose
+bullets, line pieces and credit lines ``line_pieces`` puts right, marked by
 ``regions`` from the page's drawings (with ``captions`` telling what stands beside a
 figure or table and belongs to it) and by ``running_heads`` from nearby pages; ``vertical``
 reads a page set in columns of CJK; ``raw_text`` holds the PyMuPDF lock and the units and
@@ -21,6 +22,7 @@ __all__ = [
     "fetch",
     "grouping",
     "headings",
+    "line_pieces",
     "lines",
     "page_search",
     "pages",

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from basehalf_core.documents.grouping import Group, blocks_of, box_of, segment_text
+from basehalf_core.documents.grouping import Group, blocks_of, segment_text
+from basehalf_core.documents.raw_text import box_of
 from basehalf_core.documents.text import is_cjk
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 

@@ -1,4 +1,4 @@
-"""Line segments grouped into a page's text blocks: paragraphs, their line pieces, credit lines."""
+"""Line segments grouped into a page's text blocks (``line_pieces`` puts back what groups apart)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,13 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
+from basehalf_core.documents.line_pieces import (
+    BULLETS,
+    PIECE_SIZE_RATIO,
+    attach_bullets,
+    join_line_pieces,
+    split_credit_lines,
+)
 from basehalf_core.documents.lines import STYLE_GAP
 from basehalf_core.documents.raw_text import _Segment
 from basehalf_core.documents.text_blocks import Block
@@ -16,16 +23,6 @@ class Group:
     block: Block
     segments: list[_Segment]
     box: tuple = (0.0, 0.0, 0.0, 0.0)  # unrotated points, as the page's drawings are
-
-
-def box_of(segs: list[_Segment]) -> tuple[float, float, float, float]:
-    """The box around these segments (unrotated points)."""
-    return (
-        min(m.box[0] for m in segs),
-        min(m.box[1] for m in segs),
-        max(m.box[2] for m in segs),
-        max(m.box[3] for m in segs),
-    )
 
 
 # Lines join one block when the space between them is at most this many font sizes.
@@ -109,9 +106,9 @@ def group(segs: list[_Segment], rot) -> list[Group]:
             members, (bx0, by0, bx1, by1) = groups[best]
             members.append(seg)
             groups[best] = (members, (min(bx0, x0), min(by0, y0), max(bx1, x1), max(by1, y1)))
-    groups = _attach_bullets(groups)
-    groups = _join_line_pieces(groups)
-    groups, credits = _split_credit_lines(groups, ordered)
+    groups = attach_bullets(groups)
+    groups = join_line_pieces(groups)
+    groups, credits = split_credit_lines(groups, ordered)
     out = blocks_of(groups, rot)
     for n in credits:
         # Read in the flow like a caption, left out of a drag between two pieces of text.
@@ -134,12 +131,12 @@ def _carries(seg: _Segment, head: _Segment) -> bool:
     paragraph's own font and size make it the paragraph's (a display equation's "max" or
     "sin" is one such word, and its gap above sets it off anyway), when it opens in about
     the paragraph's size and not with a bullet (a list's items are attached by
-    :func:`_attach_bullets`).
+    :func:`attach_bullets`).
     """
     return (
         seg.direction == head.direction == (1.0, 0.0)
         # it opens its line: a piece after another ("= 0.02, and some" after "10^(−4) to
-        # β_T") joins its paragraph with the rest of its line (_join_line_pieces)
+        # β_T") joins its paragraph with the rest of its line (join_line_pieces)
         and seg.after is None
         and seg.units[0].text not in BULLETS  # a bullet opens an item of its own
         # in the paragraph's size: a line opening with a fraction's small denominator is math
@@ -163,75 +160,6 @@ def _opens_line(seg: _Segment, ordered: list[_Segment], left: float) -> bool:
         and left - 0.5 * size <= o.box[2] <= x0 + 0.1 * size
         for o in ordered
     )
-
-
-# A credit line ends at its block's right edge and starts at least this many font sizes in.
-CREDIT_INDENT = 4.0
-# A closing credit paragraph has at most this many lines.
-CREDIT_LINES = 3
-
-
-# A list's bullet, in whatever font and size; it stands at most this many of its line's sizes
-# before the line's first word.
-BULLETS = frozenset("•◦▪▫‣∙●○■□∗")
-BULLET_GAP = 2.0
-
-
-def _attach_bullets(
-    groups: list[tuple[list[_Segment], tuple]],
-) -> list[tuple[list[_Segment], tuple]]:
-    """Put a list's bullets into the lines they open.
-
-    LaTeX sets an item's bullet in a symbol font and a smaller size, hung left of the item's
-    text: the bullets group on their own, a narrow column of their own, and the XY-cut read
-    that column between two lines of the text beside it ("names and • • • • affiliations").
-    A group of bullets only, each standing level with a line's first word of one other
-    group, at most :data:`BULLET_GAP` of that line's sizes before it, is put into that
-    group, each bullet right before the word it opens.
-    """
-    k = len(groups) - 1
-    while k >= 0:
-        members = groups[k][0]
-        if members[0].direction == (1.0, 0.0) and all(
-            u.text in BULLETS for m in members for u in m.units
-        ):
-            opened = [_opened(m, groups, k) for m in members]
-            owners = {j for j, _seg in (o for o in opened if o is not None)}
-            if None not in opened and len(owners) == 1:
-                j = owners.pop()
-                target = list(groups[j][0])
-                for m, (_j, seg) in zip(members, opened, strict=True):
-                    at = next(n for n, t in enumerate(target) if t is seg)
-                    target.insert(at, m)
-                groups[j] = (target, box_of(target))
-                del groups[k]
-        k -= 1
-    return groups
-
-
-def _opened(
-    bullet: _Segment, groups: list[tuple[list[_Segment], tuple]], own: int
-) -> tuple[int, _Segment] | None:
-    """The group and segment of the line ``bullet`` opens: the nearest piece standing level
-    right after it, if one does."""
-    _bx0, by0, bx1, by1 = bullet.box
-    middle = (by0 + by1) / 2
-    best = None
-    for j, (members, _box) in enumerate(groups):
-        if j == own:
-            continue
-        for seg in members:
-            x0, y0, _x1, y1 = seg.box
-            gap = x0 - bx1
-            level = seg.direction == (1.0, 0.0) and y0 <= middle <= y1
-            if level and -0.5 <= gap <= BULLET_GAP * seg.size and (best is None or gap < best[0]):
-                best = (gap, j, seg)
-    return None if best is None else (best[1], best[2])
-
-
-# A piece of a line joins its paragraph when set at this share of the paragraph's size or more
-# (and at most its inverse): a raised footnote marker or a heading is no piece of a line.
-PIECE_SIZE_RATIO = 0.85
 
 
 # A display's piece (an equation's part set right of the middle) starts this many sizes right
@@ -286,118 +214,6 @@ def _set_off(
     return len({round(m.box[1]) for m in members if m.box[0] - left <= 2 * size}) >= 2
 
 
-def _join_line_pieces(
-    groups: list[tuple[list[_Segment], tuple]],
-) -> list[tuple[list[_Segment], tuple]]:
-    """Put the pieces of a paragraph's lines set in another style back into the paragraph.
-
-    A justified line stretches its word spaces; where one falls between two styles (inline
-    code in a fixed-pitch font, "Keywords:" set smaller than the keywords, a symbol), the
-    line comes out in pieces, and a piece that opens or closes its line groups on its own,
-    to be read after the whole paragraph it sits in. A group whose every line piece goes on
-    (or is gone on from) on its line in one paragraph of two or more lines, with fewer
-    characters than it, is part of that paragraph: its lines are merged into it, in line
-    order and left to right on a line. Repeated so that a chain of pieces ("Let S",
-    "= {w ∈ R^n}", "be a space ...") joins in full.
-    """
-    while True:
-        owner = {id(m): k for k, (members, _box) in enumerate(groups) for m in members}
-        linked: dict[int, set[int]] = {}
-        for k, (members, _box) in enumerate(groups):
-            for m in members:
-                if m.after is not None and id(m.after) in owner:
-                    linked.setdefault(id(m), set()).add(owner[id(m.after)])
-                    linked.setdefault(id(m.after), set()).add(k)
-        merge = None
-        for k, (members, _box) in enumerate(groups):
-            if members[0].direction != (1.0, 0.0):
-                continue
-            common = None
-            for m in members:
-                here = linked.get(id(m), set()) - {k}
-                common = here if common is None else common & here
-                if not common:
-                    break
-            for j in sorted(common or ()):
-                target = groups[j][0]
-                size = target[0].size
-                if (
-                    len(target) >= 2
-                    and sum(m.chars for m in members) < sum(m.chars for m in target)
-                    and PIECE_SIZE_RATIO * size <= members[0].size <= size / PIECE_SIZE_RATIO
-                ):
-                    merge = (k, j)
-                    break
-            if merge:
-                break
-        if merge is None:
-            return groups
-        k, j = merge
-        pieces = groups[j][0] + groups[k][0]
-        em = max(groups[j][0][0].size, 1.0)
-        lines: list[list[_Segment]] = []
-        for m in sorted(pieces, key=lambda m: m.box[3]):
-            if lines and m.box[3] - lines[-1][0].box[3] <= 0.3 * em:
-                lines[-1].append(m)
-            else:
-                lines.append([m])
-        members = [m for line in lines for m in sorted(line, key=lambda m: m.box[0])]
-        groups[j] = (members, box_of(members))
-        del groups[k]
-
-
-def _split_credit_lines(
-    groups: list[tuple[list[_Segment], tuple]], segs: list[_Segment]
-) -> tuple[list[tuple[list[_Segment], tuple]], list[int]]:
-    """Split off a block's closing paragraph whose last line is set flush right.
-
-    A copyright and licence line closing an abstract, or an attribution under a quotation,
-    follows the text at its line spacing in its font, so it groups with it; but its last
-    line is pushed to the right edge, which the last line of a paragraph of running text
-    (left-aligned, justified or ragged) never is. That paragraph, from the line after the
-    last one that ends short of the edge, is split off as its own block. The flush-right
-    line must stand alone on its line (an equation's number or a table's last cell has
-    something to its left) and follow at least two lines of text.
-
-    Returns:
-        the groups (split ones in place of the originals) and the indices of the split-off
-        credit blocks among them.
-    """
-    out: list[tuple[list[_Segment], tuple]] = []
-    credits: list[int] = []
-    for members, box in groups:
-        head = members[0]
-        bx0, _by0, bx1, _by1 = box
-        size = head.size
-        split = None
-        if head.direction == (1.0, 0.0) and len(members) >= 3:
-            last = members[-1].box
-            flush_right = last[2] >= bx1 - 0.5 * size and last[0] >= bx0 + CREDIT_INDENT * size
-            alone = flush_right and not any(
-                o is not members[-1]
-                and min(o.box[3], last[3]) - max(o.box[1], last[1]) > 0
-                and o.box[2] <= last[0] + 1
-                and o.box[2] > bx0 - size
-                for o in segs
-            )
-            # Running text here starts its lines at the block's left edge (not right-aligned).
-            left = sum(1 for m in members[:-1] if m.box[0] <= bx0 + 2 * size)
-            if alone and left >= (len(members) - 1) / 2:
-                for k in range(len(members) - 2, -1, -1):
-                    if members[k].box[2] < bx1 - 2 * size:  # the paragraph before ends here
-                        split = k + 1
-                        break
-            if split is not None and len(members) - split > CREDIT_LINES:
-                split = None
-        if split is None or split < 2:
-            out.append((members, box))
-            continue
-        for part in (members[:split], members[split:]):
-            out.append((part, box_of(part)))
-        credits.append(len(out) - 1)
-    return out, credits
-
-
 def blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[Group]:
     """Reading-order blocks of grouped segments (each with its box), numbered in this order."""
     out = []
@@ -408,7 +224,7 @@ def blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[Group]:
         xb, yb = a * x1 + c * y1 + e, b * x1 + d * y1 + f
         dx, dy = members[0].direction
         chars = sum(m.chars for m in members)
-        # A paragraph holding pieces of its lines set otherwise (:func:`_join_line_pieces`)
+        # A paragraph holding pieces of its lines set otherwise (:func:`join_line_pieces`)
         # keeps the style most of its characters are set in, and counts its lines once.
         weight: dict[tuple[str, float], int] = {}
         for m in members:

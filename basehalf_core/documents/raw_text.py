@@ -73,6 +73,16 @@ class _Segment:
         )
 
 
+def box_of(segs: list[_Segment]) -> tuple[float, float, float, float]:
+    """The box around these segments (unrotated points)."""
+    return (
+        min(m.box[0] for m in segs),
+        min(m.box[1] for m in segs),
+        max(m.box[2] for m in segs),
+        max(m.box[3] for m in segs),
+    )
+
+
 def font_family(name: str) -> str:
     """The family of a PDF font name: subset tag, style suffix and point size dropped.
 

@@ -6,9 +6,9 @@ import re
 
 import pymupdf
 
-from basehalf_core.documents.grouping import Group, blocks_of, box_of
+from basehalf_core.documents.grouping import Group, blocks_of
 from basehalf_core.documents.lines import SPLIT_GAP
-from basehalf_core.documents.raw_text import PYMUPDF_LOCK, TEXT_FLAGS
+from basehalf_core.documents.raw_text import PYMUPDF_LOCK, TEXT_FLAGS, box_of
 
 # Running heads and footers are looked for this far (a fraction of the height) from the edges.
 EDGE_BAND = 0.15
