@@ -354,39 +354,34 @@ def test_a_drag_past_a_japanese_figure_leaves_its_caption_out(tmp_path):
     assert got == "られる．５ お", got
 
 
-def _aip(page) -> None:
-    """AIP's section heads: "II. EXPERIMENTAL DETAILS" and, under it, "A. Sputter
-    deposition", 9 pt bold sans flush left in 10 pt text, each 1.7 sizes over what
-    follows and further under what precedes."""
-    y = write_lines(page, LEFT, 70, [8] * 20, WORDS, size=SIZE, lead=LEAD)
-    page.insert_text((LEFT, y), "into small complexes.", fontsize=SIZE, fontname="tiro")
-    y += 30
-    page.insert_text((LEFT, y), "II. EXPERIMENTAL DETAILS", fontsize=9, fontname="hebo")
-    y += 26
-    page.insert_text((LEFT, y), "A. Sputter deposition", fontsize=9, fontname="hebo")
-    y += 26
-    page.insert_text((LEFT, y), "The films were prepared by sputtering", fontsize=SIZE)
-    write_lines(page, LEFT, y + LEAD, [8] * 20, WORDS, size=SIZE, lead=LEAD, start=3)
+def _set_apart(lines: list[tuple[str, str]]):
+    """A page drawer: text ending "into small complexes."; then ``lines`` (text, font) in
+    9 pt in 10 pt text, flush left, each 1.7 sizes over what follows and further under what
+    precedes; then the text going on "The films were prepared ..."."""
+
+    def draw(page) -> None:
+        y = write_lines(page, LEFT, 70, [8] * 20, WORDS, size=SIZE, lead=LEAD)
+        page.insert_text((LEFT, y), "into small complexes.", fontsize=SIZE, fontname="tiro")
+        y += 4
+        for text, font in lines:
+            y += 26
+            page.insert_text((LEFT, y), text, fontsize=9, fontname=font)
+        y += 26
+        page.insert_text((LEFT, y), "The films were prepared by sputtering", fontsize=SIZE)
+        write_lines(page, LEFT, y + LEAD, [8] * 20, WORDS, size=SIZE, lead=LEAD, start=3)
+
+    return draw
 
 
 def test_a_drag_past_numbered_heads_set_apart_and_smaller_reads_them(tmp_path):
-    doc = one_page(tmp_path, _aip)
+    # AIP's section head over its first subsection's, 9 pt bold sans.
+    heads = [("II. EXPERIMENTAL DETAILS", "hebo"), ("A. Sputter deposition", "hebo")]
+    doc = one_page(tmp_path, _set_apart(heads))
     got = drag(doc, 0, "complexes.", "films")
     assert got == "complexes. II. EXPERIMENTAL DETAILS A. Sputter deposition The films", got
 
 
-def _legend(page) -> None:
-    """The same spacing under a line of small print that opens in lower case (the end of
-    a figure legend), not a heading: a drag past it leaves it out."""
-    y = write_lines(page, LEFT, 70, [8] * 20, WORDS, size=SIZE, lead=LEAD)
-    page.insert_text((LEFT, y), "into small complexes.", fontsize=SIZE, fontname="tiro")
-    y += 30
-    page.insert_text((LEFT, y), "frequencies below 0.2 MHz each", fontsize=9, fontname="helv")
-    y += 26
-    page.insert_text((LEFT, y), "The films were prepared by sputtering", fontsize=SIZE)
-    write_lines(page, LEFT, y + LEAD, [8] * 20, WORDS, size=SIZE, lead=LEAD, start=3)
-
-
-def test_small_print_opening_in_lower_case_is_no_heading_however_set(tmp_path):
-    doc = one_page(tmp_path, _legend)
+def test_small_print_without_a_section_number_is_no_heading_however_set(tmp_path):
+    # The end of a figure legend, spaced the same: a drag past it leaves it out.
+    doc = one_page(tmp_path, _set_apart([("frequencies below 0.2 MHz each", "helv")]))
     assert drag(doc, 0, "complexes.", "films") == "complexes. The films"
