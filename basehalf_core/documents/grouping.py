@@ -50,6 +50,7 @@ def group(segs: list[_Segment], rot) -> list[Group]:
     overlapping = _overlapping_lines(ordered)
     display: set[int] = set()  # groups begun by a piece set off from a paragraph
     numbers = [m.box for m in ordered if _EQUATION_NUMBER.fullmatch(segment_text(m))]
+    text_size = _text_size(ordered)
     for seg in ordered:
         x0, y0, x1, y1 = seg.box
         best = None
@@ -85,6 +86,18 @@ def group(segs: list[_Segment], rot) -> list[Group]:
                 overlap = min(x1, bx1) - max(x0, bx0)
                 if overlap < 0.5 * min(x1 - x0, bx1 - bx0):
                     continue
+                if (
+                    seg.size > TITLE_SIZE_RATIO * text_size
+                    and min(x1, last[2]) <= max(x0, last[0])
+                    and last[0] - bx0 > seg.size
+                ):
+                    # Set larger than the text and clear of the line above, which is set in
+                    # from the block's edge (a centred row of title matter): no paragraph's
+                    # next line. USENIX's "Abstract", flush left under the last author's
+                    # centred affiliation, joined the authors' block and stretched it down
+                    # into the columns. (Text-sized lines keep the block's width: a table's
+                    # rows under its caption.)
+                    continue
                 if numbers and _set_off(seg, members, bx0, bx1, numbers):
                     set_off = True
                     continue
@@ -114,6 +127,18 @@ def group(segs: list[_Segment], rot) -> list[Group]:
         # Read in the flow like a caption, left out of a drag between two pieces of text.
         out[n].block.region = "float"
     return out
+
+
+# Title matter is set larger than this share of the text's size.
+TITLE_SIZE_RATIO = 1.05
+
+
+def _text_size(segs: list[_Segment]) -> float:
+    """The size most of the page's characters are set in."""
+    weight: dict[float, int] = {}
+    for m in segs:
+        weight[m.size] = weight.get(m.size, 0) + m.chars
+    return max(weight, key=lambda k: weight[k]) if weight else 0.0
 
 
 # A line opening in another style goes on a paragraph when at least this many of its words
