@@ -137,8 +137,20 @@ def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) 
     """A running head is set off from the text below it by more than a line's spacing.
 
     Top margins vary (lecture notes start their text 55 pt from the top); a heading close
-    above the text belongs to it.
+    above the text belongs to it. A line level with the first line of a paragraph in
+    another column is that column's first line (a sentence's end carried over, "phase
+    smoothing approach:" over a display equation), not a head above the text.
     """
+    level = [
+        o
+        for o in blocks
+        if o is not b
+        and roles[o.id] == "body"
+        and o.lines >= 2
+        and abs(o.bbox[1] - b.bbox[1]) <= 0.5 * body_size
+    ]
+    if level:
+        return False
     below = [
         o.bbox[1]
         for o in blocks
