@@ -449,3 +449,25 @@ def test_a_column_first_line_level_with_the_other_column_is_no_running_head(tmp_
     doc = one_page(tmp_path, _carried_line)
     got = drag(doc, 0, "smooth-", "approach:")
     assert got == "smoothing approach:", got
+
+
+def _plot(page) -> None:
+    """A plot in the left column between two paragraphs: a frame with a curve, its y ticks
+    "7" … "0" stacked left of it and its x ticks "10 20 30 40 50" in a row under it, in the
+    text's font, outside the drawing's region."""
+    y = write_lines(page, LEFT, 70, [8] * 12, WORDS, size=SIZE, lead=LEAD)
+    page.insert_text((LEFT, y), "on a benchmark that searches for", fontsize=SIZE, fontname="tiro")
+    top, bottom = y + 20, y + 150
+    page.draw_rect((LEFT + 30, top, LEFT + 230, bottom), width=0.6)
+    page.draw_polyline([(LEFT + 30, bottom), (LEFT + 120, top + 60), (LEFT + 230, top + 10)])
+    for k in range(8):
+        page.insert_text((LEFT + 11, bottom - k * 17 + 3), str(k), fontsize=SIZE, fontname="tiro")
+    ticks = "    ".join(str(10 * (k + 1)) for k in range(5))
+    page.insert_text((LEFT + 60, bottom + 24), ticks, fontsize=SIZE, fontname="tiro")
+    page.insert_text((LEFT, bottom + 52), "a structural motif the wave moves", fontsize=SIZE)
+    write_lines(page, LEFT, bottom + 52 + LEAD, [8] * 12, WORDS, size=SIZE, lead=LEAD)
+
+
+def test_a_drag_past_a_plot_leaves_its_tick_labels_out(tmp_path):
+    doc = one_page(tmp_path, _plot)
+    assert drag(doc, 0, "for", "structural") == "for a structural"

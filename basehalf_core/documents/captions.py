@@ -58,11 +58,15 @@ def panel_labels(groups: list[Group], figures: list, em: float) -> None:
     _drawing_labels(groups, figures, reach)
     for g in groups:
         b = g.block
-        if b.region or b.lines != 1 or g.segments[0].direction != (1.0, 0.0):
+        if b.region or g.segments[0].direction != (1.0, 0.0):
             continue
         words = [u.text for seg in g.segments for u in seg.units]
-        x0, y0, x1, y1 = g.box
-        if len(words) != 1:
+        if all(TICK.fullmatch(w) for w in words):
+            # A plot's tick labels, a column of them or a row: numbers only, by a drawing.
+            if any(_near(g.box, r, reach) for r in figures):
+                b.region = "float"
+            continue
+        if b.lines != 1 or len(words) != 1:
             continue
         # A sub-figure's tag in parentheses ("(a)" under its panel, as IEEE sets them) may
         # be set in the text's own style: alone on its line, it is no word of the text.
@@ -71,11 +75,18 @@ def panel_labels(groups: list[Group], figures: list, em: float) -> None:
             b.style == text_style or len(words[0]) > PANEL_LABEL_CHARS or not words[0].isalpha()
         ):
             continue
-        if any(
-            x0 - reach <= r[2] and r[0] <= x1 + reach and y0 - reach <= r[3] and r[1] <= y1 + reach
-            for r in figures
-        ):
+        if any(_near(g.box, r, reach) for r in figures):
             b.region = "float"
+
+
+# A tick label: a number ("7", "0.25", "−0.4", "40%").
+TICK = re.compile(r"[−-]?\d+([.,]\d+)?%?")
+
+
+def _near(box, r, reach: float) -> bool:
+    """Does ``box`` lie within ``reach`` of the region ``r``?"""
+    x0, y0, x1, y1 = box
+    return x0 - reach <= r[2] and r[0] <= x1 + reach and y0 - reach <= r[3] and r[1] <= y1 + reach
 
 
 def _axis_label(word: str) -> bool:
