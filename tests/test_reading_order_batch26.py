@@ -111,6 +111,11 @@ LEFT, RIGHT = 54, 317
 WIDTH = 245
 
 
+def _quote(doc, first, last, page: int = 0) -> str:
+    """The quote of a drag on ``page`` from word ``first`` to word ``last``."""
+    return doc.passage(page, doc.select_between(page, first.index, last.index)).quote
+
+
 def _side_caption(page) -> None:
     """Springer's side caption in 8.5 pt Times beside a drawing, one line of it opening
     with "[t]" in Courier, the command after it in Courier too, its last line "command"."""
@@ -233,7 +238,7 @@ def test_a_running_head_close_over_a_column_is_left_out_of_a_drag(tmp_path):
     left = [w for w in words if w.box[0] < 0.5 and w.role == "body"]
     last = max(left, key=lambda w: (w.box[1], w.box[0]))  # the left column's last word
     top = next(w for w in words if w.text == "0.8")  # the right column's first
-    got = reader.passage(1, reader.select_between(1, last.index, top.index)).quote
+    got = _quote(reader, last, top, page=1)
     assert got == f"{last.text} 0.8", got
 
 
@@ -336,7 +341,7 @@ def test_a_drag_past_a_drawing_leaves_its_axis_labels_out(tmp_path):
     words = doc.words(0)
     last = [w for w in words if w.text == "the" and w.box[0] < 0.5][-1]
     top = next(w for w in words if w.text == "paper,")
-    got = doc.passage(0, doc.select_between(0, last.index, top.index)).quote
+    got = _quote(doc, last, top)
     assert got == "the paper,", got
 
 
@@ -364,7 +369,7 @@ def test_a_drag_past_a_japanese_figure_leaves_its_caption_out(tmp_path):
     words = doc.words(0)
     first = next(w for w, n in itertools.pairwise(words) if (w.text, n.text) == ("ら", "れ"))
     last = next(n for w, n in itertools.pairwise(words) if (w.text, n.text) == ("５", "お"))
-    got = doc.passage(0, doc.select_between(0, first.index, last.index)).quote
+    got = _quote(doc, first, last)
     assert got == "られる．５ お", got
 
 
@@ -430,7 +435,7 @@ def test_a_heading_under_a_centred_author_row_leaves_the_columns_in_order(tmp_pa
     last = next(w for w in words if w.text == "location")
     right = [w for w in words if w.box[0] > 0.5 and w.box[1] > 0.2]
     top = min(right, key=lambda w: (round(w.box[3], 2), w.box[0]))  # the column's first word
-    got = doc.passage(0, doc.select_between(0, last.index, top.index)).quote
+    got = _quote(doc, last, top)
     assert got == f"location {top.text}", got
 
 

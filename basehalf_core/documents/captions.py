@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 
-from basehalf_core.documents.grouping import Group, blocks_of, segment_text
-from basehalf_core.documents.raw_text import box_of
+from basehalf_core.documents.grouping import Group, next_block_id, segment_text, split_group
 from basehalf_core.documents.text import is_cjk
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 
@@ -63,7 +62,7 @@ def panel_labels(groups: list[Group], figures: list, em: float) -> None:
         words = [u.text for seg in g.segments for u in seg.units]
         if all(TICK.fullmatch(w) for w in words):
             # A plot's tick labels, a column of them or a row: numbers only, by a drawing.
-            if any(_near(g.box, r, reach) for r in figures):
+            if any(near(g.box, r, reach) for r in figures):
                 b.region = "float"
             continue
         if b.lines != 1 or len(words) != 1:
@@ -75,7 +74,7 @@ def panel_labels(groups: list[Group], figures: list, em: float) -> None:
             b.style == text_style or len(words[0]) > PANEL_LABEL_CHARS or not words[0].isalpha()
         ):
             continue
-        if any(_near(g.box, r, reach) for r in figures):
+        if any(near(g.box, r, reach) for r in figures):
             b.region = "float"
 
 
@@ -83,7 +82,7 @@ def panel_labels(groups: list[Group], figures: list, em: float) -> None:
 TICK = re.compile(r"[−-]?\d+([.,]\d+)?%?")
 
 
-def _near(box, r, reach: float) -> bool:
+def near(box, r, reach: float) -> bool:
     """Does ``box`` lie within ``reach`` of the region ``r``?"""
     x0, y0, x1, y1 = box
     return x0 - reach <= r[2] and r[0] <= x1 + reach and y0 - reach <= r[3] and r[1] <= y1 + reach
@@ -303,7 +302,7 @@ def split_fused_captions(
         paragraph: tells whether a block holds a paragraph of running text.
     """
     out: list[Group] = []
-    next_id = max((g.block.id for g in groups if isinstance(g.block.id, int)), default=0) + 1
+    next_id = next_block_id(groups)
     for g in groups:
         members = g.segments
         head = members[0]
@@ -338,9 +337,7 @@ def split_fused_captions(
         if not caption or len({round(m.box[1]) for m in rest}) < CAPTION_REST:
             out.append(g)
             continue
-        parts = [(part, box_of(part)) for part in (caption, rest)]
-        cap, body = blocks_of(parts, rot)
-        cap.block.id, body.block.id = next_id, g.block.id
+        cap, body = split_group(g, caption, rest, rot, next_id, 0)
         next_id += 1
         cap.block.region = "float"
         out += [cap, body]

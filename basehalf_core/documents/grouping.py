@@ -14,8 +14,8 @@ from basehalf_core.documents.line_pieces import (
     split_credit_lines,
 )
 from basehalf_core.documents.lines import STYLE_GAP
-from basehalf_core.documents.raw_text import _Segment
-from basehalf_core.documents.text_blocks import Block
+from basehalf_core.documents.raw_text import _Segment, box_of
+from basehalf_core.documents.text_blocks import Block, text_size
 
 
 @dataclass
@@ -50,7 +50,7 @@ def group(segs: list[_Segment], rot) -> list[Group]:
     overlapping = _overlapping_lines(ordered)
     display: set[int] = set()  # groups begun by a piece set off from a paragraph
     numbers = [m.box for m in ordered if _EQUATION_NUMBER.fullmatch(segment_text(m))]
-    text_size = _text_size(ordered)
+    body_size = text_size(ordered)
     for seg in ordered:
         x0, y0, x1, y1 = seg.box
         best = None
@@ -87,7 +87,7 @@ def group(segs: list[_Segment], rot) -> list[Group]:
                 if overlap < 0.5 * min(x1 - x0, bx1 - bx0):
                     continue
                 if (
-                    seg.size > TITLE_SIZE_RATIO * text_size
+                    seg.size > TITLE_SIZE_RATIO * body_size
                     and min(x1, last[2]) <= max(x0, last[0])
                     and last[0] - bx0 > seg.size
                 ):
@@ -131,14 +131,6 @@ def group(segs: list[_Segment], rot) -> list[Group]:
 
 # Title matter is set larger than this share of the text's size.
 TITLE_SIZE_RATIO = 1.05
-
-
-def _text_size(segs: list[_Segment]) -> float:
-    """The size most of the page's characters are set in."""
-    weight: dict[float, int] = {}
-    for m in segs:
-        weight[m.size] = weight.get(m.size, 0) + m.chars
-    return max(weight, key=lambda k: weight[k]) if weight else 0.0
 
 
 # A line opening in another style goes on a paragraph when at least this many of its words
@@ -345,3 +337,21 @@ def _overlapping_lines(ordered: list[_Segment]) -> bool:
         pairs += 1
         overlaps += below.box[1] - y1 < -LINE_OVERLAP * em
     return pairs >= OVERLAP_LINES and 2 * overlaps > pairs
+
+
+def split_group(
+    g: Group, first: list[_Segment], second: list[_Segment], rot, new_id: int, new_part: int
+) -> tuple[Group, Group]:
+    """``g`` cut in two, its segments ``first`` and ``second``: the part ``new_part`` (0 or
+    1) takes ``new_id``, the other keeps ``g``'s id (a caption split off its paragraph, a
+    running head cut off a column's first line)."""
+    a, b = blocks_of([(part, box_of(part)) for part in (first, second)], rot)
+    ids = [g.block.id, g.block.id]
+    ids[new_part] = new_id
+    a.block.id, b.block.id = ids
+    return a, b
+
+
+def next_block_id(groups: list[Group]) -> int:
+    """An id no block of ``groups`` has."""
+    return max((g.block.id for g in groups if isinstance(g.block.id, int)), default=0) + 1

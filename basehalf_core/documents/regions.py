@@ -13,6 +13,7 @@ from basehalf_core.documents.captions import (
     CAPTION_LABEL,
     caption_beside,
     first_line,
+    near,
     panel_labels,
     rule_pairs,
     split_fused_captions,
@@ -32,10 +33,6 @@ FRAME_LINES = 4
 FRAME_LINE_CHARS = 30
 
 
-def _near(r, q, gap: float) -> bool:
-    return q[0] - gap <= r[2] and r[0] <= q[2] + gap and q[1] - gap <= r[3] and r[1] <= q[3] + gap
-
-
 def _cluster(rects: list, gap: float) -> list[list[float]]:
     """Rectangles merged while any two lie within ``gap`` of each other."""
     out: list[list[float]] = []
@@ -45,7 +42,7 @@ def _cluster(rects: list, gap: float) -> list[list[float]]:
         while merged:
             merged = False
             for k, c in enumerate(out):
-                if _near(r, c, gap):
+                if near(r, c, gap):
                     r = [min(r[0], c[0]), min(r[1], c[1]), max(r[2], c[2]), max(r[3], c[3])]
                     out.pop(k)
                     merged = True

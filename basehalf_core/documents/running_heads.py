@@ -6,9 +6,9 @@ import re
 
 import pymupdf
 
-from basehalf_core.documents.grouping import Group, blocks_of
+from basehalf_core.documents.grouping import Group, next_block_id, split_group
 from basehalf_core.documents.lines import SPLIT_GAP
-from basehalf_core.documents.raw_text import PYMUPDF_LOCK, TEXT_FLAGS, box_of
+from basehalf_core.documents.raw_text import PYMUPDF_LOCK, TEXT_FLAGS
 
 # Running heads and footers are looked for this far (a fraction of the height) from the edges.
 EDGE_BAND = 0.15
@@ -88,7 +88,7 @@ def mark_running(
     if not matched:
         return groups
     out: list[Group] = []
-    next_id = max((g.block.id for g in groups if isinstance(g.block.id, int)), default=0) + 1
+    next_id = next_block_id(groups)
     for g in groups:
         repeated = [all(tuple(u.rect) in matched for u in seg.units) for seg in g.segments]
         if all(repeated):
@@ -99,12 +99,10 @@ def mark_running(
         if cut is None:
             out.append(g)
             continue
-        parts = [(part, box_of(part)) for part in (g.segments[:cut], g.segments[cut:])]
-        top, bottom = blocks_of(parts, rot)
-        edge = top if repeated[0] else bottom
-        top.block.id, bottom.block.id = (
-            (next_id, g.block.id) if edge is top else (g.block.id, next_id)
-        )
+        at_top = repeated[0]
+        segs = g.segments
+        top, bottom = split_group(g, segs[:cut], segs[cut:], rot, next_id, 0 if at_top else 1)
+        edge = top if at_top else bottom
         next_id += 1
         edge.block.running = True
         out += [top, bottom]
