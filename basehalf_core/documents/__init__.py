@@ -11,7 +11,8 @@ reads a page set in columns of CJK; ``raw_text`` holds the PyMuPDF lock and the 
 styles both read from PyMuPDF's dictionaries; ``search_helper`` is the second process that
 searches a long PDF from its end while the kernel searches from its start). ``reading_order``
 orders a page's blocks (``text_blocks``), which ``roles`` sorts into running text and the rest
-and whose headings ``headings`` reads with the running text.
+and whose headings ``headings`` reads with the running text; ``sections`` finds the headings
+that open sections of balanced columns (a glossary's letters).
 """
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "roles",
     "running_heads",
     "search_helper",
+    "sections",
     "text",
     "text_blocks",
     "vertical",

@@ -14,7 +14,8 @@ from collections import Counter
 
 from basehalf_core.documents.headings import headings_read_as_text
 from basehalf_core.documents.roles import assign_roles
-from basehalf_core.documents.text_blocks import Block, dir_key, x_overlap
+from basehalf_core.documents.sections import balanced_section_headings, headings_in_gutter
+from basehalf_core.documents.text_blocks import Block, dir_key, gaps, x_overlap
 
 # Roles read in the running text's flow (column by column), as opposed to marginalia.
 FLOW_ROLES = ("body", "float", "box")
@@ -26,18 +27,6 @@ def _body_style(body: list[Block]) -> str:
     for b in body:
         styles[b.style] += b.chars * b.size * b.size
     return styles.most_common(1)[0][0] if styles else ""
-
-
-def gaps(intervals: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
-    """Empty stretches between merged intervals that are at least ``min_gap`` wide."""
-    out = []
-    ordered = sorted(intervals)
-    end = ordered[0][1]
-    for lo, hi in ordered[1:]:
-        if lo - end >= min_gap:
-            out.append((end, lo))
-        end = max(end, hi)
-    return out
 
 
 def xy_cut(
@@ -75,12 +64,19 @@ def xy_cut(
             # Read as a table of its own: an author's name, affiliation and e-mail in turn.
             rest = [b for b in blocks if b not in band]
             return xy_cut(band, min_col_gap) + xy_cut(rest, min_col_gap, body_style, page)
-    cols = gaps([(b.bbox[0] + eps, b.bbox[2] - eps) for b in blocks], min_col_gap)
+    cols, headings = headings_in_gutter(
+        blocks, gaps([(b.bbox[0] + eps, b.bbox[2] - eps) for b in blocks], min_col_gap)
+    )
+    if headings:
+        return _sections(blocks, headings, min_col_gap, body_style, page)
     if not cols:
         cols = _gutters_under_overhangs(blocks, min_col_gap)
     if cols:
         # Cut at the widest gutter; recurse on each side.
         lo, hi = max(cols, key=lambda g: g[1] - g[0])
+        headings = balanced_section_headings(blocks, rows, (lo, hi)) if rows else []
+        if headings:
+            return _sections(blocks, headings, min_col_gap, body_style, page)
         cut = (lo + hi) / 2
         left = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 < cut]
         right = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 >= cut]
@@ -108,6 +104,24 @@ def xy_cut(
             + xy_cut(below, min_col_gap, body_style, page)
         )
     return _by_rows(blocks)
+
+
+def _sections(
+    blocks: list[Block], headings: list[Block], min_col_gap: float, body_style: str, page
+) -> list[Block]:
+    """``blocks`` read section by section: each heading opens a section of columns of its
+    own (:mod:`.sections`). A heading gets the running text's style, so that a drag from
+    one section into the next reads it (see :func:`headings_read_as_text`)."""
+    out: list[Block] = []
+    rest = [b for b in blocks if b not in headings]
+    for heading in sorted(headings, key=lambda b: b.bbox[1]):
+        if body_style and not heading.region:
+            heading.style = body_style
+        middle = (heading.bbox[1] + heading.bbox[3]) / 2
+        above = [b for b in rest if (b.bbox[1] + b.bbox[3]) / 2 < middle]
+        rest = [b for b in rest if b not in above]
+        out += [*xy_cut(above, min_col_gap, body_style, page), heading]
+    return out + xy_cut(rest, min_col_gap, body_style, page)
 
 
 # A line that overhangs a gutter keeps at least this share of its width on one side of it,

@@ -70,3 +70,15 @@ def text_size(blocks) -> float:
 
 def x_overlap(a: Block, b: Block) -> bool:
     return min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
+
+
+def gaps(intervals: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
+    """Empty stretches between merged intervals that are at least ``min_gap`` wide."""
+    out = []
+    ordered = sorted(intervals)
+    end = ordered[0][1]
+    for lo, hi in ordered[1:]:
+        if lo - end >= min_gap:
+            out.append((end, lo))
+        end = max(end, hi)
+    return out

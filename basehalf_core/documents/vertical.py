@@ -21,8 +21,8 @@ from basehalf_core.documents.raw_text import (
     _style_of,
     _Unit,
 )
-from basehalf_core.documents.reading_order import gaps
 from basehalf_core.documents.text import is_cjk
+from basehalf_core.documents.text_blocks import gaps
 
 # Two characters touch when the gap between them is at most this many character sizes.
 TOUCH_GAP = 0.15

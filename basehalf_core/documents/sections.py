@@ -1,0 +1,132 @@
+"""Sections whose columns are balanced: a heading across the page starts a new pair of columns.
+
+A dictionary or a glossary sets each letter's entries in two columns balanced under the
+letter's heading ("G", then "Gamut … / … notes"), and the next letter starts below both
+columns. Its reading runs section by section: left column, right column, next letter. A
+paper's columns run the page's whole height instead, whatever the headings inside them, so
+XY-cut prefers columns to rows (see :func:`.reading_order.xy_cut`). These rules tell the
+first kind from the second by the page's geometry alone: where the heading stands, and
+whether both columns stop above it and start again level below it.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from basehalf_core.documents.text_blocks import Block, text_size
+
+# A heading set in the gutter has its middle within this share of its size of the gutter's.
+GUTTER_SLACK = 0.5
+
+
+def headings_in_gutter(
+    blocks: list[Block], cols: list[tuple[float, float]]
+) -> tuple[list[tuple[float, float]], list[Block]]:
+    """``cols`` without the gutters that one-line headings set centred in them close, and
+    those headings.
+
+    A glossary centres each letter ("G") between its two columns. The letter is narrower
+    than the gutter, so it splits the gutter into two gaps, and XY-cut read the letters as a
+    narrow column of their own between the two real ones. A gutter is closed when every
+    block between two neighbouring gaps is one line centred on the two gaps together; the
+    rows then cut the page at each heading. A heading stands alone in its row; the labels of
+    a reference list set in the gutter stand level with their entries.
+
+    Args:
+        blocks: the blocks being cut.
+        cols: the gaps between them across the page, left to right.
+
+    Returns:
+        the gaps that are still gutters, and the headings in the others.
+    """
+    closed: set[tuple[float, float]] = set()
+    headings: list[Block] = []
+    ordered = sorted(cols)
+    for left, right in pairwise(ordered):
+        inside = [b for b in blocks if b.bbox[0] >= left[1] - 1 and b.bbox[2] <= right[0] + 1]
+        middle = (left[0] + right[1]) / 2
+        if inside and all(
+            b.lines == 1
+            and abs((b.bbox[0] + b.bbox[2]) / 2 - middle) <= GUTTER_SLACK * b.size
+            and _alone_in_row(b, blocks)
+            for b in inside
+        ):
+            closed.update((left, right))
+            headings.extend(inside)
+    return [g for g in cols if g not in closed], headings
+
+
+def _alone_in_row(heading: Block, blocks: list[Block]) -> bool:
+    """Does no other block stand level with ``heading``? A heading between sections has a
+    row of its own; a reference list's labels ("[18]") stand level with their entries."""
+    y0, y1 = heading.bbox[1], heading.bbox[3]
+    return not any(b is not heading and b.bbox[1] < y1 and b.bbox[3] > y0 for b in blocks)
+
+
+# A section's heading is set at least this much larger than the text under it.
+HEADING_SIZE_RATIO = 1.2
+# Balanced columns end within this many of the text's sizes of each other (two lines and their
+# leading), and the next section's columns start level, within this share of a size.
+BALANCED_ENDS = 3.0
+LEVEL_STARTS = 0.5
+
+
+# A page set in balanced sections shows it at this many headings at least: one heading alone
+# in a row between columns that stop and start level can be a coincidence of a paper's
+# spacing (a heading beside the gap between a table's caption and the next paragraph).
+SECTION_HEADINGS = 2
+
+
+def balanced_section_headings(
+    blocks: list[Block], rows: list[tuple[float, float]], gutter: tuple[float, float]
+) -> list[Block]:
+    """The headings that stand alone in their rows between balanced columns.
+
+    A dictionary that sets its letters flush left in the left column ("H" over "haema")
+    leaves no gap in the gutter to tell by. Its letter stands alone in a row across the
+    page, set larger than the entries; the two columns above it end within two lines of
+    each other and the two under it start level. In a paper the other column's text runs on
+    beside a heading, so no row across the page holds the heading alone, and where it does
+    by chance, it does once: fewer than :data:`SECTION_HEADINGS` such headings count for
+    nothing.
+
+    Args:
+        blocks: the blocks being cut, which leave ``gutter`` open between columns.
+        rows: the gaps between them down the page, top to bottom.
+        gutter: the gap between the columns.
+
+    Returns:
+        the headings, top to bottom, or an empty list.
+    """
+    cut = (gutter[0] + gutter[1]) / 2
+    headings = []
+    for above_gap, below_gap in pairwise(rows):
+        row = [b for b in blocks if above_gap[1] <= (b.bbox[1] + b.bbox[3]) / 2 <= below_gap[0]]
+        if len(row) != 1 or row[0].lines != 1:
+            continue
+        heading = row[0]
+        above = [b for b in blocks if b.bbox[3] <= above_gap[1]]
+        below = [b for b in blocks if b.bbox[1] >= below_gap[0]]
+        ends = _sides(above, cut, lambda b: b.bbox[3], max)
+        starts = _sides(below, cut, lambda b: b.bbox[1], min)
+        if ends is None or starts is None:
+            continue
+        size = text_size(above + below)
+        if (
+            heading.size >= HEADING_SIZE_RATIO * size
+            and abs(ends[0] - ends[1]) <= BALANCED_ENDS * size
+            and abs(starts[0] - starts[1]) <= LEVEL_STARTS * size
+        ):
+            headings.append(heading)
+    return headings if len(headings) >= SECTION_HEADINGS else []
+
+
+def _sides(blocks: list[Block], cut: float, edge, pick) -> tuple[float, float] | None:
+    """``pick`` of ``edge`` over the blocks left of ``cut`` and over those right of it, or
+    None when a side is empty. Blocks across the cut (a title over the columns) are not
+    looked at."""
+    left = [edge(b) for b in blocks if b.bbox[2] <= cut]
+    right = [edge(b) for b in blocks if b.bbox[0] >= cut]
+    if not left or not right:
+        return None
+    return pick(left), pick(right)
