@@ -38,8 +38,46 @@ def headings_read_as_text(body: list[Block], body_style: str) -> None:
     """
     _quotations_read_as_text(body, body_style)
     _closing_tags_read_as_text(body, body_style)
-    while _headings_read_as_text_once(body, body_style):
+    while _headings_read_as_text_once(body, body_style) or _heading_pieces_read_as_text(
+        body, body_style
+    ):
         pass
+
+
+# A heading's pieces on one line stand at most this many of their sizes apart.
+PIECE_GAP = 1.5
+
+
+def _heading_pieces_read_as_text(body: list[Block], body_style: str) -> bool:
+    """Read the rest of a heading's line once its first piece is read; whether any was.
+
+    A Chinese heading sets its number in Times and its title in a Hei font ("2" and
+    "图的基础分析"), and the two come out as two blocks. The number was read as a numbered
+    heading, the title, wider than the indented line under it, was not. A one-line block
+    right after a one-line block read as text, level with it, in the same size, at most
+    :data:`PIECE_GAP` sizes to its right, is the same heading's next piece. The same holds
+    for a piece of inline math that closes a line of one line's block ("∩U_2 ∈T").
+    """
+    if not body_style:
+        return False
+    changed = False
+    read = [h for h in body if h.style == body_style and h.lines == 1 and h.first_line]
+    for b in body:
+        if b.style == body_style or b.region or b.lines != 1 or b.first_line is None:
+            continue
+        for h in read:
+            level = (
+                abs((h.first_line[1] + h.first_line[3]) - (b.first_line[1] + b.first_line[3])) / 2
+            )
+            if (
+                abs(h.size - b.size) <= 0.05 * b.size
+                and level <= 0.4 * b.size
+                and 0 <= b.bbox[0] - h.bbox[2] <= PIECE_GAP * b.size
+            ):
+                b.style = body_style
+                changed = True
+                break
+    return changed
 
 
 # A quotation is set at least this share of the text's size (Springer: 8.5 pt in 10 pt
@@ -180,7 +218,8 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
         else:
             slack = 1
         for t in text:
-            inside = t.bbox[0] - slack <= b.bbox[0] and b.bbox[2] <= t.bbox[2] + slack
+            left, right = _column_of(t, text, size)
+            inside = left - slack <= b.bbox[0] and b.bbox[2] <= right + slack
             over = b.bbox[3] <= t.bbox[1] + 0.5 * size  # line boxes set tight may overlap
             if not inside and over and abs(b.bbox[0] - t.bbox[0]) <= slack:
                 # A heading flush left over a paragraph of one short line ("Categories and
@@ -204,6 +243,26 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
 COLUMN_HEAD_GAP = 2.0
 # Heads on one baseline have middles within this share of their size of each other.
 COLUMN_HEAD_LEVEL = 0.3
+
+
+# A paragraph's first line is indented by at most this many text sizes.
+INDENT_MAX = 3.0
+
+
+def _column_of(t: Block, text: list[Block], size: float) -> tuple[float, float]:
+    """The left and right edges of text block ``t``, its left edge moved out to its
+    column's when ``t`` is one indented line.
+
+    A paragraph of one line opens with its indent (two characters in Chinese), so its block
+    starts right of the column's edge, where the heading over it starts. The column's edge
+    is that of the text blocks that reach past ``t`` on both sides, at most
+    :data:`INDENT_MAX` sizes left of it."""
+    x0, _, x1, _ = t.bbox
+    if t.lines == 1:
+        edges = [o.bbox[0] for o in text if o.bbox[0] < x0 and o.bbox[2] >= x1]
+        if edges and x0 - min(edges) <= INDENT_MAX * size:
+            x0 = min(edges)
+    return x0, x1
 
 
 def _column_heads(body: list[Block], text: list[Block], size: float, body_style: str) -> set[int]:

@@ -1,0 +1,93 @@
+"""Rules found on batch 45 (Chinese and Japanese papers, first measured 8/22).
+
+- A Chinese section's heading ("1.3 图的统计", the number in Times, the title in Hei) stands
+  flush with its column's left edge over a paragraph of one line, which opens with its
+  two-character indent: the heading was not inside that paragraph's block, and a drag past
+  it left it out. A one-line text block is measured from its column's edge (that of the
+  text blocks around it, at most three sizes left).
+- A heading whose number and title come out as two blocks ("2" in Times, "图的基础分析" in
+  Hei, both 14 pt) had its number read as a numbered heading and its title not. A one-line
+  block right after a one-line block read as text, level with it, in its size, at most 1.5
+  sizes to its right, is read too (the same holds for a piece of inline math closing a
+  line).
+
+Scan of 514 pages (``bench/reading_order_scan.py``): 10 pages change with the first rule
+(headings read as text: CJC's "1 一级标题", USENIX's "References", GeoTopo's "Bemerkung
+15"), 22 with the second (mostly pieces of inline math taking the text's style).
+
+The first page here is made with PyMuPDF in tmp_path; the second rule is checked on the
+report's own block boxes (the two pieces do not come apart on a page PyMuPDF draws).
+"""
+
+from __future__ import annotations
+
+from conftest import drag
+from pagedraw import one_page
+
+from basehalf_core.documents.headings import headings_read_as_text
+from basehalf_core.documents.text_blocks import Block
+
+SIZE = 10.5
+LEFT = 56.0
+LINE = "the graph holds one node for each person named in the news and one edge"
+
+
+def _paragraph(page, y: float, lines: int) -> float:
+    """``lines`` lines of text from the column's edge, the first indented by two
+    characters' width; returns the next baseline."""
+    for k in range(lines):
+        x = LEFT + (2 * SIZE if k == 0 else 0)
+        page.insert_text((x, y), LINE, fontsize=SIZE, fontname="tiro")
+        y += 1.5 * SIZE
+    return y
+
+
+def _line(page, y: float, text: str, x: float = LEFT + 2 * SIZE) -> None:
+    """One line of text, indented two characters' width."""
+    page.insert_text((x, y), text, fontsize=SIZE, fontname="tiro")
+
+
+def _report(page) -> None:
+    """A report's page: a paragraph, then the heading "1.3 Graph statistics" in a bold sans
+    over a paragraph of one indented line; a paragraph, then the heading "2" (bold serif)
+    "Basic analysis" (bold sans), its subheading "2.1 Counts" and a paragraph whose lines
+    start in from the heading's title."""
+    y = _paragraph(page, 90, 6)
+    _line(page, y, "the size of a node shows its degree.")
+    # A drawing between the paragraph and the heading, as in the report.
+    page.draw_rect((LEFT + 40, y + SIZE, LEFT + 200, y + 9 * SIZE), width=0.8)
+    y += 11 * SIZE
+    page.insert_text((LEFT, y), "1.3 Graph statistics", fontsize=11, fontname="hebo")
+    y += 1.6 * SIZE
+    _line(page, y, "Counting the graph gives:")
+    y += 6 * SIZE
+
+
+def test_a_heading_over_an_indented_line_is_read(tmp_path):
+    doc = one_page(tmp_path, _report)
+    got = drag(doc, 0, "degree.", "Counting")
+    assert got == "degree. 1.3 Graph statistics Counting", got
+
+
+def _block(key, bbox, style, size, lines=1) -> Block:
+    """A left-to-right block whose first line is as high as its size."""
+    first = (bbox[0], bbox[1], bbox[2], bbox[1] + size)
+    chars = 20 * lines
+    return Block(key, bbox, (1.0, 0.0), size, chars, lines, style=style, first_line=first)
+
+
+def test_a_headings_title_is_read_with_its_number():
+    """The number "2" (Times) stands in the column over its paragraph and is read; its title
+    ("图的基础分析", Hei) runs past the paragraph's right edge, the two apart by half a size."""
+    text = "SimSun@10.5"
+    number = _block("2", (308.3, 409.7, 315.3, 425.2), "TimesNewRomanPSMT@14.0", 14.0)
+    title = _block("title", (322.2, 410.1, 480.0, 424.2), "SimHei@14.0", 14.0)
+    body = [
+        _block("above", (308.3, 271.3, 538.9, 375.5), text, 10.5, lines=7),
+        number,
+        title,
+        _block("under", (308.3, 435.0, 460.0, 489.8), text, 10.5, lines=3),
+    ]
+    headings_read_as_text(body, text)
+    assert number.style == text
+    assert title.style == text
