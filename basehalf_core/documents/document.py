@@ -727,6 +727,37 @@ def _contiguous(run: Run, chosen: list[int]) -> bool:
     return run.words[a : b + 1] == chosen
 
 
+# A heading between a drag's ends is set at least this much larger than they are, in at
+# most this many lines.
+HEADING_RATIO = 1.1
+HEADING_LINES = 2
+
+
+def _headings_between(words: list[Word], chosen: list[int], size: float) -> set[int]:
+    """The blocks among ``chosen`` that are headings set larger than a drag's ends.
+
+    A résumé's "AWARDS" or a brochure's "Join R-Ladies Freiburg!" is set larger and in
+    another face than the text, outside any column of running text the heading rules know,
+    and a drag from one item into the next kept only text set like its ends. A block of the
+    running text's flow of at most :data:`HEADING_LINES` lines, set at least
+    :data:`HEADING_RATIO` times the ends' size, with a word of two letters or more (not a
+    figure's panel letter), is read.
+    """
+    lines: dict[int, set[int]] = {}
+    texts: dict[int, list[str]] = {}
+    for k in chosen:
+        w = words[k]
+        if w.role not in ("body", "box") or style_size(w.style) < HEADING_RATIO * size or size <= 0:
+            continue
+        lines.setdefault(w.block, set()).add(w.line)
+        texts.setdefault(w.block, []).append(w.text)
+    return {
+        b
+        for b, found in lines.items()
+        if len(found) <= HEADING_LINES and any(sum(c.isalpha() for c in t) >= 2 for t in texts[b])
+    }
+
+
 def _keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
     """A drag keeps the text set like its two ends: what is set otherwise is not running text.
 
@@ -747,7 +778,8 @@ def _keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
             return chosen
         small = FOOTNOTE_SIZE_RATIO * min(ends)
         return [k for k in chosen if not 0 < style_size(words[k].style) < small]
-    return [k for k in chosen if words[k].style == style]
+    heads = _headings_between(words, chosen, style_size(style))
+    return [k for k in chosen if words[k].style == style or words[k].block in heads]
 
 
 # -- the open-documents cache ------------------------------------------------------------------
