@@ -70,7 +70,7 @@ def xy_cut(
     if headings:
         return _sections(blocks, headings, min_col_gap, body_style, page)
     if not cols:
-        cols = _gutters_under_overhangs(blocks, min_col_gap)
+        cols = _gutters_under_overhangs(blocks, min_col_gap) or _narrow_gutters(blocks, min_col_gap)
     if cols:
         # Cut at the widest gutter; recurse on each side.
         lo, hi = max(cols, key=lambda g: g[1] - g[0])
@@ -163,6 +163,38 @@ def _gutters_under_overhangs(blocks: list[Block], min_col_gap: float) -> list[tu
             and any(t.bbox[1] <= b.bbox[1] and b.bbox[3] <= t.bbox[3] for t in text)
             for b in crossing
         ):
+            out.append((lo, hi))
+    return out
+
+
+# A narrow gutter is at least this share of the usual one (a résumé's sidebar set close to
+# its main column), with text of at least this many lines on each side.
+NARROW_GUTTER = 0.5
+NARROW_GUTTER_LINES = 10
+# Lines of text hold this many characters on average: a contents page's page numbers, a
+# table's figures or a listing's line numbers beside a narrow gap are no column.
+NARROW_GUTTER_CHARS = 12
+
+
+def _narrow_gutters(blocks: list[Block], min_col_gap: float) -> list[tuple[float, float]]:
+    """Gutters narrower than ``min_col_gap`` that run the whole height between two columns
+    of text.
+
+    A résumé sets its sidebar's text up to 5 points from the main column (Deedy's: the
+    "About me" paragraph ends at 224.9, the main column starts at 229.5), under the gap a
+    column break needs, and the page was read row by row across both. A gap of at least
+    :data:`NARROW_GUTTER` of the usual one that no block crosses is a gutter when each side
+    holds :data:`NARROW_GUTTER_LINES` lines of text or more (blocks of lines of
+    :data:`NARROW_GUTTER_CHARS` characters on average); a word space is narrower.
+    """
+    out = []
+    for lo, hi in gaps(
+        [(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in blocks], NARROW_GUTTER * min_col_gap
+    ):
+        text = [b for b in blocks if b.chars >= NARROW_GUTTER_CHARS * b.lines]
+        left = sum(b.lines for b in text if b.bbox[2] - 0.5 <= lo)
+        right = sum(b.lines for b in text if b.bbox[0] + 0.5 >= hi)
+        if min(left, right) >= NARROW_GUTTER_LINES:
             out.append((lo, hi))
     return out
 
