@@ -28,7 +28,7 @@ import pymupdf
 from conftest import drag
 from pagedraw import one_page, write_lines
 
-from basehalf_core.documents.document import _keep_running_text
+from basehalf_core.documents.selection import keep_running_text
 from basehalf_core.documents.pages import Word
 
 SIZE = 10.0
@@ -105,4 +105,4 @@ def test_a_figures_panel_letter_between_the_ends_is_left_out():
         _word(1, "A", "Helvetica@13.5", 1),
         _word(2, "Pseudoknots", "Times@10.0", 2),
     ]
-    assert _keep_running_text(words, [0, 1, 2]) == [0, 2]
+    assert keep_running_text(words, [0, 1, 2]) == [0, 2]

@@ -12,7 +12,8 @@ styles both read from PyMuPDF's dictionaries; ``search_helper`` is the second pr
 searches a long PDF from its end while the kernel searches from its start). ``reading_order``
 orders a page's blocks (``text_blocks``), which ``roles`` sorts into running text and the rest
 and whose headings ``headings`` reads with the running text; ``sections`` finds the headings
-that open sections of balanced columns (a glossary's letters).
+that open sections of balanced columns (a glossary's letters); ``selection`` decides which
+words a drag keeps (running text, not the caption or footnote it sweeps past).
 """
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "running_heads",
     "search_helper",
     "sections",
+    "selection",
     "text",
     "text_blocks",
     "vertical",

@@ -26,8 +26,12 @@ from rapidfuzz import fuzz
 
 from basehalf_core.documents.pages import PageText, Word, line_rects
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, TEXT_FLAGS
-from basehalf_core.documents.reading_order import FLOW_ROLES
 from basehalf_core.documents.running_heads import edge_lines_of
+from basehalf_core.documents.selection import (
+    contiguous,
+    drop_inner_marginalia,
+    keep_running_text,
+)
 from basehalf_core.documents.text import (
     HYPHENS,
     LIGATURES,
@@ -40,15 +44,12 @@ from basehalf_core.documents.text import (
     make_runs,
     normalise,
     present,
-    small_print_sizes,
     squash,
     squash_lines,
-    style_size,
     tokens,
     trim_left,
     trim_right,
 )
-from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 from basehalf_core.errors import BasehalfError
 
 __all__ = [
@@ -482,11 +483,11 @@ class Document:
             if not isinstance(k, int) or not 0 <= k < len(words):
                 raise BadSelection(self.path, f"page {i + 1} has no word {k!r}")
         lo, hi = sorted((start, end))
-        chosen = _drop_inner_marginalia(words, list(range(lo, hi + 1)))
+        chosen = drop_inner_marginalia(words, list(range(lo, hi + 1)))
         if words[start].role == words[end].role == "body":
             # Both ends in running text: a figure, table or boxed sidebar between is not read.
             chosen = [k for k in chosen if words[k].role == "body"]
-        return _keep_running_text(words, chosen)
+        return keep_running_text(words, chosen)
 
     def passage(self, i: int, word_indices) -> Passage:
         """The passage made of these words (any order, duplicates ignored).
@@ -506,7 +507,7 @@ class Document:
         bad = [k for k in chosen if not isinstance(k, int) or not 0 <= k < len(words)]
         if bad:
             raise BadSelection(self.path, f"page {i + 1} has no word {bad[0]!r}")
-        chosen = _drop_inner_marginalia(words, chosen)
+        chosen = drop_inner_marginalia(words, chosen)
         quote = join_words([words[k] for k in chosen], self.vocabulary)
         prefix, suffix = self._context(i, chosen)
         return Passage(
@@ -540,7 +541,7 @@ class Document:
         runs = [r for r in self.runs(i) if first in r.words and last in r.words]
         # The run in which the passage reads without a gap (a drag narrowed to one style
         # reads without a gap only in that style's run).
-        run = next((r for r in runs if _contiguous(r, chosen)), runs[0] if runs else None)
+        run = next((r for r in runs if contiguous(r, chosen)), runs[0] if runs else None)
         if run is None:
             return "", ""
         start = run.spans[run.words.index(first)][0]
@@ -710,76 +711,6 @@ def _jpeg(samples: bytes, width: int, height: int) -> bytes:
     # costs nothing legible and makes the page smaller than its PNG and quicker to encode.
     picture.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=2)
     return out.getvalue()
-
-
-def _drop_inner_marginalia(words: list[Word], chosen: list[int]) -> list[int]:
-    """A selection that holds running text keeps only running text.
-
-    A drag (or a rectangle) across a column break, a footnote or a margin stamp is about
-    the sentence; a selection made wholly inside a footnote or a stamp keeps it.
-    """
-    body = [k for k in chosen if words[k].role in FLOW_ROLES]
-    return body or chosen
-
-
-def _contiguous(run: Run, chosen: list[int]) -> bool:
-    a, b = run.words.index(chosen[0]), run.words.index(chosen[-1])
-    return run.words[a : b + 1] == chosen
-
-
-# A heading between a drag's ends is set at least this much larger than they are, in at
-# most this many lines.
-HEADING_RATIO = 1.1
-HEADING_LINES = 2
-
-
-def _headings_between(words: list[Word], chosen: list[int], size: float) -> set[int]:
-    """The blocks among ``chosen`` that are headings set larger than a drag's ends.
-
-    A résumé's "AWARDS" or a brochure's "Join R-Ladies Freiburg!" is set larger and in
-    another face than the text, outside any column of running text the heading rules know,
-    and a drag from one item into the next kept only text set like its ends. A block of the
-    running text's flow of at most :data:`HEADING_LINES` lines, set at least
-    :data:`HEADING_RATIO` times the ends' size, with a word of two letters or more (not a
-    figure's panel letter), is read.
-    """
-    lines: dict[int, set[int]] = {}
-    texts: dict[int, list[str]] = {}
-    for k in chosen:
-        w = words[k]
-        if w.role not in ("body", "box") or style_size(w.style) < HEADING_RATIO * size or size <= 0:
-            continue
-        lines.setdefault(w.block, set()).add(w.line)
-        texts.setdefault(w.block, []).append(w.text)
-    return {
-        b
-        for b, found in lines.items()
-        if len(found) <= HEADING_LINES and any(sum(c.isalpha() for c in t) >= 2 for t in texts[b])
-    }
-
-
-def _keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
-    """A drag keeps the text set like its two ends: what is set otherwise is not running text.
-
-    Between the two ends of a drag across a column break sit a permission block, a caption,
-    a table, a pull quote or line numbers; they are set in another size or family than the
-    sentence the learner means. Only a drag whose two ends share a style is narrowed: one
-    that starts in a caption (or a title) and ends in running text keeps all between, but
-    for print set smaller than both its ends (a DOI and subject line between an abstract
-    and the text, a footnote): what is smaller than everything the drag means to read is a
-    note beside it.
-    """
-    style = words[chosen[0]].style
-    if style != words[chosen[-1]].style:
-        ends = [style_size(words[k].style) for k in (chosen[0], chosen[-1])]
-        low, high = small_print_sizes([w for w in words if w.role == "body"])
-        body_ends = words[chosen[0]].role == words[chosen[-1]].role == "body"
-        if not (body_ends and low <= min(ends) <= high):
-            return chosen
-        small = FOOTNOTE_SIZE_RATIO * min(ends)
-        return [k for k in chosen if not 0 < style_size(words[k].style) < small]
-    heads = _headings_between(words, chosen, style_size(style))
-    return [k for k in chosen if words[k].style == style or words[k].block in heads]
 
 
 # -- the open-documents cache ------------------------------------------------------------------

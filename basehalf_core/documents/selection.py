@@ -1,0 +1,83 @@
+"""Which of the words a drag sweeps up a passage keeps: running text, not what sits beside it.
+
+A drag across a column break passes a footnote, a margin stamp, a caption, a table or a
+permission block in reading order; the learner means the sentence. These rules look only at
+the words' roles and styles (see :mod:`.pages`), so they are pure Python.
+"""
+
+from __future__ import annotations
+
+from basehalf_core.documents.pages import Word
+from basehalf_core.documents.reading_order import FLOW_ROLES
+from basehalf_core.documents.text import Run, small_print_sizes, style_size
+from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
+
+
+def drop_inner_marginalia(words: list[Word], chosen: list[int]) -> list[int]:
+    """A selection that holds running text keeps only running text.
+
+    A drag (or a rectangle) across a column break, a footnote or a margin stamp is about
+    the sentence; a selection made wholly inside a footnote or a stamp keeps it.
+    """
+    body = [k for k in chosen if words[k].role in FLOW_ROLES]
+    return body or chosen
+
+
+def contiguous(run: Run, chosen: list[int]) -> bool:
+    a, b = run.words.index(chosen[0]), run.words.index(chosen[-1])
+    return run.words[a : b + 1] == chosen
+
+
+# A heading between a drag's ends is set at least this much larger than they are, in at
+# most this many lines.
+HEADING_RATIO = 1.1
+HEADING_LINES = 2
+
+
+def headings_between(words: list[Word], chosen: list[int], size: float) -> set[int]:
+    """The blocks among ``chosen`` that are headings set larger than a drag's ends.
+
+    A résumé's "AWARDS" or a brochure's "Join R-Ladies Freiburg!" is set larger and in
+    another face than the text, outside any column of running text the heading rules know,
+    and a drag from one item into the next kept only text set like its ends. A block of the
+    running text's flow of at most :data:`HEADING_LINES` lines, set at least
+    :data:`HEADING_RATIO` times the ends' size, with a word of two letters or more (not a
+    figure's panel letter), is read.
+    """
+    lines: dict[int, set[int]] = {}
+    texts: dict[int, list[str]] = {}
+    for k in chosen:
+        w = words[k]
+        if w.role not in ("body", "box") or style_size(w.style) < HEADING_RATIO * size or size <= 0:
+            continue
+        lines.setdefault(w.block, set()).add(w.line)
+        texts.setdefault(w.block, []).append(w.text)
+    return {
+        b
+        for b, found in lines.items()
+        if len(found) <= HEADING_LINES and any(sum(c.isalpha() for c in t) >= 2 for t in texts[b])
+    }
+
+
+def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
+    """A drag keeps the text set like its two ends: what is set otherwise is not running text.
+
+    Between the two ends of a drag across a column break sit a permission block, a caption,
+    a table, a pull quote or line numbers; they are set in another size or family than the
+    sentence the learner means. Only a drag whose two ends share a style is narrowed: one
+    that starts in a caption (or a title) and ends in running text keeps all between, but
+    for print set smaller than both its ends (a DOI and subject line between an abstract
+    and the text, a footnote): what is smaller than everything the drag means to read is a
+    note beside it.
+    """
+    style = words[chosen[0]].style
+    if style != words[chosen[-1]].style:
+        ends = [style_size(words[k].style) for k in (chosen[0], chosen[-1])]
+        low, high = small_print_sizes([w for w in words if w.role == "body"])
+        body_ends = words[chosen[0]].role == words[chosen[-1]].role == "body"
+        if not (body_ends and low <= min(ends) <= high):
+            return chosen
+        small = FOOTNOTE_SIZE_RATIO * min(ends)
+        return [k for k in chosen if not 0 < style_size(words[k].style) < small]
+    heads = headings_between(words, chosen, style_size(style))
+    return [k for k in chosen if words[k].style == style or words[k].block in heads]
