@@ -150,20 +150,33 @@ class PageText:
         broken = _broken_line_ends(units, info) if columns is None else set()
         for block_id, role in order:
             blk = by_id[block_id]
+            right = _column_right(blk, blocks) if broken else blk.box[2]
             for ln, seg in enumerate(blk.segments):
                 for u in seg.units:
                     words.append(
                         _word(len(words), u, block_id, ln, role, blk.block.style, r, w_disp, h_disp)
                     )
-                if (
-                    id(seg.units[-1]) in broken
-                    and blk.block.lines >= 2
-                    and seg.box[2] >= blk.box[2] - seg.size
-                ):
+                if id(seg.units[-1]) in broken and seg.box[2] >= right - seg.size:
                     # A full line of a paragraph: it ran out of room, maybe inside a word.
                     words[-1] = replace(words[-1], broken=True)
         _join_drop_caps(words)
         return cls(words)
+
+
+def _column_right(blk, blocks) -> float:
+    """The right edge a full line of ``blk`` reaches: its own, for a block of two lines or
+    more; for one line, that of the blocks of lines starting at its left edge (a Word paper
+    set with wide spacing makes each line a block of its own). A one-line block alone at
+    its edge (a heading, a caption) has no full line to measure by: none of its lines is."""
+    if blk.block.lines >= 2:
+        return blk.box[2]
+    x0, size = blk.box[0], blk.block.size
+    edges = [
+        o.box[2]
+        for o in blocks
+        if abs(o.box[0] - x0) <= size and o.block.direction == blk.block.direction
+    ]
+    return max(edges) if len(edges) > 1 else float("inf")
 
 
 def _broken_line_ends(units: list[_Unit], info: dict) -> set[int]:

@@ -11,6 +11,7 @@ rectangle). The caller finds those from the page's drawings and puts them in ``B
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 
 from basehalf_core.documents.text_blocks import (
     FOOTNOTE_SIZE_RATIO,
@@ -31,6 +32,10 @@ FOOTNOTE_MARKERS = "*∗†‡§¶#0123456789⁰¹²³⁴⁵⁶⁷⁸⁹"
 FOOT_BLOCK_TOP = 0.6
 FOOT_BLOCK_HEIGHT = 0.25
 FOOT_BLOCK_GAP = 1.0
+# A line at the foot follows the column's text at its own spacing when the last this many
+# gaps between its one-line blocks each differ from the line's gap by at most this ratio.
+SPACING_LINES = 3
+SPACING_SAME = 0.8
 
 
 def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
@@ -161,18 +166,37 @@ def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) 
 
 def _apart_from_above(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
     """A running footer is set off from the text above it in its column; the last lines of a
-    column's paragraph that reach into the foot of the page follow on at a line's spacing."""
-    above = [
-        o.bbox[3]
-        for o in blocks
-        if o is not b
-        and roles[o.id] == "body"
-        and o.bbox[1] < b.bbox[1]
-        and o.bbox[3] <= b.bbox[1] + 0.5 * body_size  # line boxes set tight may overlap
-        and x_overlap(o, b)
-        and o.size >= FOOTNOTE_SIZE_RATIO * body_size
+    column's paragraph that reach into the foot of the page follow on at a line's spacing.
+
+    A text set with wide spacing (a Word paper's double-spaced Korean, each line a block of
+    its own, 9 points apart) leaves that much between its lines: a line that follows the
+    column's last lines at their own spacing is the column's next line, however wide.
+    """
+    above = sorted(
+        (
+            o
+            for o in blocks
+            if o is not b
+            and roles[o.id] == "body"
+            and o.bbox[1] < b.bbox[1]
+            and o.bbox[3] <= b.bbox[1] + 0.5 * body_size  # line boxes set tight may overlap
+            and x_overlap(o, b)
+            and o.size >= FOOTNOTE_SIZE_RATIO * body_size
+        ),
+        key=lambda o: o.bbox[3],
+    )
+    if not above:
+        return True
+    gap = b.bbox[1] - above[-1].bbox[3]
+    if gap < 0.5 * body_size:
+        return False
+    spacing = [
+        lower.bbox[1] - upper.bbox[3]
+        for upper, lower in pairwise(above[-SPACING_LINES - 1 :])
+        if upper.lines == 1 and lower.lines == 1
     ]
-    return not above or b.bbox[1] - max(above) >= 0.5 * body_size
+    same = all(SPACING_SAME * gap <= s <= gap / SPACING_SAME for s in spacing)
+    return not (len(spacing) == SPACING_LINES and same)
 
 
 def _set_apart_below(

@@ -1,0 +1,63 @@
+"""Rules found on batch 48 (Korean, Chinese and Japanese papers; first measured 20/24).
+
+- A Korean paper made in Word sets its text double-spaced: each line is a block of its own,
+  9 points under the last. The columns' last lines reach into the page's foot band, set off
+  from the line above by more than half a line, and were taken for running footers: a drag
+  across the column break lost them. A line at the foot that follows its column's last
+  three one-line blocks at their own spacing (each gap within 0.8 to 1.25 of its own) is the
+  column's next line. Scan of 514 pages: 0 change.
+- The same paper breaks its lines inside words ("추출했" / "다."), and keeps the space a line
+  ends with where it breaks between words. A line's end with no space was taken for a
+  break inside a word only in a block of two lines or more; a one-line block's full line
+  reaches the right edge of the blocks that start at its left edge.
+
+The pages here are made with PyMuPDF in tmp_path.
+"""
+
+from __future__ import annotations
+
+from conftest import drag
+from pagedraw import one_page
+
+SIZE, PITCH = 8.5, 22.0
+LEFT, RIGHT = 42.6, 308.3
+
+
+def _double_spaced(page) -> None:
+    """Two columns of double-spaced lines down to the foot of an A4 page (842 points), the
+    last line of each under 90 % of the page's height; each line's words are its column's
+    and line's ("l3w1" is the left column's fourth line's second word)."""
+    for side, x in (("l", LEFT), ("r", RIGHT)):
+        for n in range(13):
+            line = " ".join(f"{side}{n}w{j}" for j in range(6))
+            page.insert_text((x, 508 + n * PITCH), line, fontsize=SIZE)
+
+
+def test_a_double_spaced_columns_last_line_is_no_footer(tmp_path):
+    doc = one_page(tmp_path, _double_spaced)
+    words = doc.words(0)
+    assert next(w for w in words if w.text == "l12w0").rect[1] > 0.9 * 842
+    assert [w.text for w in words if w.role != "body"] == []
+    got = drag(doc, 0, "l11w5", "r0w0")
+    assert got == "l11w5 l12w0 l12w1 l12w2 l12w3 l12w4 l12w5 r0w0", got
+
+
+# A Korean paragraph broken into lines as Word breaks it: between words (the line keeps the
+# space it ends with) and, on the second line, inside the word "추출했다".
+KOREAN = [
+    "게임 리뷰를 분석하여 긍정적 평가에 기여한 ",
+    "핵심 단어들을 지도학습으로 모두 새로 추출했",
+    "다. 이러한 접근 방식은 게임 개발 마케팅 ",
+    "전략을 수립하는 데에 중요한 통찰을 준다.",
+]
+
+
+def _korean(page) -> None:
+    """The lines above, double-spaced: each line a block of its own."""
+    for n, line in enumerate(KOREAN):
+        page.insert_text((LEFT, 100 + n * 26), line, fontsize=10, fontname="korea")
+
+
+def test_a_korean_word_broken_at_a_one_line_blocks_end_is_joined(tmp_path):
+    doc = one_page(tmp_path, _korean)
+    assert drag(doc, 0, "새로", "이러한") == "새로 추출했다. 이러한"
