@@ -113,6 +113,8 @@ def test_a_frame_around_running_text_is_no_figure(tmp_path):
         ("图 1：结构", True),  # a full-width colon closes a CJK label
         ("図1: 本実験の生成画像", True),
         ("그림 2. 구조", True),
+        ("(그림 1) 초음파 센서(HC-SR04) 측정 원리", True),  # a Korean label in brackets
+        ("(Table 2) gives the sizes", False),
         ("Table 1 summarises the extensions", False),
         ("Figures show the trend", False),
         ("Figure 3 shows the trend", False),

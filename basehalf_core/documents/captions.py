@@ -16,12 +16,15 @@ from basehalf_core.documents.text import is_cjk
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 
 # A caption opens with its label and number, then punctuation, the end of its line or its
-# capitalised title: "Figure 3:", "Fig. 2.", "Table 1 |", "TABLE II", "Table 1 Summary of ...".
+# capitalised title: "Figure 3:", "Fig. 2.", "Table 1 |", "TABLE II", "Table 1 Summary of ...",
+# "(그림 1)".
 # "Table 1 summarises ..." is running text.
+_LABEL = r"(fig(ure)?|tab(le)?|chart|plate|exhibit|listing|algorithm|scheme|图|図|表|그림|표)"
 CAPTION_LABEL = re.compile(
-    # Chinese 图/表, Japanese 図/表, Korean 그림/표 label captions too.
-    r"^(fig(ure)?|tab(le)?|chart|plate|exhibit|listing|algorithm|scheme|图|図|表|그림|표)\.?\s*"
-    r"[0-9IVXivx]+[a-z]?(\s*[.:：|—–]|$|\s+(?-i:[A-Z][A-Za-z]))",
+    # Chinese 图/表, Japanese 図/表, Korean 그림/표 label captions too; Korean papers may
+    # bracket the label ("(그림 1) 초음파 센서"), its title not in lower case after it.
+    rf"^{_LABEL}\.?\s*[0-9IVXivx]+[a-z]?(\s*[.:：|—–]|$|\s+(?-i:[A-Z][A-Za-z]))"
+    rf"|^[(（<〈\[]{_LABEL}\.?\s*[0-9IVXivx]+[a-z]?[)）>〉\]]\s*($|(?-i:[^a-z\s]))",
     re.IGNORECASE,
 )
 
