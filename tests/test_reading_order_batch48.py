@@ -10,6 +10,9 @@
   ends with where it breaks between words. A line's end with no space was taken for a
   break inside a word only in a block of two lines or more; a one-line block's full line
   reaches the right edge of the blocks that start at its left edge.
+- KIIT numbers a subsection "2-1" and sets its heading in the text's size a line over a
+  figure: it was taken for the figure's title line (read like a caption). A numbered
+  heading ("2-1", "Ⅱ-1." now count as section numbers) is no title. Scan: 0 change.
 
 The pages here are made with PyMuPDF in tmp_path.
 """
@@ -61,3 +64,20 @@ def _korean(page) -> None:
 def test_a_korean_word_broken_at_a_one_line_blocks_end_is_joined(tmp_path):
     doc = one_page(tmp_path, _korean)
     assert drag(doc, 0, "새로", "이러한") == "새로 추출했다. 이러한"
+
+
+def _numbered_heading_over_a_figure(page) -> None:
+    """A subsection's numbered heading ("2-1", as Korean papers number them) set in the
+    text's size a line over a drawing, its caption under it, the text after."""
+    page.insert_text((60, 100), "2-1 Process design", fontsize=9.5, fontname="hebo")
+    page.draw_rect((60, 106, 250, 260), color=(0, 0, 0), fill=(0.8, 0.8, 0.9), width=0.8)
+    page.insert_text((60, 275), "Figure 1. The structure of the voting system", fontsize=8.5)
+    for k in range(6):
+        page.insert_text((60, 300 + 12 * k), "the user signs in and then votes once", fontsize=9.5)
+
+
+def test_a_numbered_heading_over_a_figure_is_no_title_of_it(tmp_path):
+    doc = one_page(tmp_path, _numbered_heading_over_a_figure)
+    roles = {w.text: w.role for w in doc.words(0)}
+    assert roles["Process"] == "body"
+    assert roles["structure"] == "float"

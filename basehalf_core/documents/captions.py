@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from basehalf_core.documents.grouping import Group, next_block_id, segment_text, split_group
+from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.text import is_cjk
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 
@@ -241,8 +242,8 @@ def title_over(g: Group, groups: list[Group], figures: list, em: float) -> bool:
     whose bottom is at most :data:`TITLE_REACH` of its size above a region's top and which
     lies within the region's width, is that region's title: read like a caption. The label
     ("Table", "표") is not needed; the geometry is the evidence. A section heading over a
-    figure is set larger (kept as a heading); a line of display math over one is in
-    pieces, or too few letters.
+    figure is set larger or numbered (kept as a heading); a line of display math over one
+    is in pieces, or too few letters.
     """
     head = g.segments[0]
     size = g.block.size
@@ -251,6 +252,8 @@ def title_over(g: Group, groups: list[Group], figures: list, em: float) -> bool:
     text = " ".join(u.text for seg in g.segments for u in seg.units).strip()
     if text.endswith(tuple(TITLE_OPEN_ENDS)) or sum(ch.isalpha() for ch in text) < TITLE_LETTERS:
         return False
+    if SECTION_NUMBER.fullmatch(g.block.first_word):
+        return False  # a numbered heading over a figure ("2-1 프로세스 설계") opens a section
     x0, y0, x1, y1 = g.box
     for r in figures:
         if not (-0.3 * size <= r[1] - y1 <= TITLE_REACH * size):

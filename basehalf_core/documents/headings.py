@@ -22,8 +22,10 @@ SUBHEADING_MIN_RATIO = 0.8
 # A section's heading and its first subsection's, one under the other, group as one block
 # (ASME: "4. MODELING AND SIMULATION" over "4.1 Modules", 9 pt sans in 10 pt text).
 SUBHEADING_LINES = 2
-# A section's number: "2", "3.1", "II.", "A.", "(1)".
-SECTION_NUMBER = re.compile(r"\d+(\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.|[(（]\d+[)）]")
+# A section's number: "2", "3.1", "II.", "A.", "(1)", and Korean papers' "2-1" and "Ⅱ-1.".
+SECTION_NUMBER = re.compile(
+    r"\d+(\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.|[(（]\d+[)）]|(\d+|[\u2160-\u216b])(-\d+)+\.?"
+)
 # A heading may start left of its column by up to this share of the column's width.
 OUTDENT_MAX = 0.5
 
