@@ -28,8 +28,8 @@ import pymupdf
 from conftest import drag
 from pagedraw import one_page, write_lines
 
-from basehalf_core.documents.selection import keep_running_text
 from basehalf_core.documents.pages import Word
+from basehalf_core.documents.selection import keep_running_text
 
 SIZE = 10.0
 LEFT = 60.0
