@@ -10,6 +10,11 @@
   ends with where it breaks between words. A line's end with no space was taken for a
   break inside a word only in a block of two lines or more; a one-line block's full line
   reaches the right edge of the blocks that start at its left edge.
+- JSAI sets the corresponding author's address in the text's size at the left column's
+  foot, 49 points under the column's last line, the right column running on level with it:
+  it was read as the column's last line. A line of prose (20 characters or more, not code)
+  at least three text sizes under its column's text, nothing between, is a note. Scan: 0
+  change.
 - KIIT numbers a subsection "2-1" and sets its heading in the text's size a line over a
   figure: it was taken for the figure's title line (read like a caption). A numbered
   heading ("2-1", "Ⅱ-1." now count as section numbers) is no title. Scan: 0 change.
@@ -81,3 +86,24 @@ def test_a_numbered_heading_over_a_figure_is_no_title_of_it(tmp_path):
     roles = {w.text: w.role for w in doc.words(0)}
     assert roles["Process"] == "body"
     assert roles["structure"] == "float"
+
+
+def _contact_at_the_foot(page) -> None:
+    """JSAI's first page: the left column's text stops 49 points over the corresponding
+    author's address, set in the text's size at the column's foot; the right column runs
+    down level with the address."""
+    for n in range(47):
+        y = 150 + n * 13.5
+        if y < 720:
+            page.insert_text((LEFT, y), f"left {n} runs on", fontsize=SIZE)
+        page.insert_text((RIGHT, y), f"rightside {n} goes on", fontsize=SIZE)
+    page.insert_text((LEFT, 720), "ending the column.", fontsize=SIZE)
+    contact = "Contact: Kazuhiko Kawamoto, kawa@faculty.chiba-u.jp"
+    page.insert_text((LEFT, 771), contact, fontsize=SIZE)
+
+
+def test_a_contact_note_far_under_its_column_is_left_out(tmp_path):
+    doc = one_page(tmp_path, _contact_at_the_foot)
+    assert drag(doc, 0, "column.", "rightside") == "column. rightside"
+    roles = {w.text: w.role for w in doc.words(0)}
+    assert roles["Contact:"] != "body"

@@ -75,7 +75,10 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             b.lines <= 2
             and y0 >= FOOTER_BAND * page_height
             and _apart_from_above(b, blocks, roles, body_size)
-            and not _beside_running_text(b, blocks, roles, body_size, page_height)
+            and (
+                not _beside_running_text(b, blocks, roles, body_size, page_height)
+                or _far_below_its_column(b, blocks, roles, body_size)
+            )
         ):
             roles[b.id] = "footer"
         elif b.lines == 1 and b.chars <= 6 and b.first_char.isdigit():
@@ -197,6 +200,44 @@ def _apart_from_above(b: Block, blocks: list[Block], roles: dict, body_size: flo
     ]
     same = all(SPACING_SAME * gap <= s <= gap / SPACING_SAME for s in spacing)
     return not (len(spacing) == SPACING_LINES and same)
+
+
+# A note at a column's foot stands at least this many text sizes under the column's text,
+# with nothing between (a column's last line after a display follows it more closely).
+FAR_BELOW = 3.0
+# Such a note is a line of prose: a reference's label, a list's number or a table's figures
+# left alone at a column's foot are shorter, a listing's line is set in a fixed-pitch font.
+NOTE_CHARS = 20
+
+
+def _far_below_its_column(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
+    """Does ``b`` stand far under its column's running text, with nothing between?
+
+    JSAI sets the corresponding author's address ("連絡先: 川本一彦, kawa@…") in the text's
+    size at the left column's foot, 49 points under the column's last line; the right
+    column's text runs on level with it, which makes a column's last line of its foot-band
+    lines, and a drag across the column break read the address. A line that far under the
+    text above it in its column, no figure or box between, is a note however its neighbour
+    runs.
+    """
+    above = [
+        o
+        for o in blocks
+        if o is not b
+        and roles[o.id] in ("body", "float", "box")
+        and x_overlap(o, b)
+        and o.bbox[3] <= b.bbox[1] + 1
+    ]
+    if not above:
+        return False
+    nearest = max(above, key=lambda o: o.bbox[3])
+    return (
+        b.chars >= NOTE_CHARS
+        and not b.fixed
+        and roles[nearest.id] == "body"
+        and not nearest.region
+        and b.bbox[1] - nearest.bbox[3] >= FAR_BELOW * body_size
+    )
 
 
 def _set_apart_below(
