@@ -115,6 +115,10 @@ def test_a_frame_around_running_text_is_no_figure(tmp_path):
         ("그림 2. 구조", True),
         ("(그림 1) 초음파 센서(HC-SR04) 측정 원리", True),  # a Korean label in brackets
         ("(Table 2) gives the sizes", False),
+        ("図2 学習に伴う性能指標の推移", True),  # a CJK title after a space
+        ("그림 1 이더리움 기반 투표시스템 구조", True),
+        ("図 2 に示す結果である", False),  # a particle: running text
+        ("图 2 给出了喷雾锥角随时间的变化，", False),  # a sentence's comma: running text
         ("Table 1 summarises the extensions", False),
         ("Figures show the trend", False),
         ("Figure 3 shows the trend", False),

@@ -20,11 +20,16 @@ from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 # capitalised title: "Figure 3:", "Fig. 2.", "Table 1 |", "TABLE II", "Table 1 Summary of ...",
 # "(그림 1)".
 # "Table 1 summarises ..." is running text.
+# A CJK label's title after a space opens with a kanji or katakana ("図2 学習に伴う"), or a
+# Korean word of two syllables or more, and its line holds no sentence's comma or stop:
+# running text goes on with a particle ("図 2 に示す") or runs into a sentence ("图 2 给出了
+# 喷雾锥角随…，").
+_CJK_TITLE = r"\s+([\u4e00-\u9fff\u30a0-\u30ff]|[\uac00-\ud7a3]{2})[^，。、；]*$"
 _LABEL = r"(fig(ure)?|tab(le)?|chart|plate|exhibit|listing|algorithm|scheme|图|図|表|그림|표)"
 CAPTION_LABEL = re.compile(
     # Chinese 图/表, Japanese 図/表, Korean 그림/표 label captions too; Korean papers may
     # bracket the label ("(그림 1) 초음파 센서"), its title not in lower case after it.
-    rf"^{_LABEL}\.?\s*[0-9IVXivx]+[a-z]?(\s*[.:：|—–]|$|\s+(?-i:[A-Z][A-Za-z]))"
+    rf"^{_LABEL}\.?\s*[0-9IVXivx]+[a-z]?(\s*[.:：|—–]|$|\s+(?-i:[A-Z][A-Za-z])|{_CJK_TITLE})"
     rf"|^[(（<〈\[]{_LABEL}\.?\s*[0-9IVXivx]+[a-z]?[)）>〉\]]\s*($|(?-i:[^a-z\s]))",
     re.IGNORECASE,
 )
