@@ -15,6 +15,11 @@
   it was read as the column's last line. A line of prose (20 characters or more, not code)
   at least three text sizes under its column's text, nothing between, is a note. Scan: 0
   change.
+- JSMS (batch 51) opens lines of its Japanese text with a number in Times ("(13 ﾎﾟｲﾝﾄ)，");
+  a line takes its first word's style, and a line opening in another font goes on its
+  paragraph only with two words of its paragraph's style: CJK, written without spaces, had
+  none. Three CJK characters count as a word. Scan: 4 pages change (CJC's numbered list
+  items and AAS's lines read in their paragraphs' style).
 - KIIT numbers a subsection "2-1" and sets its heading in the text's size a line over a
   figure: it was taken for the figure's title line (read like a caption). A numbered
   heading ("2-1", "Ⅱ-1." now count as section numbers) is no title. Scan: 0 change.
@@ -24,6 +29,7 @@ The pages here are made with PyMuPDF in tmp_path.
 
 from __future__ import annotations
 
+import pymupdf
 from conftest import drag
 from pagedraw import one_page
 
@@ -107,3 +113,42 @@ def test_a_contact_note_far_under_its_column_is_left_out(tmp_path):
     assert drag(doc, 0, "column.", "rightside") == "column. rightside"
     roles = {w.text: w.role for w in doc.words(0)}
     assert roles["Contact:"] != "body"
+
+
+JAPANESE = [
+    ("", "次の事項を番号順に必ず記載する．和文題名と"),
+    ("(13", "ポイント）英文著者名を書く，英文要旨の"),
+    ("(6)", "和文要旨と英文の要旨を記載したうえで"),
+    ("(7)", "会員種別と所属を記載したうえでその下の"),
+    ("", "本文との間に線を入れる．"),
+]
+
+
+def _japanese_with_lines_opening_in_times(page) -> None:
+    """A Japanese paragraph (JSMS): three of its lines open with a number in Times,
+    the rest of each line in the paragraph's own font; the other column holds most of the
+    page's text, in that font."""
+    for n, (latin, rest) in enumerate(JAPANESE):
+        y = 120.0 + 14 * n
+        x = LEFT
+        if latin:
+            page.insert_text((x, y), latin, fontsize=SIZE, fontname="tiro")
+            x += pymupdf.get_text_length(latin + " ", fontname="tiro", fontsize=SIZE)
+        page.insert_text((x, y), rest, fontsize=SIZE, fontname="japan")
+    for n in range(20):  # the other column: most of the page's text, in that font
+        page.insert_text(
+            (RIGHT, 120.0 + 14 * n),
+            "原稿は所定の書式に従って作成する．",
+            fontsize=SIZE,
+            fontname="japan",
+        )
+
+
+def test_japanese_lines_opening_in_latin_type_stay_in_their_paragraph(tmp_path):
+    doc = one_page(tmp_path, _japanese_with_lines_opening_in_times)
+    got = drag(doc, 0, "と", "線").replace(" ", "")
+    want = (
+        "と(13ポイント）英文著者名を書く，英文要旨の(6)和文要旨と英文の要旨を記載したうえで"
+        "(7)会員種別と所属を記載したうえでその下の本文との間に線"
+    )
+    assert got == want, got

@@ -25,6 +25,8 @@ SPLIT_GAP = 1.5
 OCR_SPLIT_GAP = 3.0
 # A change of style splits a line at a narrower gap (a line number set close to the text).
 STYLE_GAP = 0.6
+# Characters of CJK text that count as one word of a line's style (see grouping._carries).
+CJK_WORD = 3
 
 
 def segments(units: list[_Unit], info: dict) -> list[_Segment]:
@@ -74,10 +76,16 @@ def segments(units: list[_Unit], info: dict) -> list[_Segment]:
         segs.append(cur)
     for seg in segs:
         seg.close()
+        cjk: dict[tuple[str, float], int] = {}
         for u in seg.units:
+            style = own[id(u)]
             if sum(c.isalpha() for c in u.text) >= 3:
-                style = own[id(u)]
                 seg.words_in[style] = seg.words_in.get(style, 0) + 1
+            elif is_cjk(u.text):
+                cjk[style] = cjk.get(style, 0) + 1
+        for style, n in cjk.items():
+            # CJK is written without spaces, a character a unit: a word's worth of them.
+            seg.words_in[style] = seg.words_in.get(style, 0) + n // CJK_WORD
     _restyle_run_in_headings(segs, own)
     return _fold_inset_pieces(segs)
 
