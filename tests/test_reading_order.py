@@ -65,3 +65,17 @@ def test_the_baselines_read_a_case_beside_ours():
     words = evalset.pymupdf_sorted(case).split()
     assert case["start"]["word"] in words
     assert case["end"]["word"] in words
+
+
+@pytest.mark.parametrize(
+    ("got", "expected", "aside"),
+    [
+        ("CoP でいう", "CoPでいう", True),  # a space beside CJK text
+        ("します． 2. 書式", "します．2. 書式", True),
+        ("the graph", "thegraph", False),  # Latin spaces still count
+        ("図 2 所示", "图 2 所示", False),  # other characters still count
+    ],
+)
+def test_the_cjk_spacing_figure_ignores_only_spaces_beside_cjk(got, expected, aside):
+    assert evalset.same_but_cjk_spacing(got, expected) is aside
+    assert evalset.same(got, expected) is False

@@ -404,3 +404,22 @@ def pdfjs(case: dict, items: dict) -> str:
 def same(got: str, expected: str) -> bool:
     """Exact match after the quote's own normalisation (whitespace, ligatures, NFC)."""
     return normalise(got) == normalise(expected)
+
+
+def _without_cjk_spaces(text: str) -> str:
+    out = normalise(text)
+    return "".join(
+        ch
+        for k, ch in enumerate(out)
+        if not (ch == " " and (is_cjk(out[k - 1 : k]) or is_cjk(out[k + 1 : k + 2])))
+    )
+
+
+def same_but_cjk_spacing(got: str, expected: str) -> bool:
+    """As :func:`same`, with any space beside a CJK character ignored.
+
+    Case writers disagree whether a space the page holds between Japanese and Latin text
+    ("CoP でいう") or at a line's end is text; this figure is printed beside the exact one,
+    never instead of it.
+    """
+    return _without_cjk_spaces(got) == _without_cjk_spaces(expected)
