@@ -9,7 +9,8 @@
 - The same paper breaks its lines inside words ("추출했" / "다."), and keeps the space a line
   ends with where it breaks between words. A line's end with no space was taken for a
   break inside a word only in a block of two lines or more; a one-line block's full line
-  reaches the right edge of the blocks that start at its left edge.
+  reaches the right edge where three or more blocks starting at its left edge end (two
+  headings at one indent, KIIT's, end anywhere: batch 54).
 - JSAI sets the corresponding author's address in the text's size at the left column's
   foot, 49 points under the column's last line, the right column running on level with it:
   it was read as the column's last line. A line of prose (20 characters or more, not code)
@@ -29,9 +30,13 @@ The pages here are made with PyMuPDF in tmp_path.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pymupdf
 from conftest import drag
 from pagedraw import one_page
+
+from basehalf_core.documents.pages import _column_right
 
 SIZE, PITCH = 8.5, 22.0
 LEFT, RIGHT = 42.6, 308.3
@@ -152,3 +157,20 @@ def test_japanese_lines_opening_in_latin_type_stay_in_their_paragraph(tmp_path):
         "(7)会員種別と所属を記載したうえでその下の本文との間に線"
     )
     assert got == want, got
+
+
+def _line_block(x0: float, x1: float, lines: int = 1) -> SimpleNamespace:
+    """A block as the page's words are built from: its box and its block's measures."""
+    block = SimpleNamespace(lines=lines, size=9.5, direction=(1.0, 0.0))
+    return SimpleNamespace(box=(x0, 0.0, x1, 10.0), block=block)
+
+
+def test_a_one_line_blocks_full_line_reaches_its_columns_edge():
+    """A double-spaced column's lines (one block each) end at its edge, 287; two headings at
+    one indent (KIIT's "2.1 …" and "2.2 분석 환경 및 도구") end anywhere, and have no full
+    line to measure by: a heading ending without a space breaks no word."""
+    column = [_line_block(42.6, 287.2) for _ in range(4)]
+    heads = [_line_block(66.5, 160.0), _line_block(66.5, 153.6)]
+    assert _column_right(column[0], column + heads) == 287.2
+    assert _column_right(heads[1], column + heads) == float("inf")
+    assert _column_right(_line_block(42.6, 200.0, lines=3), column) == 200.0

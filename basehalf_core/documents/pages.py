@@ -163,20 +163,31 @@ class PageText:
         return cls(words)
 
 
+# A column's right edge is where at least this many lines starting at its left edge end.
+COLUMN_EDGE_LINES = 3
+
+
 def _column_right(blk, blocks) -> float:
     """The right edge a full line of ``blk`` reaches: its own, for a block of two lines or
-    more; for one line, that of the blocks of lines starting at its left edge (a Word paper
-    set with wide spacing makes each line a block of its own). A one-line block alone at
-    its edge (a heading, a caption) has no full line to measure by: none of its lines is."""
+    more; for one line, the right edge that :data:`COLUMN_EDGE_LINES` or more blocks
+    starting at its left edge end at (a Word paper set with wide spacing makes each line a
+    block of its own). Headings at a shared indent end anywhere: a one-line block without
+    such a column has no full line (``inf``)."""
     if blk.block.lines >= 2:
         return blk.box[2]
     x0, size = blk.box[0], blk.block.size
-    edges = [
-        o.box[2]
-        for o in blocks
-        if abs(o.box[0] - x0) <= size and o.block.direction == blk.block.direction
-    ]
-    return max(edges) if len(edges) > 1 else float("inf")
+    edges = sorted(
+        (
+            o.box[2]
+            for o in blocks
+            if abs(o.box[0] - x0) <= size and o.block.direction == blk.block.direction
+        ),
+        reverse=True,
+    )
+    for edge in edges:
+        if sum(abs(e - edge) <= 0.5 * size for e in edges) >= COLUMN_EDGE_LINES:
+            return edge
+    return float("inf")
 
 
 def _broken_line_ends(units: list[_Unit], info: dict) -> set[int]:
