@@ -106,3 +106,14 @@ def test_a_figures_panel_letter_between_the_ends_is_left_out():
         _word(2, "Pseudoknots", "Times@10.0", 2),
     ]
     assert keep_running_text(words, [0, 1, 2]) == [0, 2]
+
+
+def test_a_cjk_heading_set_larger_between_the_ends_is_read():
+    """CJK is written a character a word: "赛题简介" (12 pt Hei between 10.5 pt Song) is a
+    heading of four words of one character, not a panel letter."""
+    words = [
+        _word(0, "据。", "SimSun@10.5", 0),
+        *(_word(k, ch, "SimHei@12.0", 1) for k, ch in enumerate("赛题简介", start=1)),
+        _word(5, "由", "SimSun@10.5", 2),
+    ]
+    assert keep_running_text(words, list(range(6))) == list(range(6))

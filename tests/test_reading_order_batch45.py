@@ -15,6 +15,13 @@ Scan of 514 pages (``bench/reading_order_scan.py``): 10 pages change with the fi
 (headings read as text: CJC's "1 一级标题", USENIX's "References", GeoTopo's "Bemerkung
 15"), 22 with the second (mostly pieces of inline math taking the text's style).
 
+Found on batch 54 (a Chinese course paper): its abstract runs across the first page in KaiTi,
+more of it than the columns' SimSun, so KaiTi was taken for the page's text, and "1. 赛题简介"
+over "1. 1 赛题任务" over a SimSun paragraph kept their own fonts. A heading right over a
+paragraph set in the text's size in another font (three lines or more, or a heading read so)
+takes that paragraph's style. Scan: 23 pages change, nearly all title matter (a title or an
+author line taking the style of the block under it) and "Abstract"/"Introduction" heads.
+
 The first page here is made with PyMuPDF in tmp_path; the second rule is checked on the
 report's own block boxes (the two pieces do not come apart on a page PyMuPDF draws).
 """
@@ -91,3 +98,29 @@ def test_a_headings_title_is_read_with_its_number():
     headings_read_as_text(body, text)
     assert number.style == text
     assert title.style == text
+
+
+def _course_paper(page) -> None:
+    """A course paper's first page: an abstract across the page in Helvetica, more of it
+    than the columns' Times; the right column opens with "1. Overview" (bold, 12 pt) over
+    "1.1 Task" (in a third font, as BUAA's "1. 1 赛题任务" is in Times) over its paragraph."""
+    abstract = "the abstract of this paper runs across the whole page in another typeface"
+    for n in range(14):
+        page.insert_text((48, 80 + n * 14), abstract, fontsize=10.5, fontname="helv")
+    words = "production data of every part was measured and checked".split()  # noqa: SIM905
+    for n in range(9):
+        line = " ".join(words[(n + j) % len(words)] for j in range(5))
+        page.insert_text((48, 320 + n * 14), line, fontsize=10.5, fontname="tiro")
+    page.insert_text((48, 320 + 9 * 14), "the final quality index.", fontsize=10.5, fontname="tiro")
+    page.insert_text((308, 330), "1. Overview", fontsize=12, fontname="hebo")
+    page.insert_text((308, 360), "1.1 Task", fontsize=10.5, fontname="china-s")
+    for n in range(5):
+        line = ("Since " if n == 0 else "") + " ".join(
+            words[(n + j) % len(words)] for j in range(6)
+        )
+        page.insert_text((308, 376 + n * 14), line, fontsize=10.5, fontname="tiro")
+
+
+def test_headings_over_a_paragraph_in_the_columns_font_are_read(tmp_path):
+    doc = one_page(tmp_path, _course_paper)
+    assert drag(doc, 0, "index.", "Since") == "index. 1. Overview 1.1 Task Since"

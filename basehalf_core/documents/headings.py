@@ -238,7 +238,45 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
             if not b.fixed and _outdented_heading(b, text, size):
                 b.style = body_style
                 changed = True
+            elif not b.fixed and slack == 1:
+                over = _paragraph_under(b, body, body_style, size)
+                if over is not None:
+                    b.style = over.style
+                    changed = True
     return changed
+
+
+# A paragraph in another font than the page's text is set at most this share of the text's
+# size off it, in at least this many lines.
+OTHER_TEXT_SLACK = 0.1
+OTHER_TEXT_LINES = 3
+
+
+def _paragraph_under(b: Block, body: list[Block], body_style: str, size: float) -> Block | None:
+    """The paragraph set in another font than the page's text that ``b`` heads, if any.
+
+    A Chinese course paper sets its abstract across the page in KaiTi, more of it than the
+    columns' SimSun on the first page, so KaiTi is taken for the page's text; the right
+    column's "1. 赛题简介" and "1. 1 赛题任务" over a SimSun paragraph were measured against
+    the abstract only, kept their own fonts and were left out of a drag through them. A
+    heading right over (within three sizes) a block in the text's size of
+    :data:`OTHER_TEXT_LINES` lines or more, or over a heading already read so, inside its
+    width, takes that block's style.
+    """
+    for t in body:
+        if t is b or t.style in (b.style, body_style) or t.region or t.fixed:
+            continue
+        if abs(t.size - size) > OTHER_TEXT_SLACK * size:
+            continue
+        if t.lines < OTHER_TEXT_LINES and not any(
+            o.style == t.style and o.lines >= OTHER_TEXT_LINES for o in body
+        ):
+            continue
+        inside = t.bbox[0] - 1 <= b.bbox[0] and b.bbox[2] <= t.bbox[2] + 1
+        over = b.bbox[3] <= t.bbox[1] + 0.5 * size and t.bbox[1] - b.bbox[3] <= 3 * size
+        if inside and over:
+            return t
+    return None
 
 
 # A column's text starts at most this many body sizes under its head.

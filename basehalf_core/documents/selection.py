@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.reading_order import FLOW_ROLES
-from basehalf_core.documents.text import Run, small_print_sizes, style_size
+from basehalf_core.documents.text import Run, is_cjk, small_print_sizes, style_size
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 
 
@@ -55,7 +55,11 @@ def headings_between(words: list[Word], chosen: list[int], size: float) -> set[i
     return {
         b
         for b, found in lines.items()
-        if len(found) <= HEADING_LINES and any(sum(c.isalpha() for c in t) >= 2 for t in texts[b])
+        if len(found) <= HEADING_LINES
+        and (
+            any(sum(c.isalpha() for c in t) >= 2 for t in texts[b])
+            or sum(is_cjk(t) for t in texts[b]) >= 2  # CJK: a character a word
+        )
     }
 
 
