@@ -124,3 +124,18 @@ def _course_paper(page) -> None:
 def test_headings_over_a_paragraph_in_the_columns_font_are_read(tmp_path):
     doc = one_page(tmp_path, _course_paper)
     assert drag(doc, 0, "index.", "Since") == "index. 1. Overview 1.1 Task Since"
+
+
+def test_a_heading_over_two_paragraphs_set_otherwise_is_read_once():
+    """A heading right over two paragraphs, each in a font other than the page's text: it
+    takes the first one's style and keeps it (it once went back and forth for ever)."""
+    text = "Times@10.5"
+    body = [
+        _block(f"t{k}", (300.0, 100.0 + 60 * k, 540.0, 150.0 + 60 * k), text, 10.5, lines=4)
+        for k in range(6)
+    ]
+    heading = _block("h", (56.0, 100.0, 120.0, 110.0), "Heiti@10.5", 10.5)
+    first = _block("a", (56.0, 112.0, 280.0, 150.0), "KaiTi@10.5", 10.5, lines=3)
+    second = _block("b", (56.0, 125.0, 280.0, 160.0), "SimSun@10.5", 10.5, lines=3)
+    headings_read_as_text([*body, heading, first, second], text)
+    assert heading.style == "KaiTi@10.5"

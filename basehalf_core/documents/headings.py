@@ -36,14 +36,18 @@ def headings_read_as_text(body: list[Block], body_style: str) -> None:
     Repeated until nothing changes: a heading whose paragraph opens with a subheading
     ("Introduction" over "Overview of Homeostasis") hangs on it only once the subheading is
     read as text. See :func:`_headings_read_as_text_once`. Quotations set off between two
-    paragraphs are read too (:func:`_quotations_read_as_text`).
+    paragraphs are read too (:func:`_quotations_read_as_text`). Each pass that changes
+    anything reads at least one more block, so there are at most as many passes as blocks;
+    the bound holds should a rule ever restyle a block back and forth.
     """
     _quotations_read_as_text(body, body_style)
     _closing_tags_read_as_text(body, body_style)
-    while _headings_read_as_text_once(body, body_style) or _heading_pieces_read_as_text(
-        body, body_style
-    ):
-        pass
+    for _ in range(len(body) + 1):
+        if not (
+            _headings_read_as_text_once(body, body_style)
+            or _heading_pieces_read_as_text(body, body_style)
+        ):
+            break
 
 
 # A heading's pieces on one line stand at most this many of their sizes apart.
@@ -190,6 +194,7 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
     changed = False
     size = Counter(b.size for b in text).most_common(1)[0][0]
     heads = _column_heads(body, text, size, body_style)
+    paragraph_styles: set[str] | None = None  # computed once, when first needed
     for b in body:
         if b.style == body_style or b.region:
             continue
@@ -239,7 +244,14 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
                 b.style = body_style
                 changed = True
             elif not b.fixed and slack == 1:
-                over = _paragraph_under(b, body, body_style, size)
+                if paragraph_styles is None:
+                    paragraph_styles = _paragraph_styles(body, body_style, size)
+                # Read once: a heading over two paragraphs set otherwise keeps the first.
+                over = (
+                    None
+                    if b.style in paragraph_styles
+                    else _paragraph_under(b, body, paragraph_styles)
+                )
                 if over is not None:
                     b.style = over.style
                     changed = True
@@ -252,26 +264,35 @@ OTHER_TEXT_SLACK = 0.1
 OTHER_TEXT_LINES = 3
 
 
-def _paragraph_under(b: Block, body: list[Block], body_style: str, size: float) -> Block | None:
+def _paragraph_styles(body: list[Block], body_style: str, size: float) -> set[str]:
+    """Styles other than the page's text's in which a paragraph of the text's size is set
+    (:data:`OTHER_TEXT_LINES` lines or more)."""
+    return {
+        t.style
+        for t in body
+        if t.style != body_style
+        and t.lines >= OTHER_TEXT_LINES
+        and abs(t.size - size) <= OTHER_TEXT_SLACK * size
+        and not t.region
+        and not t.fixed
+    }
+
+
+def _paragraph_under(b: Block, body: list[Block], styles: set[str]) -> Block | None:
     """The paragraph set in another font than the page's text that ``b`` heads, if any.
 
     A Chinese course paper sets its abstract across the page in KaiTi, more of it than the
     columns' SimSun on the first page, so KaiTi is taken for the page's text; the right
     column's "1. 赛题简介" and "1. 1 赛题任务" over a SimSun paragraph were measured against
     the abstract only, kept their own fonts and were left out of a drag through them. A
-    heading right over (within three sizes) a block in the text's size of
-    :data:`OTHER_TEXT_LINES` lines or more, or over a heading already read so, inside its
-    width, takes that block's style.
+    heading right over (within three sizes) a block in one of ``styles`` (see
+    :func:`_paragraph_styles`; a heading already read so counts too), inside its width,
+    takes that block's style.
     """
     for t in body:
-        if t is b or t.style in (b.style, body_style) or t.region or t.fixed:
+        if t is b or t.style == b.style or t.style not in styles or t.region:
             continue
-        if abs(t.size - size) > OTHER_TEXT_SLACK * size:
-            continue
-        if t.lines < OTHER_TEXT_LINES and not any(
-            o.style == t.style and o.lines >= OTHER_TEXT_LINES for o in body
-        ):
-            continue
+        size = t.size
         inside = t.bbox[0] - 1 <= b.bbox[0] and b.bbox[2] <= t.bbox[2] + 1
         over = b.bbox[3] <= t.bbox[1] + 0.5 * size and t.bbox[1] - b.bbox[3] <= 3 * size
         if inside and over:

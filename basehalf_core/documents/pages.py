@@ -28,7 +28,7 @@ from basehalf_core.documents.raw_text import PYMUPDF_LOCK, TEXT_FLAGS, _Unit
 from basehalf_core.documents.reading_order import order_blocks
 from basehalf_core.documents.regions import mark_regions
 from basehalf_core.documents.running_heads import mark_running
-from basehalf_core.documents.text import Run, has_cjk
+from basehalf_core.documents.text import Run, has_cjk, is_icon
 from basehalf_core.documents.vertical import _column_segments, _vertical_columns
 
 
@@ -148,11 +148,16 @@ class PageText:
         words: list[Word] = []
         r = tuple(rot)
         broken = _broken_line_ends(units, info) if columns is None else set()
+        # A symbol font's glyph with no text behind it (a private-use code point) is no word,
+        # unless the page's font maps all its text there: nothing else would be left.
+        icons_out = any(not is_icon(u.text) for u in units)
         for block_id, role in order:
             blk = by_id[block_id]
             right = _column_right(blk, blocks) if broken else blk.box[2]
             for ln, seg in enumerate(blk.segments):
                 for u in seg.units:
+                    if icons_out and is_icon(u.text):
+                        continue
                     words.append(
                         _word(len(words), u, block_id, ln, role, blk.block.style, r, w_disp, h_disp)
                     )

@@ -58,6 +58,12 @@ class Run:
     spans: list[tuple[int, int]]
 
 
+def is_icon(text: str) -> bool:
+    """Is ``text`` only characters of Unicode's private use area (U+E000–U+F8FF), a symbol
+    font's glyph with no text behind it (a datasheet's square bullet, U+F0A7)?"""
+    return bool(text) and all("\ue000" <= ch <= "\uf8ff" for ch in text)
+
+
 def normalise(text: str) -> str:
     """Ligatures expanded, whitespace collapsed, NFC (DESIGN §3); hyphens are left alone."""
     text = _LIG_RE.sub(lambda m: LIGATURES[m.group()], text)
