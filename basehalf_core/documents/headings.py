@@ -195,6 +195,7 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
     size = Counter(b.size for b in text).most_common(1)[0][0]
     heads = _column_heads(body, text, size, body_style)
     paragraph_styles: set[str] | None = None  # computed once, when first needed
+    columns = {id(t): _column_of(t, text, size) for t in text}  # once, not per heading
     for b in body:
         if b.style == body_style or b.region:
             continue
@@ -225,7 +226,7 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
         else:
             slack = 1
         for t in text:
-            left, right = _column_of(t, text, size)
+            left, right = columns[id(t)]
             inside = left - slack <= b.bbox[0] and b.bbox[2] <= right + slack
             over = b.bbox[3] <= t.bbox[1] + 0.5 * size  # line boxes set tight may overlap
             if not inside and over and abs(b.bbox[0] - t.bbox[0]) <= slack:
