@@ -188,10 +188,10 @@ def _narrow_gutters(blocks: list[Block], min_col_gap: float) -> list[tuple[float
     :data:`NARROW_GUTTER_CHARS` characters on average); a word space is narrower.
     """
     out = []
+    text = [b for b in blocks if b.chars >= NARROW_GUTTER_CHARS * b.lines]
     for lo, hi in gaps(
         [(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in blocks], NARROW_GUTTER * min_col_gap
     ):
-        text = [b for b in blocks if b.chars >= NARROW_GUTTER_CHARS * b.lines]
         left = sum(b.lines for b in text if b.bbox[2] - 0.5 <= lo)
         right = sum(b.lines for b in text if b.bbox[0] + 0.5 >= hi)
         if min(left, right) >= NARROW_GUTTER_LINES:
