@@ -78,6 +78,64 @@ def test_a_drag_between_running_text_reads_past_it(tmp_path, between):
     assert drag(doc, i, "and", "between.") == WANT
 
 
+def _banner(page) -> float:
+    page.draw_rect((320, 70, 560, 92), color=None, fill=(0.1, 0.2, 0.5))
+    page.insert_text((330, 86), "Club news", fontsize=14, fontname="helv", color=(1, 1, 1))
+    return 110
+
+
+def _banner_over_box(page) -> float:
+    page.draw_rect((320, 70, 560, 92), color=None, fill=(0.1, 0.2, 0.5))
+    page.insert_text((330, 86), "In brief", fontsize=14, fontname="helv", color=(1, 1, 1))
+    page.draw_rect((320, 92, 560, 170), color=None, fill=(0.88, 0.88, 0.88))
+    for k, line in enumerate(["A boxed note in the body's own", "font, read apart from the text."]):
+        page.insert_text((330, 108 + 12 * k), line, fontsize=10, fontname="helv")
+    return 200
+
+
+def _placeholder(page) -> float:
+    page.draw_rect((320, 70, 560, 190), color=None, fill=(0.6, 0.6, 0.6))
+    page.insert_text((400, 140), "Image", fontsize=24, fontname="helv")
+    return 220
+
+
+def test_a_heading_on_a_banner_is_read_in_the_flow(tmp_path):
+    """A newsletter's heading set on a filled band is no boxed sidebar (``regions._banner``)."""
+    doc, i = _page(tmp_path, _banner)
+    assert drag(doc, i, "and", "between.") == WANT.replace("of the right", "of Club news the right")
+
+
+@pytest.mark.parametrize(
+    "between", [_banner_over_box, _placeholder], ids=["band-over-box", "placeholder"]
+)
+def test_a_band_over_a_box_or_a_word_in_a_picture_stays_out(tmp_path, between):
+    """The band over a sidebar heads the sidebar; a large word in a picture is no banner."""
+    doc, i = _page(tmp_path, between)
+    assert drag(doc, i, "and", "between.") == WANT
+
+
+def test_a_poster_column_head_on_a_band_is_read_with_its_column(tmp_path):
+    """A poster's column heads sit on bands over the columns' shaded boxes: each is read at
+    the top of its column, not as a band across the page (``Block.banner``)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((120, 40), "Simulating binary systems", fontsize=24, fontname="helv")
+    for x, head in ((40, "Methods"), (320, "Results")):
+        page.draw_rect((x, 60, x + 250, 84), color=None, fill=(0.1, 0.4, 0.2))
+        page.insert_text((x + 80, 78), head, fontsize=14, fontname="helv", color=(1, 1, 1))
+        page.draw_rect((x, 84, x + 250, 700), color=None, fill=(0.9, 0.95, 0.9))
+        for k in range(40):
+            line = f"{head} line {k} of the column text, which runs on."
+            page.insert_text((x + 8, 104 + 14 * k), line, fontsize=9)
+    path = tmp_path / "poster.pdf"
+    doc.save(path)
+    doc = open_document(path)
+    assert drag(doc, 0, "39", "1") == (
+        "39 of the column text, which runs on. Results Results line 0 of the column text, "
+        "which runs on. Results line 1"
+    )
+
+
 def test_a_drag_that_starts_in_a_caption_keeps_it(tmp_path):
     doc, i = _page(tmp_path, _figure)
     assert drag(doc, i, "Figure", "right") == (

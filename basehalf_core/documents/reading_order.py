@@ -39,7 +39,8 @@ def xy_cut(
     bottom, then left to right. One exception: a band across the top with no block in the
     running text's style (``body_style``: a title, rows of authors and affiliations) is read
     before the columns under it, even where its rows happen to leave a gutter's gap; not
-    when the band is a column's first line (:func:`_runs_on`). Rows of authors set in the
+    when the band is a column's first line (:func:`_runs_on`) or a row of column heads set
+    on bands (``Block.banner``). Rows of authors set in the
     running text's own font are such a band when centred (:func:`_title_band`, against the
     blocks of ``page``). Blocks that neither cut splits are read row by row, unless only
     the boxes of title matter above the columns (or a line under them) close both cuts
@@ -55,7 +56,14 @@ def xy_cut(
         cut = sum(rows[0]) / 2
         top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
-        if top and rest and all(b.style != body_style for b in top) and not _runs_on(top, rest):
+        if (
+            top
+            and rest
+            and all(b.style != body_style for b in top)
+            and not _runs_on(top, rest)
+            # A row of column heads on bands of their own heads the columns under them.
+            and not all(b.banner for b in top)
+        ):
             return xy_cut(top, min_col_gap, body_style, page) + xy_cut(
                 rest, min_col_gap, body_style, page
             )

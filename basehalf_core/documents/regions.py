@@ -181,6 +181,18 @@ def _text_backgrounds(white: list, marks: list, inked: list, unseen: list) -> li
     ]
 
 
+def _within(r, q, slack: float = 1.0) -> bool:
+    """``r`` lies inside ``q``, a larger rectangle."""
+    larger = (q[2] - q[0]) * (q[3] - q[1]) > (r[2] - r[0]) * (r[3] - r[1]) + slack
+    return (
+        larger
+        and q[0] - slack <= r[0]
+        and q[1] - slack <= r[1]
+        and r[2] <= q[2] + slack
+        and r[3] <= q[3] + slack
+    )
+
+
 def _same_rect(r, q, slack: float = 1.0) -> bool:
     return all(abs(a - b) <= slack for a, b in zip(r, q, strict=True))
 
@@ -212,13 +224,28 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
         )
 
     figures = [r for r in figures if not any(inside(g, r) and paragraph(g) for g in groups)]
+    # A banner is drawn as a filled box, and its fill is a mark that makes a figure too. Its
+    # heading is read in the flow: no title or caption of the figure under it either.
+    regions = boxes + figures
+    banners = [
+        r
+        for r in regions
+        if _banner(r, [g for g in groups if inside(g, r)], em)
+        # A poster's section or a table has its own band: that heading is the region's.
+        and not any(_within(r, q) for q in regions)
+    ]
+    figures = [r for r in figures if r not in banners]
+    boxes = [r for r in boxes if r not in banners]
     if figures:
         groups[:] = split_fused_captions(
             groups, figures, em, tuple(page.rotation_matrix), paragraph
         )
+    headings = [g for g in groups if any(inside(g, r) for r in banners)]
     if rules:
         _mark_footnote_rules(groups, rules, page.rect.height)
     for g in groups:
+        if g in headings:
+            continue
         if any(inside(g, r) for r in boxes):
             g.block.region = "box"
         elif any(inside(g, r) for r in figures):
@@ -228,8 +255,65 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
                 g.block.region = "float"
         elif title_over(g, groups, figures, em):
             g.block.region = "float"
+    for g in headings:
+        g.block.region = _region_under(g, groups, em)
+        g.block.banner = True
     if figures:
         panel_labels(groups, figures, em)
+
+
+def _region_under(head: Group, groups: list[Group], em: float) -> str:
+    """The region of the text a banner heads: the nearest block under it, across its width.
+
+    A poster's column head sits on its own band over the column's box, a table's over the
+    table: the heading is read with what it heads, in the flow or in the box.
+    """
+    x0, _y0, x1, y1 = head.box
+    under = [
+        g
+        for g in groups
+        if g is not head
+        and g.box[1] >= y1 - 0.5 * em
+        and g.box[1] - y1 <= BANNER_REACH * em
+        and g.box[0] < x1
+        and x0 < g.box[2]
+    ]
+    return min(under, key=lambda g: g.box[1]).block.region if under else ""
+
+
+# A banner's heading is set at least this much larger than the text, in at most this many
+# lines (the measure :mod:`.selection` reads a heading between a drag's ends by).
+BANNER_RATIO = 1.1
+BANNER_LINES = 2
+# A banner is a band at most this many times the heading's height (a placeholder image with
+# one word in it is much taller).
+BANNER_HEIGHT = 2.0
+# ... and at least this many times as wide as it is tall (a logo's button is not a band).
+BANNER_SHAPE = 4.0
+# The text a banner heads starts at most this many ems under it.
+BANNER_REACH = 4.0
+
+
+def _banner(box, inner: list[Group], em: float) -> bool:
+    """A filled box holding only a heading is a banner the heading sits on, not a sidebar.
+
+    A newsletter's "NEWS" or a flyer's "Join R-Ladies Freiburg!" is set on a coloured band
+    in the flow of the text; read as a boxed sidebar, a drag from the paragraph above it to
+    the one below left it out. A sidebar holds text of its own; a banner holds one block of
+    at most :data:`BANNER_LINES` lines set :data:`BANNER_RATIO` times the text's size or
+    larger, on a band at most :data:`BANNER_HEIGHT` times its height and at least
+    :data:`BANNER_SHAPE` times as wide as tall.
+    """
+    if len(inner) != 1:
+        return False
+    head = inner[0]
+    height = box[3] - box[1]
+    return (
+        height <= BANNER_HEIGHT * (head.box[3] - head.box[1])
+        and box[2] - box[0] >= BANNER_SHAPE * height
+        and head.block.lines <= BANNER_LINES
+        and head.block.size >= BANNER_RATIO * em
+    )
 
 
 # A rule is drawn at most this many points thick.

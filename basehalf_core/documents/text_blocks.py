@@ -34,6 +34,7 @@ class Block:
         ruled: it starts right under a short rule at its left edge, low on the page (a
             footnote rule).
         first_word: its first word ("" if none), to spot a section's number.
+        banner: it is a heading set on a filled band of its own (a poster's column head).
     """
 
     id: object
@@ -50,6 +51,7 @@ class Block:
     first_line: tuple[float, float, float, float] | None = None
     ruled: bool = False
     first_word: str = ""
+    banner: bool = False
 
 
 def dir_key(direction: tuple[float, float]) -> tuple[int, int]:
