@@ -7,6 +7,9 @@ the words' roles and styles (see :mod:`.pages`), so they are pure Python.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
+from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.reading_order import FLOW_ROLES
 from basehalf_core.documents.text import Run, is_cjk, small_print_sizes, style_size
@@ -42,24 +45,30 @@ def headings_between(words: list[Word], chosen: list[int], size: float) -> set[i
     and a drag from one item into the next kept only text set like its ends. A block of the
     running text's flow of at most :data:`HEADING_LINES` lines, set at least
     :data:`HEADING_RATIO` times the ends' size, with a word of two letters or more (not a
-    figure's panel letter), is read.
+    figure's panel letter), is read; so is its number, where a font of its own makes it a
+    block of its own on the title's line.
     """
     lines: dict[int, set[int]] = {}
-    texts: dict[int, list[str]] = {}
+    texts: dict[int, list[Word]] = {}
     for k in chosen:
         w = words[k]
         if w.role not in ("body", "box") or style_size(w.style) < HEADING_RATIO * size or size <= 0:
             continue
         lines.setdefault(w.block, set()).add(w.line)
-        texts.setdefault(w.block, []).append(w.text)
-    return {
+        texts.setdefault(w.block, []).append(w)
+    short = {b for b, found in lines.items() if len(found) <= HEADING_LINES}
+    heads = {
         b
-        for b, found in lines.items()
-        if len(found) <= HEADING_LINES
-        and (
-            any(sum(c.isalpha() for c in t) >= 2 for t in texts[b])
-            or sum(is_cjk(t) for t in texts[b]) >= 2  # CJK: a character a word
-        )
+        for b in short
+        if any(sum(c.isalpha() for c in w.text) >= 2 for w in texts[b])
+        or sum(is_cjk(w.text) for w in texts[b]) >= 2  # CJK: a character a word
+    }
+    # A heading's number set in another font is a block of its own, on the title's line.
+    return heads | {
+        b
+        for b in short - heads
+        if all(SECTION_NUMBER.fullmatch(w.text) for w in texts[b])  # not an icon's glyph
+        and any(_joins(w, t, size) for w in texts[b] for h in heads for t in texts[h])
     }
 
 
@@ -84,4 +93,53 @@ def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
         small = FOOTNOTE_SIZE_RATIO * min(ends)
         return [k for k in chosen if not 0 < style_size(words[k].style) < small]
     heads = headings_between(words, chosen, style_size(style))
-    return [k for k in chosen if words[k].style == style or words[k].block in heads]
+    kept = {k for k in chosen if words[k].style == style or words[k].block in heads}
+    kept |= run_ins(words, chosen, kept, style_size(style))
+    return [k for k in chosen if k in kept]
+
+
+# A run-in heading stands at most this many of the text's sizes from the text it opens.
+RUN_IN_GAP = 1.5
+
+
+def _same_line(a: Word, b: Word) -> bool:
+    """Two words on one printed line: their boxes overlap by half the shorter's height."""
+    top, bottom = max(a.rect[1], b.rect[1]), min(a.rect[3], b.rect[3])
+    return bottom - top >= 0.5 * min(a.rect[3] - a.rect[1], b.rect[3] - b.rect[1])
+
+
+def run_ins(words: list[Word], chosen: list[int], kept: set[int], size: float) -> set[int]:
+    """Words set otherwise that open or close a printed line of the kept text.
+
+    PNAS sets a paragraph's run-in heading ("Appendices.") in a smaller sans face, on the
+    line of the text it opens; a drag through it left it out as if it were a caption.
+    A run of such words, all on one line, with a word of two letters or more (not a line
+    number), that the kept word after it (or before it) goes on from on that same line
+    within :data:`RUN_IN_GAP` sizes, is read.
+    """
+    out: set[int] = set()
+    k = 0
+    while k < len(chosen):
+        if chosen[k] in kept:
+            k += 1
+            continue
+        j = k
+        while j < len(chosen) and chosen[j] not in kept:
+            j += 1
+        run = [words[i] for i in chosen[k:j]]
+        lettered = any(sum(c.isalpha() for c in w.text) >= 2 for w in run)
+        one_line = all(_same_line(a, b) for a, b in pairwise(run))
+        after = words[chosen[j]] if j < len(chosen) else None
+        before = words[chosen[k - 1]] if k > 0 else None
+        opens = after is not None and _joins(run[-1], after, size)
+        closes = before is not None and _joins(before, run[0], size)
+        if lettered and one_line and (opens or closes):
+            out.update(chosen[k:j])
+        k = j
+    return out
+
+
+def _joins(left: Word, right: Word, size: float) -> bool:
+    """``right`` goes on from ``left`` on the same printed line, a word space or so on."""
+    gap = right.rect[0] - left.rect[2]
+    return _same_line(left, right) and -0.5 * size <= gap <= RUN_IN_GAP * size
