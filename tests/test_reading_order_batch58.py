@@ -14,14 +14,22 @@ words set otherwise belong to the sentence all the same:
   an icon's glyph ("M" in an icon font, before "Yeaaaah!") is no number.
 
 Measured over every case written so far (1015 cases): 2 more read, none fewer.
+
+Korean (batch 64): a heading's block of two short lines was measured by its own right edge,
+so its longer line was "full" and a word broken there ran into the paragraph under it; a
+particle after a bracket at a broken line's end ("(1~4)" / "에") is one word. Over 1108
+cases: 1 more read, none fewer.
 """
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
-from basehalf_core.documents.pages import Word
+from basehalf_core.documents.pages import Word, _column_right
 from basehalf_core.documents.selection import keep_running_text
+from basehalf_core.documents.text import join_words
 
 TEXT = "Times@10.0"
 
@@ -78,3 +86,40 @@ def test_an_icons_glyph_before_a_heading_is_no_number():
         _w(3, "Quisque", "FiraSans@10.0", 3, 60, 150),
     ]
     assert keep_running_text(words, list(range(4))) == [0, 2, 3]
+
+
+# Korean (batch 64, KCC 2024 from Hwp): a heading's two lines, and a particle after a bracket.
+
+
+def _line_block(x0: float, x1: float, lines: int = 1) -> SimpleNamespace:
+    """A block as the page's words are built from: its box and its block's measures."""
+    block = SimpleNamespace(lines=lines, size=9.0, direction=(1.0, 0.0))
+    return SimpleNamespace(box=(x0, 0.0, x1, 10.0), block=block)
+
+
+def test_a_two_line_headings_longer_line_is_not_full():
+    """ "2. 데이터셋 구축" over "2.1 데이터 출처" is one block of two short lines; measured by
+    its own right edge its longer line was full, so a word broken there ran into the
+    paragraph under it ("출처난독화된"). A block under three lines is measured by its column."""
+    column = [_line_block(56.0, 287.0, lines=12) for _ in range(3)]
+    heading = _line_block(56.0, 130.0, lines=2)
+    assert _column_right(heading, [*column, heading]) == 287.0
+    assert _column_right(column[0], [*column, heading]) == 287.0
+
+
+def _hangul(k: int, text: str, line: int, broken: bool = False) -> Word:
+    return Word(k, text, (0, 0, 1, 1), (0, 0, 0.1, 0.1), 0, line, broken=broken)
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "want"),
+    [
+        ("(1~4)", "에", "(1~4)에"),  # a particle after a bracket
+        ("데이터", "를", "데이터를"),
+        ("1.17.3", "시각화:", "1.17.3 시각화:"),  # a list's next item after a version number
+        ("BLEU", "점수를", "BLEU 점수를"),
+    ],
+)
+def test_a_korean_word_broken_at_a_line_end_after_a_bracket_is_joined(first, then, want):
+    words = [_hangul(0, first, 0, broken=True), _hangul(1, then, 1)]
+    assert join_words(words, None) == want

@@ -173,12 +173,13 @@ COLUMN_EDGE_LINES = 3
 
 
 def _column_right(blk, blocks) -> float:
-    """The right edge a full line of ``blk`` reaches: its own, for a block of two lines or
-    more; for one line, the right edge that :data:`COLUMN_EDGE_LINES` or more blocks
+    """The right edge a full line of ``blk`` reaches: its own, for a block of
+    :data:`COLUMN_EDGE_LINES` lines or more; for fewer, the right edge that as many blocks
     starting at its left edge end at (a Word paper set with wide spacing makes each line a
-    block of its own). Headings at a shared indent end anywhere: a one-line block without
-    such a column has no full line (``inf``)."""
-    if blk.block.lines >= 2:
+    block of its own; a heading's two lines, "2. 데이터셋 구축" over "2.1 데이터 출처", are
+    no paragraph whose longer line is full). Headings at a shared indent end anywhere: a
+    short block without such a column has no full line (``inf``)."""
+    if blk.block.lines >= COLUMN_EDGE_LINES:
         return blk.box[2]
     x0, size = blk.box[0], blk.block.size
     edges = sorted(

@@ -38,6 +38,8 @@ _HANGUL_RE = re.compile("[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\u
 _LETTERS_RE = re.compile(r"[^\W\d_]+")
 # Marks that may open a word before its first letter ("(see", "“Multi").
 _OPENERS = "\"'(“‘["
+# ... and that may close one after its last letter.
+_CLOSERS = "\"')”’]"
 # A compound hyphenated inside a line: both parts letters, the tail a word of three or more
 # (a line-end break leaves at least that much; "state-of-the-art" gives its pairs in turn).
 _COMPOUND_RE = re.compile(r"([^\W\d_]+)[-\u2010](?=([^\W\d_]{3,}))")
@@ -263,11 +265,12 @@ def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
             # space character (``Word.broken``): "개" / "정된" is one word, "개정된". Only
             # in its paragraph or where it goes on in another block set alike (the next
             # column): a title's last line runs into no author's name.
+            # A particle goes on from a bracket too: "(1~4)" / "에" is "(1~4)에".
             hangul_wrap = (
                 not same_line
                 and prev.broken
                 and (prev.block == w.block or prev.style == w.style)
-                and bool(_HANGUL_RE.match(prev.text[-1:]))
+                and bool(_HANGUL_RE.match(prev.text[-1:]) or prev.text[-1:] in _CLOSERS)
                 and bool(_HANGUL_RE.match(raw[:1]))
             )
             if not (glue_next or (same_line and w.glue) or cjk_wrap or hangul_wrap):
