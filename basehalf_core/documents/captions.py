@@ -26,11 +26,14 @@ from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 # 喷雾锥角随…，").
 _CJK_TITLE = r"\s+([\u4e00-\u9fff\u30a0-\u30ff]|[\uac00-\ud7a3]{2})[^，。、；]*$"
 _LABEL = r"(fig(ure)?|tab(le)?|chart|plate|exhibit|listing|algorithm|scheme|图|図|表|그림|표)"
+_CJK_LABEL = r"(图|図|表|그림|표)"
 CAPTION_LABEL = re.compile(
     # Chinese 图/表, Japanese 図/表, Korean 그림/표 label captions too; Korean papers may
     # bracket the label ("(그림 1) 초음파 센서"), its title not in lower case after it.
     rf"^{_LABEL}\.?\s*[0-9IVXivx]+[a-z]?(\s*[.:：|—–]|$|\s+(?-i:[A-Z][A-Za-z])|{_CJK_TITLE})"
-    rf"|^[(（<〈\[]{_LABEL}\.?\s*[0-9IVXivx]+[a-z]?[)）>〉\]]\s*($|(?-i:[^a-z\s]))",
+    rf"|^[(（<〈\[]{_LABEL}\.?\s*[0-9IVXivx]+[a-z]?[)）>〉\]]\s*($|(?-i:[^a-z\s]))"
+    # In square brackets, a title may open with a lower-case word ("[그림 3] epoch별 …").
+    rf"|^\[{_CJK_LABEL}\s*[0-9]+\]\s+\S",
     re.IGNORECASE,
 )
 
@@ -315,44 +318,90 @@ def split_fused_captions(
     out: list[Group] = []
     next_id = next_block_id(groups)
     for g in groups:
-        members = g.segments
-        head = members[0]
-        x0, _y0, x1, _y1 = g.box
+        if g.block.region or g.segments[0].direction != (1.0, 0.0):
+            out.append(g)
+            continue
+        parts = _caption_under(g, figures, em, rot, next_id, paragraph)
+        next_id += len(parts) - 1
+        body = parts[-1]
+        k = _caption_over(body, figures, em) if not body.block.region else None
+        if k is not None:
+            members = body.segments
+            body, cap = split_group(body, members[:k], members[k:], rot, next_id, 1)
+            next_id += 1
+            cap.block.region = "float"
+            parts = [*parts[:-1], body, cap]
+        out += parts
+    return out
+
+
+def _caption_under(g: Group, figures: list, em: float, rot, next_id: int, paragraph) -> list:
+    """``g``, or the caption it opens under a figure and the paragraph after it (the
+    caption first, ``float``, with ``next_id``); see :func:`split_fused_captions`."""
+    members = g.segments
+    head = members[0]
+    x0, _y0, x1, _y1 = g.box
+    if (
+        len(members) < 2
+        or not paragraph(g)
+        or not CAPTION_LABEL.match(first_line(g))
+        or not any(
+            min(x1, r[2]) > max(x0, r[0]) and -em <= head.box[1] - r[3] <= CAPTION_REACH * em
+            for r in figures
+        )
+    ):
+        return [g]
+    short = _caption_end(members, x0, x1)
+    bottom = short.box[3] - 0.3 * short.size if short is not None else None
+    caption = [m for m in members if bottom is not None and m.box[1] < bottom]
+    rest = [m for m in members if bottom is None or m.box[1] >= bottom]
+    if caption and not rest:
+        # The whole block is the caption, ending in its short line: a long caption
+        # (ACL's "Table 1: ... HMM-T outperforms N-GRAMS ...") measures like a paragraph.
+        g.block.region = "float"
+        return [g]
+    if caption and all(m.size < FOOTNOTE_SIZE_RATIO * em for m in rest):
+        # Set smaller than the text, the lines under the caption's title are its legend
+        # ("Figure 6 Binding of ..." over "(A) Residues of ..."), not the text resuming.
+        g.block.region = "float"
+        return [g]
+    if not caption or len({round(m.box[1]) for m in rest}) < CAPTION_REST:
+        return [g]
+    cap, body = split_group(g, caption, rest, rot, next_id, 0)
+    cap.block.region = "float"
+    return [cap, body]
+
+
+# A sentence ends a paragraph's line with one of these before a caption's line under it.
+_SENTENCE_END = (".", "。", "．", ":", "：", "!", "?")
+
+
+def _caption_over(g: Group, figures: list, em: float) -> int | None:
+    """Where a caption set over its table or figure starts in the paragraph above it.
+
+    Korean papers title a table over it ("[표 4] 모델의 크기와 …", centred), in the text's
+    font and size, a line's spacing under the paragraph before: the caption's lines group
+    with that paragraph, and with the table's cells under it. A line that opens with a
+    caption's label, after a line that ends a sentence, over a figure or table that starts
+    under it (before the block's foot, or within :data:`CAPTION_REACH` ems of it, across
+    the same width), starts the caption: it and the lines under it are read like one.
+    Returns the index of its first line, or None.
+    """
+    x0, _y0, x1, y1 = g.box
+    members = g.segments
+    for k in range(1, len(members)):
+        m, prev = members[k], members[k - 1]
         if (
-            len(members) < 2
-            or head.direction != (1.0, 0.0)
-            or g.block.region
-            or not paragraph(g)
-            or not CAPTION_LABEL.match(first_line(g))
-            or not any(
-                min(x1, r[2]) > max(x0, r[0]) and -em <= head.box[1] - r[3] <= CAPTION_REACH * em
+            m.box[1] > prev.box[3] - 0.3 * m.size  # the first piece of a line of its own
+            and segment_text(prev).rstrip().endswith(_SENTENCE_END)
+            and CAPTION_LABEL.match(segment_text(m))
+            and any(
+                min(x1, r[2]) > max(x0, r[0]) and m.box[3] <= r[1] <= y1 + CAPTION_REACH * em
                 for r in figures
             )
         ):
-            out.append(g)
-            continue
-        short = _caption_end(members, x0, x1)
-        bottom = short.box[3] - 0.3 * short.size if short is not None else None
-        caption = [m for m in members if bottom is not None and m.box[1] < bottom]
-        rest = [m for m in members if bottom is None or m.box[1] >= bottom]
-        if caption and not rest:
-            # The whole block is the caption, ending in its short line: a long caption
-            # (ACL's "Table 1: ... HMM-T outperforms N-GRAMS ...") measures like a paragraph.
-            g.block.region = "float"
-        elif caption and all(m.size < FOOTNOTE_SIZE_RATIO * em for m in rest):
-            # Set smaller than the text, the lines under the caption's title are its legend
-            # ("Figure 6 Binding of ..." over "(A) Residues of ..."), not the text resuming.
-            g.block.region = "float"
-            out.append(g)
-            continue
-        if not caption or len({round(m.box[1]) for m in rest}) < CAPTION_REST:
-            out.append(g)
-            continue
-        cap, body = split_group(g, caption, rest, rot, next_id, 0)
-        next_id += 1
-        cap.block.region = "float"
-        out += [cap, body]
-    return out
+            return k
+    return None
 
 
 def _caption_end(members: list, x0: float, x1: float):

@@ -19,8 +19,9 @@ from basehalf_core.documents.captions import (
     split_fused_captions,
     title_over,
 )
-from basehalf_core.documents.grouping import Group
+from basehalf_core.documents.grouping import Group, segment_text
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
+from basehalf_core.documents.text import full_width
 from basehalf_core.documents.text_blocks import TINY_RATIO, text_size
 
 # Page marks that draw something (text, clips and the like are left out).
@@ -217,10 +218,16 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
 
     def paragraph(g: Group) -> bool:
         # In the text's size: a document's page shown small inside a figure holds paragraphs.
+        # A CJK or Hangul character is as wide as two Latin ones: a Korean column's lines
+        # hold about thirty.
+        wide = FRAME_LINE_CHARS * g.block.lines
         return (
             g.block.lines >= FRAME_LINES
-            and g.block.chars >= FRAME_LINE_CHARS * g.block.lines
             and g.block.size >= TINY_RATIO * em
+            and (
+                g.block.chars >= wide
+                or g.block.chars + sum(full_width(segment_text(m)) for m in g.segments) >= wide
+            )
         )
 
     figures = [r for r in figures if not any(inside(g, r) and paragraph(g) for g in groups)]

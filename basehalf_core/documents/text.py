@@ -140,6 +140,12 @@ def is_cjk(ch: str) -> bool:
     return bool(_CJK_RE.match(ch))
 
 
+def full_width(text: str) -> int:
+    """How many characters of ``text`` are set full width (CJK, Hangul): each as wide as two
+    Latin ones."""
+    return sum(bool(_CJK_RE.match(c) or _HANGUL_RE.match(c)) for c in text)
+
+
 def has_cjk(text: str) -> bool:
     """True when ``text`` holds any character of a script written without spaces."""
     return bool(_CJK_RE.search(text))
