@@ -19,7 +19,7 @@ from basehalf_core.documents.captions import (
     split_fused_captions,
     title_over,
 )
-from basehalf_core.documents.grouping import Group, segment_text
+from basehalf_core.documents.grouping import Group, next_block_id, segment_text, split_group
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
 from basehalf_core.documents.text import full_width
 from basehalf_core.documents.text_blocks import TINY_RATIO, text_size
@@ -209,7 +209,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
     tables = rule_pairs(rules, em)
     if not figures and not boxes and not tables:
         if rules:
-            _mark_footnote_rules(groups, rules, page.rect.height)
+            _mark_footnote_rules(groups, rules, page.rect.height, tuple(page.rotation_matrix))
         return
 
     def inside(g: Group, r) -> bool:
@@ -249,7 +249,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
         )
     headings = [g for g in groups if any(inside(g, r) for r in banners)]
     if rules:
-        _mark_footnote_rules(groups, rules, page.rect.height)
+        _mark_footnote_rules(groups, rules, page.rect.height, tuple(page.rotation_matrix))
     for g in groups:
         if g in headings:
             continue
@@ -329,7 +329,7 @@ RULE_THICKNESS = 1.5
 FOOTNOTE_RULE_SHARE = 0.6
 
 
-def _mark_footnote_rules(groups: list[Group], rules: list, height: float) -> None:
+def _mark_footnote_rules(groups: list[Group], rules: list, height: float, rot: tuple) -> None:
     """Set ``Block.ruled`` on a block right under a footnote rule.
 
     A column's footnotes are set off from its text by a short rule drawn at the column's
@@ -338,10 +338,14 @@ def _mark_footnote_rules(groups: list[Group], rules: list, height: float) -> Non
     the space above the block (not right under a line of text, as a link's underline does,
     nor across a block's lines, as a table's rule does), starts at
     the block's left edge and spans at most :data:`FOOTNOTE_RULE_SHARE` of its width; the
-    block's first line starts within two of its sizes under it.
+    block's first line starts within two of its sizes under it. A note grouped with the
+    paragraph above it (PVLDB's, in the text's size) is split off where such a rule runs
+    between two of the block's lines (:func:`_split_at_rule`).
     """
     for r in rules:
         if r[1] < 0.5 * height:
+            continue
+        if _split_at_rule(groups, r, rot):
             continue
         if any(
             g.box[1] < r[1] - 0.5 * g.block.size
@@ -360,3 +364,35 @@ def _mark_footnote_rules(groups: list[Group], rules: list, height: float) -> Non
                 and r[3] - 0.5 * size <= y0 <= r[3] + 2 * size
             ):
                 g.block.ruled = True
+
+
+def _split_at_rule(groups: list[Group], r, rot: tuple) -> bool:
+    """Split the block a footnote rule runs through between two of its lines; the part
+    under the rule is ``ruled``. True when a block was split.
+
+    The rule starts at the block's left edge, spans at most :data:`FOOTNOTE_RULE_SHARE` of
+    its width, and lies clear of both lines (an underline runs through its line's
+    descenders); the line under it starts within two sizes of it.
+    """
+    for n, g in enumerate(groups):
+        x0, y0, x1, y1 = g.box
+        size = g.block.size
+        if not (
+            y0 < r[1] < y1
+            and abs(r[0] - x0) <= size
+            and r[2] - r[0] <= FOOTNOTE_RULE_SHARE * (x1 - x0)
+        ):
+            continue
+        members = g.segments
+        for k in range(1, len(members)):
+            above, below = members[:k], members[k:]
+            if (
+                max(m.box[3] for m in above) <= r[1] + 0.5
+                and min(m.box[1] for m in below) >= r[3] - 0.5
+                and min(m.box[1] for m in below) - r[3] <= 2 * size
+            ):
+                text, note = split_group(g, above, below, rot, next_block_id(groups), 1)
+                note.block.ruled = True
+                groups[n : n + 1] = [text, note]
+                return True
+    return False
