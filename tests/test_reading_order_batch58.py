@@ -30,6 +30,10 @@ paragraphs, read as text now).
 PVLDB (batch 69) sets a first-page note in the text's size under a short rule, grouped with
 the paragraph above: a rule at the block's left edge, clear of the lines on both sides,
 splits the note off. Over 1196 cases: 1 more read, none fewer; scan: 0 change.
+
+A newspaper (batch 71) was read in file order, every block a float: its masthead's one line
+counted 55 characters at 60 pt and outvoted the text's size. A block counts at most twice
+its box's area. Over 1239 cases: 1 more read, none fewer; scan: 0 change.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from basehalf_core.documents.captions import CAPTION_LABEL
 from basehalf_core.documents.pages import Word, _column_right
 from basehalf_core.documents.selection import keep_running_text
 from basehalf_core.documents.text import join_words
+from basehalf_core.documents.text_blocks import Block, text_size
 
 TEXT = "Times@10.0"
 
@@ -234,3 +239,19 @@ def test_a_note_grouped_with_the_paragraph_above_its_rule_is_left_out(tmp_path):
     assert drag(doc, 0, "instead", "protocols") == (
         "instead opt for eventually consistent protocols"
     )
+
+
+def _block(id_, bbox, size: float, chars: int, lines: int) -> Block:
+    return Block(id_, bbox, (1.0, 0.0), size, chars, lines)
+
+
+def test_a_mastheads_one_line_does_not_outvote_the_text():
+    """The Procrastinator's masthead is one line: "PROCRASTINATOR" in 60 pt, then its motto
+    in 16 pt, 55 characters the line takes as 60 pt; counted at most twice its box's area,
+    the newspaper's 10 pt columns cover the page (batch 71)."""
+    masthead = _block(7, (36.0, 412.0, 568.0, 495.0), 60.0, 55, 1)
+    columns = [
+        _block(k, (x, 554.0, x + 172.0, 554.0 + 12.0 * lines), 10.0, 36 * lines, lines)
+        for k, (x, lines) in enumerate([(36, 7), (220, 17), (404, 3), (404, 12), (36, 9)])
+    ]
+    assert text_size([masthead, *columns]) == 10.0

@@ -58,15 +58,24 @@ def dir_key(direction: tuple[float, float]) -> tuple[int, int]:
     return (round(direction[0]), round(direction[1]))
 
 
+# A block's characters cover at most this many times its box's area (a size squared a
+# character is about twice the area a character of running text takes).
+BOX_AREA = 2.0
+
+
 def text_size(blocks) -> float:
     """The font size that covers the most of the page (characters times size squared).
 
     Counting characters alone, a figure holding thousands of words in 2-point print would
-    outvote a page's running text.
+    outvote a page's running text. A block counts at most twice its box's area: a masthead's
+    one line ("PROCRASTINATOR", 60 pt, then its motto in 16 pt) takes its largest size for
+    all of its characters, and outvoted the newspaper's text.
     """
     area: Counter = Counter()
     for b in blocks:
-        area[round(b.size * 2) / 2] += b.chars * b.size * b.size
+        x0, y0, x1, y1 = getattr(b, "bbox", None) or b.box  # a block, or a line's segment
+        box = (x1 - x0) * (y1 - y0)
+        area[round(b.size * 2) / 2] += min(b.chars * b.size * b.size, BOX_AREA * box)
     return area.most_common(1)[0][0] if area else 0.0
 
 
