@@ -34,12 +34,19 @@ splits the note off. Over 1196 cases: 1 more read, none fewer; scan: 0 change.
 A newspaper (batch 71) was read in file order, every block a float: its masthead's one line
 counted 55 characters at 60 pt and outvoted the text's size. A block counts at most twice
 its box's area. Over 1239 cases: 1 more read, none fewer; scan: 0 change.
+
+biblatex's manual (batch 73) hangs each term in the margin, right-aligned on its
+definition's first line: a one-line block of at most three words, in the margin (no line of
+more words reaches across it), with others sharing its right edge, ending within two sizes
+of a line it stands level with, opens that line. Over 1281 cases: 3 more read, none fewer;
+scan: 0 change.
 """
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pymupdf
 import pytest
 from conftest import drag
 from pagedraw import one_page
@@ -255,3 +262,34 @@ def test_a_mastheads_one_line_does_not_outvote_the_text():
         for k, (x, lines) in enumerate([(36, 7), (220, 17), (404, 3), (404, 12), (36, 9)])
     ]
     assert text_size([masthead, *columns]) == 10.0
+
+
+GLOSSARY = [
+    ("indextitle", "field (literal)", "A title to use for indexing if the latter is undefined."),
+    ("institution", "list (literal)", "The name of a university or some other institution."),
+    ("isbn", "field (literal)", "The International Standard Book Number of a book."),
+]
+
+
+def _glossary(page) -> None:
+    """biblatex's manual: each term in the margin in 10 pt sans, right-aligned at 103 pt on
+    the first line of its definition, set in 11 pt serif from 113 pt."""
+    tops = [100.0 + 70 * n for n in range(len(GLOSSARY))]
+    for y, (_term, kind, text) in zip(tops, GLOSSARY, strict=True):
+        page.insert_text((113, y), kind, fontsize=11, fontname="tiro")
+        for k in range(3):
+            page.insert_text((113, y + 14 * (k + 1)), text, fontsize=11, fontname="tiro")
+    # Written after the text, as a margin paragraph is: each term a block of its own.
+    for y, (term, _kind, _text) in zip(tops, GLOSSARY, strict=True):
+        width = pymupdf.get_text_length(term, fontsize=10, fontname="helv")
+        page.insert_text((103 - width, y), term, fontsize=10, fontname="helv")
+
+
+def test_a_term_hung_in_the_margin_opens_its_definition(tmp_path):
+    """The terms group apart from their definitions and were read after all of them
+    (``pages.hanging_labels``)."""
+    doc = one_page(tmp_path, _glossary)
+    words = [w.text for w in doc.words(0)]
+    assert words.index("institution") == words.index("list") - 1
+    got = drag(doc, 0, "undefined.", "name")
+    assert got.endswith("latter is undefined. institution list (literal) The name"), got

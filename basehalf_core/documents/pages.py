@@ -13,6 +13,7 @@ a page set vertically is read by columns (:mod:`.vertical`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import pymupdf
@@ -151,21 +152,104 @@ class PageText:
         # A symbol font's glyph with no text behind it (a private-use code point) is no word,
         # unless the page's font maps all its text there: nothing else would be left.
         icons_out = any(not is_icon(u.text) for u in units)
+        roles = dict(order)
+        hung = hanging_labels(blocks, roles) if columns is None else {}
+        opens = {(t, k): label for label, (t, k) in hung.items()}
         for block_id, role in order:
+            if block_id in hung:
+                continue  # read before the line it stands level with
             blk = by_id[block_id]
             right = _column_right(blk, blocks) if broken else blk.box[2]
             for ln, seg in enumerate(blk.segments):
-                for u in seg.units:
+                label = opens.get((block_id, ln))
+                pieces = [(label, 0, u) for u in by_id[label].segments[0].units] if label else []
+                pieces += [(block_id, ln, u) for u in seg.units]
+                for owner, line, u in pieces:
                     if icons_out and is_icon(u.text):
                         continue
-                    words.append(
-                        _word(len(words), u, block_id, ln, role, blk.block.style, r, w_disp, h_disp)
-                    )
+                    style = by_id[owner].block.style
+                    words.append(_word(len(words), u, owner, line, role, style, r, w_disp, h_disp))
                 if id(seg.units[-1]) in broken and seg.box[2] >= right - seg.size:
                     # A full line of a paragraph: it ran out of room, maybe inside a word.
                     words[-1] = replace(words[-1], broken=True)
         _join_drop_caps(words)
         return cls(words)
+
+
+# A hanging label has at most this many words, and ends at most this many of its sizes
+# before the line it opens.
+LABEL_WORDS = 3
+LABEL_GAP = 2.0
+# ... and hangs in a column of at least this many other labels sharing an edge.
+LABEL_COLUMN = 1
+# Two letters in a row: a word, not an equation's number in a font that maps its brackets
+# to letters ("ð3Þ").
+_LETTERS = re.compile(r"[^\W\d_]{2}")
+
+
+def hanging_labels(blocks: list[Group], roles: dict) -> dict:
+    """Terms hung left of the lines they open: label block id -> (block id, line index).
+
+    A glossary (biblatex's manual) sets each term in the margin, right-aligned against the
+    definition's first line: the terms group apart, and the XY-cut read them after the
+    definitions, or as a column before them. A one-line block of at most
+    :data:`LABEL_WORDS` words with a word of two letters or more (not a line number, not an
+    equation's number), ending at most :data:`LABEL_GAP` of its sizes before a line of
+    another block of its role that it stands level with, opens that line, when it hangs in
+    the margin (no line of more words reaches across it) in a column of such labels (at
+    least :data:`LABEL_COLUMN` others sharing its right edge). A heading set flush right in
+    its column, and a piece of a line broken by display math, stand in a column of text.
+    """
+    out: dict = {}
+    by_id = {g.block.id: g for g in blocks}
+    # The lines of running text: a term hangs where none of them reaches (the margin).
+    lines = [
+        seg.box
+        for g in blocks
+        if roles.get(g.block.id) in ("body", "box")
+        for seg in g.segments
+        if len(seg.units) > LABEL_WORDS
+    ]
+    for lab in blocks:
+        b = lab.block
+        units = [u for seg in lab.segments for u in seg.units]
+        if (
+            roles.get(b.id) not in ("body", "box")  # a table's cells are floats
+            or b.lines != 1
+            or len(lab.segments) != 1
+            or not 0 < len(units) <= LABEL_WORDS
+            or lab.segments[0].direction != (1.0, 0.0)
+            or not any(_LETTERS.search(u.text) for u in units)
+        ):
+            continue
+        x0, y0, x1, y1 = lab.box
+        if any(min(x1, r[2]) - max(x0, r[0]) > 1 for r in lines):
+            continue  # in a column of text: a piece of a line, a heading
+        middle = (y0 + y1) / 2
+        for t in blocks:
+            if t is lab or roles.get(t.block.id) != roles.get(b.id) or t.block.lines < 2:
+                continue
+            k = next(
+                (
+                    k
+                    for k, seg in enumerate(t.segments)
+                    if seg.box[1] <= middle <= seg.box[3]
+                    and -0.5 <= seg.box[0] - x1 <= LABEL_GAP * b.size
+                ),
+                None,
+            )
+            if k is not None:
+                out[b.id] = (t.block.id, k)
+                break
+    # Terms hang in a column, right-aligned one under another: a heading set flush right in
+    # its column, alone, ends near the next column's text too, and the pieces of lines
+    # broken by display math share only their column's left edge.
+    edges = [by_id[label].box for label in out]
+    return {
+        label: at
+        for label, at in out.items()
+        if sum(abs(e[2] - by_id[label].box[2]) <= 1 for e in edges) >= LABEL_COLUMN + 1
+    }
 
 
 # A column's right edge is where at least this many lines starting at its left edge end.
