@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
+from itertools import pairwise
 
 from basehalf_core.documents.raw_text import (
     _ocr_line_sizes,
@@ -16,7 +17,7 @@ from basehalf_core.documents.raw_text import (
     _style_of,
     _Unit,
 )
-from basehalf_core.documents.text import is_cjk, script_text
+from basehalf_core.documents.text import has_hangul, is_cjk, script_text
 
 # A gap wider than this many font sizes between two units of a line separates them: word
 # spaces, even stretched by justification, stay well under it; gutters and margins do not.
@@ -349,6 +350,63 @@ def write_scripts(units: list[_Unit], raw: dict, lines: set[tuple[int, int]]) ->
         mine = [c for c in here if u.rect[0] - 0.5 <= c[3] <= u.rect[2] + 0.5]
         if "".join(c[0] for c in mine) == u.text:  # the same characters, only marked
             u.text = script_text([c[:3] for c in mine])
+
+
+# A word this long (a Hangul one this long: Korean pages are looked at whole) may be
+# several words drawn without spaces...
+GLUED_CHARS = 20
+GLUED_HANGUL = 2
+# ... split where its glyphs stand at least this many of their size apart: a word space
+# drawn as a gap (a Korean Hwp export, a justified line set without space characters).
+GLUED_GAP = 0.3
+
+
+def maybe_glued(text: str) -> bool:
+    """Whether a word is long enough to be looked at for gaps inside it."""
+    return len(text) >= GLUED_CHARS or (len(text) >= GLUED_HANGUL and has_hangul(text))
+
+
+def split_at_gaps(units: list[_Unit], raw: dict) -> list[_Unit]:
+    """Long words split where their glyphs stand a word space apart.
+
+    A writer may draw the space between words as a gap instead of a space character: Hwp
+    exports Korean so ("기계학습기반상권…" for "기계학습 기반 상권 …"), and some justified
+    Latin lines come out as one word ("Pellentesquetinciduntpurus"). PyMuPDF's words break
+    only at space characters. A word that :func:`maybe_glued` picks is cut where the next
+    glyph starts :data:`GLUED_GAP` of the font size or more after the last one ends.
+    """
+    chars: dict[tuple[int, int], list] = {}
+    for b in raw.get("blocks", []):
+        for ln, line in enumerate(b.get("lines", [])):
+            chars[(b["number"], ln)] = [
+                (c["c"], c["bbox"], sp["size"])
+                for sp in line["spans"]
+                for c in sp["chars"]
+                if not c["c"].isspace()
+            ]
+    out: list[_Unit] = []
+    for u in units:
+        here = chars.get((u.block, u.line)) if maybe_glued(u.text) else None
+        mine = [
+            c for c in here or () if u.rect[0] - 0.5 <= (c[1][0] + c[1][2]) / 2 <= u.rect[2] + 0.5
+        ]
+        if not mine or "".join(c[0] for c in mine) != u.text:
+            out.append(u)
+            continue
+        gaps = [mine[k][1][0] - mine[k - 1][1][2] for k in range(1, len(mine))]
+        cuts = [0, *(k + 1 for k, gap in enumerate(gaps) if gap >= GLUED_GAP * mine[k + 1][2])]
+        cuts.append(len(mine))
+        for n, (a, b) in enumerate(pairwise(cuts)):
+            part = mine[a:b]
+            rect = (
+                min(c[1][0] for c in part),
+                min(c[1][1] for c in part),
+                max(c[1][2] for c in part),
+                max(c[1][3] for c in part),
+            )
+            text = "".join(c[0] for c in part)
+            out.append(_Unit(rect, text, u.block, u.line, u.glue if n == 0 else False))
+    return out
 
 
 def units_from_rawdict(raw: dict) -> list[_Unit]:

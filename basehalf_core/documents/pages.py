@@ -21,7 +21,9 @@ import pymupdf
 from basehalf_core.documents.grouping import Group, blocks_of, group
 from basehalf_core.documents.lines import (
     lines_with_scripts,
+    maybe_glued,
     segments,
+    split_at_gaps,
     units_from_rawdict,
     write_scripts,
 )
@@ -122,6 +124,7 @@ class PageText:
             height = page.cropbox.height
         w_disp, h_disp = max(disp.width, 1e-6), max(disp.height, 1e-6)
         rawdict_used = any(has_cjk(t[4]) for t in raw_words)
+        rawdict = None
         if rawdict_used:
             with PYMUPDF_LOCK:
                 rawdict = tp.extractRAWDICT()
@@ -133,6 +136,11 @@ class PageText:
                 with PYMUPDF_LOCK:
                     rawdict = tp.extractRAWDICT()
                 write_scripts(units, rawdict, scripted)
+        if any(maybe_glued(u.text) for u in units):
+            if rawdict is None:
+                with PYMUPDF_LOCK:
+                    rawdict = tp.extractRAWDICT()
+            units = split_at_gaps(units, rawdict)
         with PYMUPDF_LOCK:
             del tp  # freeing MuPDF's text page is a MuPDF call too
         columns = _vertical_columns(units, page, info) if rawdict_used else None

@@ -140,6 +140,11 @@ def is_cjk(ch: str) -> bool:
     return bool(_CJK_RE.match(ch))
 
 
+def has_hangul(text: str) -> bool:
+    """True when ``text`` holds a Hangul syllable or jamo."""
+    return bool(_HANGUL_RE.search(text))
+
+
 def full_width(text: str) -> int:
     """How many characters of ``text`` are set full width (CJK, Hangul): each as wide as two
     Latin ones."""
