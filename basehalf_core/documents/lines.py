@@ -6,6 +6,7 @@ marked; segments cut MuPDF's lines again at wide gaps, column gutters and change
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from itertools import pairwise
@@ -352,18 +353,24 @@ def write_scripts(units: list[_Unit], raw: dict, lines: set[tuple[int, int]]) ->
             u.text = script_text([c[:3] for c in mine])
 
 
-# A word this long (a Hangul one this long: Korean pages are looked at whole) may be
-# several words drawn without spaces...
-GLUED_CHARS = 20
+# A word of letters this long (a Hangul one this long: Korean pages are looked at whole) may
+# be several words drawn without spaces: "Pellentesquetinciduntpurus". A URL, a DOI, a
+# formula or a hyphenated compound holds other characters, and is not looked at (half of a
+# paper's pages hold one, and reading their glyphs costs a tenth of a page's extraction).
+GLUED_CHARS = 25
 GLUED_HANGUL = 2
+_GLUED_LATIN = re.compile(r"[^\W\d_]+(?:[.,;:][^\W\d_]+)*[.,;:!?]?")
 # ... split where its glyphs stand at least this many of their size apart: a word space
 # drawn as a gap (a Korean Hwp export, a justified line set without space characters).
 GLUED_GAP = 0.3
 
 
 def maybe_glued(text: str) -> bool:
-    """Whether a word is long enough to be looked at for gaps inside it."""
-    return len(text) >= GLUED_CHARS or (len(text) >= GLUED_HANGUL and has_hangul(text))
+    """Whether a word is long enough, and made of letters enough, to be looked at for gaps
+    inside it."""
+    if has_hangul(text):
+        return len(text) >= GLUED_HANGUL
+    return len(text) >= GLUED_CHARS and bool(_GLUED_LATIN.fullmatch(text))
 
 
 def split_at_gaps(units: list[_Unit], raw: dict) -> list[_Unit]:
