@@ -13,7 +13,7 @@ from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.reading_order import FLOW_ROLES
 from basehalf_core.documents.text import Run, is_cjk, small_print_sizes, style_size
-from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
+from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO, HEADING_LINES, HEADING_RATIO
 
 
 def drop_inner_marginalia(words: list[Word], chosen: list[int]) -> list[int]:
@@ -29,12 +29,6 @@ def drop_inner_marginalia(words: list[Word], chosen: list[int]) -> list[int]:
 def contiguous(run: Run, chosen: list[int]) -> bool:
     a, b = run.words.index(chosen[0]), run.words.index(chosen[-1])
     return run.words[a : b + 1] == chosen
-
-
-# A heading between a drag's ends is set at least this much larger than they are, in at
-# most this many lines.
-HEADING_RATIO = 1.1
-HEADING_LINES = 2
 
 
 def headings_between(words: list[Word], chosen: list[int], size: float) -> set[int]:

@@ -12,6 +12,11 @@ from dataclasses import dataclass
 FOOTNOTE_SIZE_RATIO = 0.92
 # Text under this share of the page's text size is a figure's contents.
 TINY_RATIO = 0.5
+# A heading outside the rules that know a column's headings (a résumé's "AWARDS", a
+# newsletter's banner) is set at least this much larger than the text, in at most this many
+# lines.
+HEADING_RATIO = 1.1
+HEADING_LINES = 2
 
 
 @dataclass
