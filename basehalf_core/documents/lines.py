@@ -382,18 +382,21 @@ def split_at_gaps(units: list[_Unit], raw: dict) -> list[_Unit]:
     only at space characters. A word that :func:`maybe_glued` picks is cut where the next
     glyph starts :data:`GLUED_GAP` of the font size or more after the last one ends.
     """
+    glued = {id(u) for u in units if maybe_glued(u.text)}
+    wanted = {(u.block, u.line) for u in units if id(u) in glued}
     chars: dict[tuple[int, int], list] = {}
     for b in raw.get("blocks", []):
         for ln, line in enumerate(b.get("lines", [])):
-            chars[(b["number"], ln)] = [
-                (c["c"], c["bbox"], sp["size"])
-                for sp in line["spans"]
-                for c in sp["chars"]
-                if not c["c"].isspace()
-            ]
+            if (b["number"], ln) in wanted:  # only the lines holding such a word
+                chars[(b["number"], ln)] = [
+                    (c["c"], c["bbox"], sp["size"])
+                    for sp in line["spans"]
+                    for c in sp["chars"]
+                    if not c["c"].isspace()
+                ]
     out: list[_Unit] = []
     for u in units:
-        here = chars.get((u.block, u.line)) if maybe_glued(u.text) else None
+        here = chars.get((u.block, u.line)) if id(u) in glued else None
         mine = [
             c for c in here or () if u.rect[0] - 0.5 <= (c[1][0] + c[1][2]) / 2 <= u.rect[2] + 0.5
         ]

@@ -273,7 +273,7 @@ def hanging_labels(blocks: list[Group], roles: dict) -> dict:
     # broken by display math share only their column's left edge.
     edges = [by_id[label].box for label in out]
     # A number hangs on an entry's first line only: line numbers stand on line after line.
-    lines_hung = {at for at in out.values()}
+    lines_hung = set(out.values())
     return {
         label: at
         for label, at in out.items()

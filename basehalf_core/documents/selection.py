@@ -54,7 +54,7 @@ def headings_between(words: list[Word], chosen: list[int], size: float) -> set[i
     heads = {
         b
         for b in short
-        if any(sum(c.isalpha() for c in w.text) >= 2 for w in texts[b])
+        if any(_lettered(w.text) for w in texts[b])
         or sum(is_cjk(w.text) for w in texts[b]) >= 2  # CJK: a character a word
     }
     # A heading's number set in another font is a block of its own, on the title's line.
@@ -102,6 +102,11 @@ def _same_line(a: Word, b: Word) -> bool:
     return bottom - top >= 0.5 * min(a.rect[3] - a.rect[1], b.rect[3] - b.rect[1])
 
 
+def _lettered(text: str) -> bool:
+    """A word of two letters or more: not a panel's letter, not a line's number."""
+    return sum(c.isalpha() for c in text) >= 2
+
+
 def run_ins(words: list[Word], chosen: list[int], kept: set[int], size: float) -> set[int]:
     """Words set otherwise that open or close a printed line of the kept text.
 
@@ -121,7 +126,7 @@ def run_ins(words: list[Word], chosen: list[int], kept: set[int], size: float) -
         while j < len(chosen) and chosen[j] not in kept:
             j += 1
         run = [words[i] for i in chosen[k:j]]
-        lettered = any(sum(c.isalpha() for c in w.text) >= 2 for w in run)
+        lettered = any(_lettered(w.text) for w in run)
         one_line = all(_same_line(a, b) for a, b in pairwise(run))
         after = words[chosen[j]] if j < len(chosen) else None
         before = words[chosen[k - 1]] if k > 0 else None
