@@ -87,10 +87,24 @@ def mark_running(
             matched |= boxes
     if not matched:
         return groups
+    boxes = list(matched)
+
+    def repeats(rect) -> bool:
+        # A CJK run PyMuPDF gives as one word is cut into its characters (a drag starts at
+        # any of them): a unit repeats when it lies inside a repeated word's box.
+        key = tuple(rect)
+        return key in matched or any(
+            b[0] - 0.5 <= key[0]
+            and key[2] <= b[2] + 0.5
+            and b[1] - 0.5 <= key[1]
+            and key[3] <= b[3] + 0.5
+            for b in boxes
+        )
+
     out: list[Group] = []
     next_id = next_block_id(groups)
     for g in groups:
-        repeated = [all(tuple(u.rect) in matched for u in seg.units) for seg in g.segments]
+        repeated = [all(repeats(u.rect) for u in seg.units) for seg in g.segments]
         if all(repeated):
             g.block.running = g.block.lines <= 2
             out.append(g)
