@@ -8,11 +8,19 @@ them), and the repeated words were matched by their boxes: no character's box is
 so the head was never found repeated and was read into a drag across the columns. A unit
 repeats when it lies inside a repeated word's box. Over 1456 cases: 1 more read, none
 fewer; scan of 514 pages: no change.
+
+A poster (batch 59) ends in a full-width band headed "References", the word centred under
+the middle column. A banner's heading was read in the flow as a block of its words' width,
+so the cut between the columns above ran down past it and the heading was read between two
+columns. A banner's block spans its band. Over 1456 cases: 4 more read (that poster, an
+ICASSP poster, two of a scientific poster's drags), none fewer; scan: 1 page changes a
+heading's style label (a Japanese manual's heading on a band), not its order.
 """
 
 from __future__ import annotations
 
 import pymupdf
+from pagedraw import one_page, write_lines
 
 from basehalf_core.documents.document import open_document
 
@@ -50,3 +58,39 @@ def test_a_cjk_running_head_repeated_on_the_next_page_is_left_out(tmp_path):
     got = doc.passage(1, doc.select_between(1, left[-1].index, right[0].index)).quote
     assert "機械" not in got
     assert got.startswith(left[-1].text) and got.endswith(right[0].text)
+
+
+# A poster's two columns over a full-width band headed "References", its list under it.
+POSTER_TEXT = (
+    "the network learns a map from the joint angles to the position of the hand and keeps it "
+    "while the body grows so that a reach lands where the eye sees the target"
+)
+POSTER = POSTER_TEXT.split()
+
+
+def _poster(page) -> None:
+    write_lines(page, 50, 100, [6] * 30, POSTER, size=11, lead=15)
+    write_lines(page, 320, 100, [6] * 20, POSTER, size=11, lead=15, start=5)
+    page.draw_rect((40, 580, 555, 604), color=None, fill=(0.6, 0.8, 0.6))
+    page.insert_text((120, 598), "References", fontsize=16, fontname="helv")
+    for k in range(6):
+        page.insert_text(
+            (50, 625 + 10 * k),
+            f"[{k + 1}] A. Author. A paper on body schemas. Journal {k}, 2012, pp. 1-10.",
+            fontsize=7,
+            fontname="helv",
+        )
+
+
+def test_a_full_width_banner_is_not_read_between_the_columns_above_it(tmp_path):
+    """The band's heading stands under the left column only, but the band runs across the
+    page: no column is cut through it, and a drag from the left column into the right one
+    leaves it out (``regions``: a banner's block spans its band)."""
+    doc = one_page(tmp_path, _poster)
+    words = doc.words(0)
+    left = [w for w in words if w.rect[0] < 300 and w.rect[1] < 560]
+    right = [w for w in words if w.rect[0] > 300 and w.rect[1] < 560]
+    got = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
+    assert got == f"{left[-1].text} {right[0].text}"
+    order = [w.text for w in words]
+    assert order.index("References") > order.index(right[-1].text)

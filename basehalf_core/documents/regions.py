@@ -247,11 +247,11 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
         groups[:] = split_fused_captions(
             groups, figures, em, tuple(page.rotation_matrix), paragraph
         )
-    headings = [g for g in groups if any(inside(g, r) for r in banners)]
+    headings = [(g, r) for g in groups for r in banners if inside(g, r)]
     if rules:
         _mark_footnote_rules(groups, rules, page.rect.height, tuple(page.rotation_matrix))
     for g in groups:
-        if g in headings:
+        if any(g is h for h, _r in headings):
             continue
         if any(inside(g, r) for r in boxes):
             g.block.region = "box"
@@ -262,9 +262,15 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
                 g.block.region = "float"
         elif title_over(g, groups, figures, em):
             g.block.region = "float"
-    for g in headings:
+    for g, band in headings:
         g.block.region = _region_under(g, groups, em)
         g.block.banner = True
+        # The band, not its words, is what stands across the page: no column is cut through
+        # it (a poster's full-width "References" band was read between two columns above it).
+        x0, y0, x1, y1 = pymupdf.Rect(band[0], g.box[1], band[2], g.box[3]) * pymupdf.Matrix(
+            page.rotation_matrix
+        )
+        g.block.bbox = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
     if figures:
         panel_labels(groups, figures, em)
 
