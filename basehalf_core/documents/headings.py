@@ -28,6 +28,10 @@ SECTION_NUMBER = re.compile(
 )
 # A heading may start left of its column by up to this share of the column's width.
 OUTDENT_MAX = 0.5
+# A heading in the text's size may start this many sizes left of its column (a list's numbers
+# are indented a little under the heading over it: a flyer's "Netgear R6120"); it ends inside
+# it (an e-mail line centred under an affiliation, wider, is title matter).
+HEADING_SLACK = 0.5
 
 
 def headings_read_as_text(body: list[Block], body_style: str) -> None:
@@ -208,7 +212,7 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
             # is set smaller than the text, and may run a little past the column's edge.
             if b.size < TINY_RATIO * size:
                 continue
-            slack = size
+            slack = outdent = size
         elif b.lines > 2 or b.chars > 120:
             continue
         elif HEADING_MAX_RATIO * size < b.size <= DISPLAY_HEADING_RATIO * size or (
@@ -224,10 +228,10 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
         elif not FOOTNOTE_SIZE_RATIO * size <= b.size <= HEADING_MAX_RATIO * size:
             continue  # small capitals come out a little under the body's size
         else:
-            slack = 1
+            slack, outdent = 1, HEADING_SLACK * size
         for t in text:
             left, right = columns[id(t)]
-            inside = left - slack <= b.bbox[0] and b.bbox[2] <= right + slack
+            inside = left - outdent <= b.bbox[0] and b.bbox[2] <= right + slack
             over = b.bbox[3] <= t.bbox[1] + 0.5 * size  # line boxes set tight may overlap
             if not inside and over and abs(b.bbox[0] - t.bbox[0]) <= slack:
                 # A heading flush left over a paragraph of one short line ("Categories and
