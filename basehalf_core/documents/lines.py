@@ -360,9 +360,11 @@ def write_scripts(units: list[_Unit], raw: dict, lines: set[tuple[int, int]]) ->
 GLUED_CHARS = 25
 GLUED_HANGUL = 2
 _GLUED_LATIN = re.compile(r"[^\W\d_]+(?:[.,;:][^\W\d_]+)*[.,;:!?]?")
-# ... split where its glyphs stand at least this many of their size apart: a word space
-# drawn as a gap (a Korean Hwp export, a justified line set without space characters).
-GLUED_GAP = 0.3
+# ... split where its glyphs stand at least this many of their size further apart than its
+# letters mostly do: a word space drawn as a gap (a Korean Hwp export, 0.68 of the size; a
+# Korean LaTeX paper, 0.25; a justified line set without space characters). Measured from
+# the word's own smallest gap, a letter-spaced word is not cut at every letter.
+GLUED_GAP = 0.15
 
 
 def maybe_glued(text: str) -> bool:
@@ -380,7 +382,8 @@ def split_at_gaps(units: list[_Unit], raw: dict) -> list[_Unit]:
     exports Korean so ("기계학습기반상권…" for "기계학습 기반 상권 …"), and some justified
     Latin lines come out as one word ("Pellentesquetinciduntpurus"). PyMuPDF's words break
     only at space characters. A word that :func:`maybe_glued` picks is cut where the next
-    glyph starts :data:`GLUED_GAP` of the font size or more after the last one ends.
+    glyph starts :data:`GLUED_GAP` of the font size or more further from the last one than
+    the word's smallest gap between glyphs.
     """
     glued = {id(u) for u in units if maybe_glued(u.text)}
     wanted = {(u.block, u.line) for u in units if id(u) in glued}
@@ -404,7 +407,11 @@ def split_at_gaps(units: list[_Unit], raw: dict) -> list[_Unit]:
             out.append(u)
             continue
         gaps = [mine[k][1][0] - mine[k - 1][1][2] for k in range(1, len(mine))]
-        cuts = [0, *(k + 1 for k, gap in enumerate(gaps) if gap >= GLUED_GAP * mine[k + 1][2])]
+        usual = max(min(gaps), 0.0) if gaps else 0.0
+        cuts = [
+            0,
+            *(k + 1 for k, gap in enumerate(gaps) if gap >= usual + GLUED_GAP * mine[k + 1][2]),
+        ]
         cuts.append(len(mine))
         for n, (a, b) in enumerate(pairwise(cuts)):
             part = mine[a:b]

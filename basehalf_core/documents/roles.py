@@ -281,12 +281,35 @@ def _beside_running_text(
     band; while the next column's text, following on from above at a line's spacing, runs
     level with it, it is no footer.
     """
+    full = _fills_its_column(b, blocks, roles)
     for o in blocks:
         if o is b or roles[o.id] != "body" or x_overlap(o, b):
             continue
         if o.size < FOOTNOTE_SIZE_RATIO * body_size or o.bbox[3] < b.bbox[1]:
             continue
         level = min(o.bbox[3], b.bbox[3]) - max(o.bbox[1], b.bbox[1]) > 0
-        if level and (o.bbox[1] < FOOTER_BAND * page_height or o.lines > 2):
+        if level and (
+            o.bbox[1] < FOOTER_BAND * page_height
+            or o.lines > 2
+            # Two full lines level at the foot of two columns are the columns' last lines
+            # (a Korean paper's text runs to 25 points above the page's edge); a footer is
+            # shorter than its column.
+            or (full and _fills_its_column(o, blocks, roles))
+        ):
             return True
     return False
+
+
+# A column's line is full when it spans this share of the widest block of its column.
+FULL_COLUMN = 0.9
+
+
+def _fills_its_column(b: Block, blocks: list[Block], roles: dict) -> bool:
+    """Is ``b`` as wide as its column (the widest other block of running text that overlaps
+    it across, of at least three lines)?"""
+    widths = [
+        o.bbox[2] - o.bbox[0]
+        for o in blocks
+        if o is not b and roles[o.id] == "body" and o.lines >= 3 and x_overlap(o, b)
+    ]
+    return bool(widths) and b.bbox[2] - b.bbox[0] >= FULL_COLUMN * max(widths)
