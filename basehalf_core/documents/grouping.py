@@ -86,6 +86,11 @@ def group(segs: list[_Segment], rot) -> list[Group]:
                 overlap = min(x1, bx1) - max(x0, bx0)
                 if overlap < 0.5 * min(x1 - x0, bx1 - bx0):
                     continue
+                if x0 >= last[2] and _full_line(last, members, seg.size):
+                    # Clear right of a full line of the block's column: the next column's
+                    # line, not this paragraph's (an abstract across the page, set one line
+                    # over the two columns, spans both, and took in both their lines).
+                    continue
                 if (
                     seg.size > TITLE_SIZE_RATIO * body_size
                     and min(x1, last[2]) <= max(x0, last[0])
@@ -131,6 +136,15 @@ def group(segs: list[_Segment], rot) -> list[Group]:
 
 # Title matter is set larger than this share of the text's size.
 TITLE_SIZE_RATIO = 1.05
+
+
+def _full_line(last: tuple, members: list[_Segment], size: float) -> bool:
+    """Does the block's last line reach its column's right edge: as far as the lines before
+    it that start where it starts (at least one), within half a size?"""
+    column = [
+        m.box[2] for m in members[-4:-1] if abs(m.box[0] - last[0]) <= size and m.box[3] < last[3]
+    ]
+    return bool(column) and last[2] >= max(column) - 0.5 * size
 
 
 # A line opening in another style goes on a paragraph when at least this many of its words
