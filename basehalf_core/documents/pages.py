@@ -31,7 +31,7 @@ from basehalf_core.documents.raw_text import PYMUPDF_LOCK, TEXT_FLAGS, _Unit
 from basehalf_core.documents.reading_order import order_blocks
 from basehalf_core.documents.regions import mark_regions
 from basehalf_core.documents.running_heads import mark_running
-from basehalf_core.documents.text import Run, has_cjk, is_icon
+from basehalf_core.documents.text import ICON_RANGE, Run, has_cjk, is_icon
 from basehalf_core.documents.vertical import _column_segments, _vertical_columns
 
 
@@ -176,12 +176,28 @@ class PageText:
                     if icons_out and is_icon(u.text):
                         continue
                     style = by_id[owner].block.style
-                    words.append(_word(len(words), u, owner, line, role, style, r, w_disp, h_disp))
+                    word = _word(len(words), u, owner, line, role, style, r, w_disp, h_disp)
+                    if icons_out and word.text[0] in ICON_RANGE and _opens_line(word, words):
+                        # A symbol font's bullet set without a space before the item's first
+                        # word ("\uf06e16 LED drivers"): the word is what follows it. (Inside
+                        # a line such a glyph may be a letter: Symbol's "\uf044" is a Δ.)
+                        word = replace(word, text=word.text.lstrip(ICON_RANGE))
+                    words.append(word)
                 if id(seg.units[-1]) in broken and seg.box[2] >= right - seg.size:
                     # A full line of a paragraph: it ran out of room, maybe inside a word.
                     words[-1] = replace(words[-1], broken=True)
         _join_drop_caps(words)
         return cls(words)
+
+
+def _opens_line(word: Word, words: list[Word]) -> bool:
+    """Does ``word`` open its line: the word read before it is not level with it on its left?"""
+    if not words:
+        return True
+    last = words[-1].rect
+    top, bottom = max(last[1], word.rect[1]), min(last[3], word.rect[3])
+    level = bottom - top > 0.5 * min(last[3] - last[1], word.rect[3] - word.rect[1])
+    return not (level and last[2] <= word.rect[0] + 1)
 
 
 # A hanging label has at most this many words, and ends at most this many of its sizes
