@@ -170,7 +170,11 @@ class PageText:
             right = _column_right(blk, blocks) if broken else blk.box[2]
             for ln, seg in enumerate(blk.segments):
                 label = opens.get((block_id, ln))
-                pieces = [(label, 0, u) for u in by_id[label].segments[0].units] if label else []
+                pieces = (
+                    [(label, 0, u) for u in by_id[label].segments[0].units]
+                    if label is not None  # a block id may be 0
+                    else []
+                )
                 pieces += [(block_id, ln, u) for u in seg.units]
                 for owner, line, u in pieces:
                     if icons_out and is_icon(u.text):
@@ -204,6 +208,9 @@ def _opens_line(word: Word, words: list[Word]) -> bool:
 # before the line it opens.
 LABEL_WORDS = 3
 LABEL_GAP = 2.0
+# A list's number stands further off: its item starts at a tab stop (Word's hanging indent,
+# a regulation's "1.4" two sizes before "Upon receipt"), up to this many of its sizes.
+NUMBER_GAP = 3.0
 # ... where no line of more words reaches across it within this many of its sizes above or
 # below (the margin, or a list's hanging indent)...
 LABEL_NEAR = 3.0
@@ -215,7 +222,7 @@ LABEL_COLUMN = 1
 # to letters ("ð3Þ").
 _LETTERS = re.compile(r"[^\W\d_]{2}")
 # A numbered list's label: "1", "2.", "[3]", "(4)".
-LIST_NUMBER = re.compile(r"\[\d{1,3}\]|\(\d{1,3}\)|\d{1,3}\.?")
+LIST_NUMBER = re.compile(r"\[\d{1,3}\]|\(\d{1,3}\)|\d{1,3}(?:\.\d{1,3})*\.?")
 
 
 def hanging_labels(blocks: list[Group], roles: dict) -> dict:
@@ -268,6 +275,8 @@ def hanging_labels(blocks: list[Group], roles: dict) -> dict:
         ):
             continue  # in a column of text: a piece of a line, a heading
         middle = (y0 + y1) / 2
+        number = len(units) == 1 and LIST_NUMBER.fullmatch(units[0].text)
+        reach = (NUMBER_GAP if number else LABEL_GAP) * b.size
         for t in blocks:
             if t is lab or roles.get(t.block.id) != roles.get(b.id) or t.block.lines < 2:
                 continue
@@ -276,7 +285,7 @@ def hanging_labels(blocks: list[Group], roles: dict) -> dict:
                     k
                     for k, seg in enumerate(t.segments)
                     if seg.box[1] <= middle <= seg.box[3]
-                    and -0.5 <= seg.box[0] - x1 <= LABEL_GAP * b.size
+                    and -0.5 <= seg.box[0] - x1 <= reach
                     and b.size >= LABEL_SIZE * seg.size  # not a superscript's mark
                 ),
                 None,

@@ -83,10 +83,12 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             roles[b.id] = "footer"
         elif b.lines == 1 and b.chars <= 6 and b.first_char.isdigit():
             # A bare page number above or below everything else, wherever the margin is.
+            # Clear of them all: a paragraph's number level with its first line ("1.7" of
+            # a regulation's last paragraph on the page) starts under the others' tops.
             others = [o for o in blocks if o is not b and roles[o.id] == "body"]
-            if others and all(o.bbox[1] < y0 for o in others):
+            if others and all(o.bbox[3] <= y0 + 1 for o in others):
                 roles[b.id] = "footer"
-            elif others and all(o.bbox[3] > y1 for o in others):
+            elif others and all(o.bbox[1] >= y1 - 1 for o in others):
                 roles[b.id] = "header"
     # Footnotes: small print in the lower half, starting with a marker (or continuing one),
     # with no running text below it in its column.
