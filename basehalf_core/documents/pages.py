@@ -181,7 +181,7 @@ class PageText:
                         continue
                     style = by_id[owner].block.style
                     word = _word(len(words), u, owner, line, role, style, r, w_disp, h_disp)
-                    if icons_out and word.text[0] in ICON_RANGE and _opens_line(word, words):
+                    if icons_out and is_icon(word.text[0]) and _opens_line(word, words):
                         # A symbol font's bullet set without a space before the item's first
                         # word ("\uf06e16 LED drivers"): the word is what follows it. (Inside
                         # a line such a glyph may be a letter: Symbol's "\uf044" is a Δ.)
