@@ -297,7 +297,7 @@ def _glossary(page) -> None:
 
 def test_a_term_hung_in_the_margin_opens_its_definition(tmp_path):
     """The terms group apart from their definitions and were read after all of them
-    (``pages.hanging_labels``)."""
+    (``hanging.hanging_labels``)."""
     doc = one_page(tmp_path, _glossary)
     words = [w.text for w in doc.words(0)]
     assert words.index("institution") == words.index("list") - 1
@@ -315,7 +315,7 @@ def test_a_term_hung_in_the_margin_opens_its_definition(tmp_path):
 )
 def test_words_drawn_apart_without_space_characters_are_words(tmp_path, words, font, gap):
     """A writer that draws word spaces as gaps gives PyMuPDF one word a line: Hwp's Korean
-    (batch 76) is split at its gaps (``lines.split_at_gaps``). MuPDF itself puts a space
+    (batch 76) is split at its gaps (``glued.split_at_gaps``). MuPDF itself puts a space
     into a Latin line at such a gap; the rule must not split or join those words."""
 
     def draw(page) -> None:

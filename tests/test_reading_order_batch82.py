@@ -178,7 +178,7 @@ def test_a_heading_a_little_left_of_the_list_under_it_is_read(tmp_path):
 def test_korean_words_drawn_apart_are_cut_by_their_own_letter_spacing(tmp_path, tracking, gap):
     """A Korean LaTeX paper draws its word spaces as gaps of a quarter of the size with no
     space characters; a letter-spaced line draws a gap between every two letters, and a
-    wider one between words (``lines.split_at_gaps``)."""
+    wider one between words (``glued.split_at_gaps``)."""
     words = ["기계학습", "기반", "상권", "매출"]
 
     def draw(page) -> None:
@@ -291,7 +291,7 @@ def _regulations(page) -> None:
 
 def test_a_paragraphs_decimal_number_opens_it(tmp_path):
     """A list's number may be a section's ("1.5"), hung as far as a tab stop leaves it
-    (``pages.NUMBER_GAP``): it opens its paragraph's first line."""
+    (``hanging.NUMBER_GAP``): it opens its paragraph's first line."""
     doc = one_page(tmp_path, _regulations)
     order = [w.text for w in doc.words(0)]
     # Every word is read once: the page's first block, hung, was lost (its id is 0).

@@ -3,10 +3,12 @@ order, passage anchors (with highlights), the whole-document search (``page_sear
 fetching a paper.
 
 ``text`` holds the pure text rules (no PyMuPDF), ``pages`` the extraction of one page's words
-(from the units and line segments of ``lines``, grouped into blocks by ``grouping``, whose
+(from the units and line segments of ``lines``, whose words drawn without spaces ``glued``
+cuts, grouped into blocks by ``grouping``, whose
 bullets, line pieces and credit lines ``line_pieces`` puts right, marked by
 ``regions`` from the page's drawings (with ``captions`` telling what stands beside a
-figure or table and belongs to it) and by ``running_heads`` from nearby pages; ``vertical``
+figure or table and belongs to it) and by ``running_heads`` from nearby pages, with the
+labels hung left of their lines read with them by ``hanging``; ``vertical``
 reads a page set in columns of CJK; ``raw_text`` holds the PyMuPDF lock and the units and
 styles both read from PyMuPDF's dictionaries; ``search_helper`` is the second process that
 searches a long PDF from its end while the kernel searches from its start). ``reading_order``
@@ -22,7 +24,9 @@ __all__ = [
     "citation",
     "document",
     "fetch",
+    "glued",
     "grouping",
+    "hanging",
     "headings",
     "line_pieces",
     "lines",

@@ -60,10 +60,6 @@ class Run:
     spans: list[tuple[int, int]]
 
 
-# Unicode's private use area: a symbol font's glyphs, with no text behind them.
-ICON_RANGE = "".join(map(chr, range(0xE000, 0xF900)))
-
-
 def is_icon(text: str) -> bool:
     """Is ``text`` only characters of Unicode's private use area (U+E000–U+F8FF), a symbol
     font's glyph with no text behind it (a datasheet's square bullet, U+F0A7)?"""
