@@ -17,7 +17,7 @@ GLUED_CHARS = 25
 GLUED_HANGUL = 2
 _GLUED_LATIN = re.compile(r"[^\W\d_]+(?:[.,;:][^\W\d_]+)*[.,;:!?]?")
 # ... split where its glyphs stand at least this many of their size further apart than its
-# letters mostly do: a word space drawn as a gap (a Korean Hwp export, 0.68 of the size; a
+# two closest glyphs do: a word space drawn as a gap (a Korean Hwp export, 0.68 of the size; a
 # Korean LaTeX paper, 0.25; a justified line set without space characters). Measured from
 # the word's own smallest gap, a letter-spaced word is not cut at every letter.
 GLUED_GAP = 0.15

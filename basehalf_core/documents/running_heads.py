@@ -87,7 +87,7 @@ def mark_running(
             matched |= boxes
     if not matched:
         return groups
-    boxes = list(matched)
+    repeated_boxes = list(matched)
 
     def repeats(rect) -> bool:
         # A CJK run PyMuPDF gives as one word is cut into its characters (a drag starts at
@@ -98,7 +98,7 @@ def mark_running(
             and key[2] <= b[2] + 0.5
             and b[1] - 0.5 <= key[1]
             and key[3] <= b[3] + 0.5
-            for b in boxes
+            for b in repeated_boxes
         )
 
     out: list[Group] = []
