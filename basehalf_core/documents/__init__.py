@@ -2,7 +2,8 @@
 order, passage anchors (with highlights), the whole-document search (``page_search``) and
 fetching a paper.
 
-``text`` holds the pure text rules (no PyMuPDF), ``pages`` the extraction of one page's words
+``text`` holds the pure text rules (no PyMuPDF) and ``runs`` the page's text that search and
+re-anchoring look in, ``pages`` the extraction of one page's words
 (from the units and line segments of ``lines``, whose words drawn without spaces ``glued``
 cuts, grouped into blocks by ``grouping``, whose
 bullets, line pieces and credit lines ``line_pieces`` puts right, marked by
@@ -37,6 +38,7 @@ __all__ = [
     "regions",
     "roles",
     "running_heads",
+    "runs",
     "search_helper",
     "sections",
     "selection",

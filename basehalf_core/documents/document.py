@@ -27,6 +27,7 @@ from rapidfuzz import fuzz
 from basehalf_core.documents.pages import PageText, Word, line_rects
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, TEXT_FLAGS
 from basehalf_core.documents.running_heads import edge_lines_of
+from basehalf_core.documents.runs import make_runs
 from basehalf_core.documents.selection import (
     contiguous,
     drop_inner_marginalia,
@@ -41,7 +42,6 @@ from basehalf_core.documents.text import (
     is_cjk,
     join_words,
     line_vocabulary,
-    make_runs,
     normalise,
     present,
     squash,
@@ -464,7 +464,7 @@ class Document:
         """The page's normalised text: the body as one run, the marginalia as another."""
         pt = self._page(i)
         if pt.runs is None:
-            pt.runs = make_runs(pt.words, self.vocabulary)
+            pt.runs = make_runs(pt.words, self.vocabulary, keep_running_text)
         return pt.runs
 
     # -- selection ---------------------------------------------------------------------------

@@ -13,9 +13,6 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
-from basehalf_core.documents.reading_order import FLOW_ROLES
-from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
-
 LIGATURES = {
     "ﬀ": "ff",
     "ﬁ": "fi",
@@ -336,53 +333,6 @@ def small_print_sizes(body: list) -> tuple[float, float]:
         return (float("inf"), 0.0)
     text = sizes.most_common(1)[0][0]
     return (SMALL_PRINT_FLOOR * text, text)
-
-
-def make_runs(words: list, vocabulary) -> list[Run]:
-    """The page's text as runs that search and re-anchoring look in.
-
-    The body words (marginalia, figures, tables and boxed sidebars between them skipped), the
-    marginalia, the flow (body with the figures, tables and boxes) when the page has any, and
-    for each style of the body or the flow whose words are interrupted by another style (a
-    caption, a table between two columns of running text) the words of that style alone, and
-    for each size the words not set smaller than it (small print between an abstract and the
-    text): a drag narrowed to the running text (``Document.select_between``) reads without a
-    gap there.
-    """
-    groups: dict[str, list] = {}
-    for w in words:
-        groups.setdefault(run_key(w), []).append(w)
-    flow = [w for w in words if w.role in FLOW_ROLES]
-    if len(flow) != len(groups.get("body", [])):
-        # A drag that starts or ends in a caption or a boxed sidebar reads them in the flow.
-        groups["flow"] = flow
-    for base in ("body", "flow"):
-        part = groups.get(base, [])
-        styles = [w.style for w in part]
-        for style in dict.fromkeys(styles):
-            where = [k for k, s in enumerate(styles) if s == style]
-            if where and where[-1] - where[0] + 1 != len(where):
-                groups[f"{base} style {style}"] = [part[k] for k in where]
-        # A drag whose ends differ in style leaves out print smaller than both ends
-        # (Document.select_between): for each size, the words not set smaller than it.
-        # Sizes that leave out the same words share one run; only sizes a drag's smaller end
-        # can have for the narrowing to apply (see small_print_sizes).
-        sizes = [style_size(s) for s in styles]
-        low, high = small_print_sizes(groups.get("body", []))
-        if base != "body":
-            continue  # only a drag with both ends in running text is narrowed so
-        kept: set[tuple[int, ...]] = set()
-        for size in sorted(s for s in set(sizes) if low <= s <= high):
-            small = FOOTNOTE_SIZE_RATIO * size
-            where = tuple(k for k, s in enumerate(sizes) if not 0 < s < small)
-            if where and where[-1] - where[0] + 1 != len(where) and where not in kept:
-                kept.add(where)
-                groups[f"{base} from size {size}"] = [part[k] for k in where]
-    runs = []
-    for key, group in groups.items():
-        text, spans = join(group, vocabulary)
-        runs.append(Run(key, text, [w.index for w in group], spans))
-    return runs
 
 
 def script_text(chars: list[tuple[str, float, float]]) -> str:
