@@ -464,7 +464,7 @@ class Document:
         """The page's normalised text: the body as one run, the marginalia as another."""
         pt = self._page(i)
         if pt.runs is None:
-            pt.runs = make_runs(pt.words, self.vocabulary, keep_running_text)
+            pt.runs = make_runs(pt.words, self.vocabulary)
         return pt.runs
 
     # -- selection ---------------------------------------------------------------------------

@@ -3,28 +3,23 @@
 from __future__ import annotations
 
 from basehalf_core.documents.reading_order import FLOW_ROLES
+from basehalf_core.documents.selection import keep_running_text
 from basehalf_core.documents.text import Run, join, run_key, small_print_sizes, style_size
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 
 
-def make_runs(words: list, vocabulary, keep=None) -> list[Run]:
+def make_runs(words: list, vocabulary) -> list[Run]:
     """The page's text as runs that search and re-anchoring look in.
 
     The body words (marginalia, figures, tables and boxed sidebars between them skipped), the
     marginalia, the flow (body with the figures, tables and boxes) when the page has any, and
     for each style of the body or the flow whose words are interrupted by another style (a
-    caption, a table between two columns of running text) the words of that style alone, and
+    caption, a table between two columns of running text) what a drag from that style's first
+    word to its last keeps (:func:`~.selection.keep_running_text`: the style's words, and a
+    heading or a run-in set otherwise), so any such drag's quote is found word for word, and
     for each size the words not set smaller than it (small print between an abstract and the
     text): a drag narrowed to the running text (``Document.select_between``) reads without a
     gap there.
-
-    Args:
-        words: the page's words in reading order.
-        vocabulary: the document's words (or a callable giving them), for line-end hyphens.
-        keep: the drag's narrowing (``selection.keep_running_text``): given the words and a
-            span's indices, the indices it keeps. With it a style's run holds what a drag
-            from its first word to its last keeps (a heading or a run-in set otherwise as
-            well), so any such drag's quote is found in it word for word.
     """
     groups: dict[str, list] = {}
     for w in words:
@@ -40,12 +35,8 @@ def make_runs(words: list, vocabulary, keep=None) -> list[Run]:
             where = [k for k, s in enumerate(styles) if s == style]
             if where and where[-1] - where[0] + 1 != len(where):
                 span = part[where[0] : where[-1] + 1]
-                if keep is None:
-                    members = [part[k] for k in where]
-                else:
-                    kept = set(keep(words, [w.index for w in span]))
-                    members = [w for w in span if w.index in kept]
-                groups[f"{base} style {style}"] = members
+                read = set(keep_running_text(words, [w.index for w in span]))
+                groups[f"{base} style {style}"] = [w for w in span if w.index in read]
         # A drag whose ends differ in style leaves out print smaller than both ends
         # (Document.select_between): for each size, the words not set smaller than it.
         # Sizes that leave out the same words share one run; only sizes a drag's smaller end
