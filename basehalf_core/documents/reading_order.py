@@ -56,7 +56,9 @@ def xy_cut(
         cut = sum(rows[0]) / 2
         top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
-        if (
+        if top and rest and _column_heads(top, rest, min_col_gap, body_style):
+            pass  # read with the columns they head, by the column cut below
+        elif (
             top
             and rest
             and all(b.style != body_style for b in top)
@@ -67,8 +69,7 @@ def xy_cut(
             return xy_cut(top, min_col_gap, body_style, page) + xy_cut(
                 rest, min_col_gap, body_style, page
             )
-        band = _title_band(blocks, rows, body_style, page)
-        if band:
+        elif band := _title_band(blocks, rows, body_style, page):
             # Read as a table of its own: an author's name, affiliation and e-mail in turn.
             rest = [b for b in blocks if b not in band]
             return xy_cut(band, min_col_gap) + xy_cut(rest, min_col_gap, body_style, page)
@@ -259,6 +260,54 @@ def _bands_off_columns(
         rest = [b for b in blocks if b not in above and b not in below]
         return above, rest, below
     return None
+
+
+# A column head stands at most this many of its sizes over a paragraph of running text of at
+# least this many lines, set this much smaller than the head.
+HEAD_GAP = 2.0
+HEAD_LINES = 3
+HEAD_RATIO = 1.15
+
+
+def _column_heads(top: list[Block], rest: list[Block], min_col_gap: float, body_style: str) -> bool:
+    """Is ``top`` a row of single-line heads over the columns of ``rest`` (its blocks down
+    to the first gap across them)?
+
+    A poster sets its boxes' titles ("Abstract", "Methods", "Results") level across the
+    page, in a size of their own and on no band, over columns of text; a datasheet its
+    "FEATURES" and "GENERAL DESCRIPTION" over its two columns. Peeled as title matter, the
+    row was read before the columns, and a drag from one column's foot into the next
+    column's top lost the next column's head. Each head lies between two gutters of the
+    columns under it, the heads lie in two columns or more, and one stands right over a
+    paragraph of running text (within :data:`HEAD_GAP` of its size, :data:`HEAD_LINES`
+    lines or more, :data:`HEAD_RATIO` smaller) that does not end at the columns' foot. A
+    row of authors' names stands over affiliations that end above the columns.
+    """
+    if len(top) < 2 or any(b.lines != 1 for b in top):
+        return False
+    # The first gap across the columns: a paragraph ending there is a row of its own.
+    rows = gaps([(b.bbox[1] + 0.5, b.bbox[3] - 0.5) for b in rest], 0.0)
+    foot = rows[0][0] if rows else float("inf")
+    under = [b for b in rest if b.bbox[3] - 0.5 <= foot]
+    gutters = gaps([(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in under], min_col_gap)
+    if not gutters:
+        return False
+    columns = set()
+    for b in top:
+        if any(b.bbox[0] + 0.5 < hi and b.bbox[2] - 0.5 > lo for lo, hi in gutters):
+            return False  # across a gutter: a headline, not a column's head
+        columns.add(sum(hi <= b.bbox[0] + 0.5 for _lo, hi in gutters))
+    return len(columns) >= 2 and any(
+        r.style == body_style
+        and r.lines >= HEAD_LINES
+        and b.size >= HEAD_RATIO * r.size
+        and 0 <= r.bbox[1] - b.bbox[3] <= HEAD_GAP * b.size
+        and r.bbox[0] - b.size <= b.bbox[0]
+        and b.bbox[2] <= r.bbox[2] + b.size
+        and r.bbox[3] - 0.5 < foot - 1
+        for b in top
+        for r in under
+    )
 
 
 def _title_band(
