@@ -16,6 +16,7 @@ from basehalf_core.documents.headings import headings_read_as_text
 from basehalf_core.documents.roles import assign_roles
 from basehalf_core.documents.sections import balanced_section_headings, headings_in_gutter
 from basehalf_core.documents.text_blocks import Block, dir_key, gaps, x_overlap
+from basehalf_core.documents.title_band import heads_over_columns, runs_on, title_band
 
 # Roles read in the running text's flow (column by column), as opposed to marginalia.
 FLOW_ROLES = ("body", "float", "box")
@@ -39,9 +40,9 @@ def xy_cut(
     bottom, then left to right. One exception: a band across the top with no block in the
     running text's style (``body_style``: a title, rows of authors and affiliations) is read
     before the columns under it, even where its rows happen to leave a gutter's gap; not
-    when the band is a column's first line (:func:`_runs_on`) or a row of column heads set
+    when the band is a column's first line (:func:`.runs_on`) or a row of column heads set
     on bands (``Block.banner``). Rows of authors set in the
-    running text's own font are such a band when centred (:func:`_title_band`, against the
+    running text's own font are such a band when centred (:func:`.title_band`, against the
     blocks of ``page``). Blocks that neither cut splits are read row by row, unless only
     the boxes of title matter above the columns (or a line under them) close both cuts
     (:func:`_bands_off_columns`).
@@ -56,19 +57,20 @@ def xy_cut(
         cut = sum(rows[0]) / 2
         top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
-        if (
+        if top and rest and heads_over_columns(top, rest, min_col_gap, body_style):
+            pass  # read with the columns they head, by the column cut below
+        elif (
             top
             and rest
             and all(b.style != body_style for b in top)
-            and not _runs_on(top, rest)
+            and not runs_on(top, rest)
             # A row of column heads on bands of their own heads the columns under them.
             and not all(b.banner for b in top)
         ):
             return xy_cut(top, min_col_gap, body_style, page) + xy_cut(
                 rest, min_col_gap, body_style, page
             )
-        band = _title_band(blocks, rows, body_style, page)
-        if band:
+        elif band := title_band(blocks, rows, body_style, page):
             # Read as a table of its own: an author's name, affiliation and e-mail in turn.
             rest = [b for b in blocks if b not in band]
             return xy_cut(band, min_col_gap) + xy_cut(rest, min_col_gap, body_style, page)
@@ -261,65 +263,6 @@ def _bands_off_columns(
     return None
 
 
-def _title_band(
-    blocks: list[Block], rows: list[tuple[float, float]], body_style: str, page: list[Block]
-) -> list[Block]:
-    """The rows of authors at the top of ``blocks`` set in the running text's own font.
-
-    Rows are taken from the top while each block above the row's gap is set otherwise or
-    is centred title matter (:func:`_centred`); empty when no block of the band is in the
-    running text's style (the exception above reads those), when the band is all there is,
-    or when it is a column's first line (:func:`_runs_on`).
-    """
-    band: list[Block] = []
-    for gap in rows:
-        cut = sum(gap) / 2
-        above = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
-        new = [b for b in above if b not in band]
-        if not all(b.style != body_style or _centred(b, page) for b in new):
-            break
-        band = above
-    if not any(b.style == body_style for b in band) or len(band) == len(blocks):
-        return []
-    rest = [b for b in blocks if b not in band]
-    return [] if _runs_on(band, rest) else band
-
-
-# Title matter is a short block (at most this many lines) centred on a block right above or
-# below it (within this many of its sizes) to this share of its size, the two widths
-# differing by more than a size.
-CENTRED_LINES = 3
-CENTRED_GAP = 2.0
-CENTRED_SLACK = 0.2
-
-
-def _centred(b: Block, page: list[Block]) -> bool:
-    """Is ``b`` a short block set centred on its neighbour above or below (an author's name
-    over the affiliation and e-mail of a row of authors)?
-
-    Running text is set flush left (or justified): its blocks share a left edge, not a
-    middle, and a paragraph is longer. A caption or a table's cell is not looked at. The
-    neighbour is short title matter too: a heading centred over the paragraph it opens (a
-    poster's box titles, "Results" over its box's text) is no author's name.
-    """
-    if b.lines > CENTRED_LINES or b.direction != (1.0, 0.0) or b.region:
-        return False
-    x0, y0, x1, y1 = b.bbox
-    middle, width = (x0 + x1) / 2, x1 - x0
-    for o in page:
-        if o is b or o.direction != b.direction or not x_overlap(o, b):
-            continue
-        if o.lines > CENTRED_LINES:
-            continue
-        if max(o.bbox[1] - y1, y0 - o.bbox[3]) > CENTRED_GAP * b.size:
-            continue
-        if abs((o.bbox[0] + o.bbox[2]) / 2 - middle) <= CENTRED_SLACK * b.size and (
-            abs((o.bbox[2] - o.bbox[0]) - width) > b.size
-        ):
-            return True
-    return False
-
-
 def _by_rows(blocks: list[Block]) -> list[Block]:
     """Blocks that no cut separates, top to bottom, and blocks whose first lines stand level
     left to right.
@@ -356,28 +299,6 @@ def _level(a: Block, b: Block) -> bool:
     _ax0, ay0, _ax1, ay1 = a.first_line
     _bx0, by0, _bx1, by1 = b.first_line
     return abs((ay0 + ay1) - (by0 + by1)) / 2 <= LEVEL_SLACK * max(a.size, b.size, 1.0)
-
-
-def _runs_on(top: list[Block], rest: list[Block]) -> bool:
-    """The band is one line of blocks side by side, one of which goes on in a block right
-    under it, as wide and as far left.
-
-    IEEE's abstract opens with a line of its own ("ABSTRACT | This paper …", set otherwise)
-    level with the other column's first heading: that band is the columns' first lines, and
-    the column under each goes on at a line's spacing, edge for edge. A title band's rows
-    (title, authors, affiliations) are set off from what follows, and centred or narrower.
-    """
-    if len(top) < 2 or any(b.lines > 1 for b in top):
-        return False  # a caption or a note in two halves, a lone line: peeled as before
-    for b in top:
-        for r in rest:
-            if (
-                abs(r.bbox[0] - b.bbox[0]) <= 2
-                and abs(r.bbox[2] - b.bbox[2]) <= 2
-                and 0 <= r.bbox[1] - b.bbox[3] <= b.size
-            ):
-                return True
-    return False
 
 
 def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, str]]:

@@ -1,0 +1,142 @@
+"""Title matter over a page's columns: which top band the XY-cut reads before the columns.
+
+A title, its authors and their affiliations stand over the columns and are read first; a
+column's first lines, and a row of heads over the columns, are read with the columns. Split
+out of :mod:`.reading_order`, which calls these from its XY-cut.
+"""
+
+from __future__ import annotations
+
+from basehalf_core.documents.text_blocks import Block, gaps, x_overlap
+
+# A column head stands at most this many of its sizes over a paragraph of running text of at
+# least this many lines, set this much smaller than the head.
+HEAD_GAP = 2.0
+HEAD_LINES = 3
+HEAD_RATIO = 1.15
+
+
+def heads_over_columns(
+    top: list[Block], rest: list[Block], min_col_gap: float, body_style: str
+) -> bool:
+    """Is ``top`` a row of single-line heads over the columns of ``rest`` (its blocks down
+    to the first gap across them)?
+
+    A poster sets its boxes' titles ("Abstract", "Methods", "Results") level across the
+    page, in a size of their own and on no band, over columns of text; a datasheet its
+    "FEATURES" and "GENERAL DESCRIPTION" over its two columns. Peeled as title matter, the
+    row was read before the columns, and a drag from one column's foot into the next
+    column's top lost the next column's head. Each head lies between two gutters of the
+    columns under it, the heads lie in two columns or more, and one stands right over a
+    paragraph of running text (within :data:`HEAD_GAP` of its size, :data:`HEAD_LINES`
+    lines or more, :data:`HEAD_RATIO` smaller) that does not end at the columns' foot. A
+    row of authors' names stands over affiliations that end above the columns. (Whether
+    such heads are *read* in a drag, as headings, is :mod:`.headings`' question.)
+    """
+    if len(top) < 2 or any(b.lines != 1 for b in top):
+        return False
+    # The first gap across the columns: a paragraph ending there is a row of its own.
+    rows = gaps([(b.bbox[1] + 0.5, b.bbox[3] - 0.5) for b in rest], 0.0)
+    foot = rows[0][0] if rows else float("inf")
+    under = [b for b in rest if b.bbox[3] - 0.5 <= foot]
+    gutters = gaps([(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in under], min_col_gap)
+    if not gutters:
+        return False
+    columns = set()
+    for b in top:
+        if any(b.bbox[0] + 0.5 < hi and b.bbox[2] - 0.5 > lo for lo, hi in gutters):
+            return False  # across a gutter: a headline, not a column's head
+        columns.add(sum(hi <= b.bbox[0] + 0.5 for _lo, hi in gutters))
+    return len(columns) >= 2 and any(
+        r.style == body_style
+        and r.lines >= HEAD_LINES
+        and b.size >= HEAD_RATIO * r.size
+        and 0 <= r.bbox[1] - b.bbox[3] <= HEAD_GAP * b.size
+        and r.bbox[0] - b.size <= b.bbox[0]
+        and b.bbox[2] <= r.bbox[2] + b.size
+        and r.bbox[3] - 0.5 < foot - 1
+        for b in top
+        for r in under
+    )
+
+
+def title_band(
+    blocks: list[Block], rows: list[tuple[float, float]], body_style: str, page: list[Block]
+) -> list[Block]:
+    """The rows of authors at the top of ``blocks`` set in the running text's own font.
+
+    Rows are taken from the top while each block above the row's gap is set otherwise or
+    is centred title matter (:func:`centred_title`); empty when no block of the band is in the
+    running text's style (:func:`.reading_order.xy_cut` peels those itself), when the
+    band is all there is,
+    or when it is a column's first line (:func:`runs_on`).
+    """
+    band: list[Block] = []
+    for gap in rows:
+        cut = sum(gap) / 2
+        above = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
+        new = [b for b in above if b not in band]
+        if not all(b.style != body_style or centred_title(b, page) for b in new):
+            break
+        band = above
+    if not any(b.style == body_style for b in band) or len(band) == len(blocks):
+        return []
+    rest = [b for b in blocks if b not in band]
+    return [] if runs_on(band, rest) else band
+
+
+# Title matter is a short block (at most this many lines) centred on a block right above or
+# below it (within this many of its sizes) to this share of its size, the two widths
+# differing by more than a size.
+CENTRED_LINES = 3
+CENTRED_GAP = 2.0
+CENTRED_SLACK = 0.2
+
+
+def centred_title(b: Block, page: list[Block]) -> bool:
+    """Is ``b`` a short block set centred on its neighbour above or below (an author's name
+    over the affiliation and e-mail of a row of authors)?
+
+    Running text is set flush left (or justified): its blocks share a left edge, not a
+    middle, and a paragraph is longer. A caption or a table's cell is not looked at. The
+    neighbour is short title matter too: a heading centred over the paragraph it opens (a
+    poster's box titles, "Results" over its box's text) is no author's name.
+    """
+    if b.lines > CENTRED_LINES or b.direction != (1.0, 0.0) or b.region:
+        return False
+    x0, y0, x1, y1 = b.bbox
+    middle, width = (x0 + x1) / 2, x1 - x0
+    for o in page:
+        if o is b or o.direction != b.direction or not x_overlap(o, b):
+            continue
+        if o.lines > CENTRED_LINES:
+            continue
+        if max(o.bbox[1] - y1, y0 - o.bbox[3]) > CENTRED_GAP * b.size:
+            continue
+        if abs((o.bbox[0] + o.bbox[2]) / 2 - middle) <= CENTRED_SLACK * b.size and (
+            abs((o.bbox[2] - o.bbox[0]) - width) > b.size
+        ):
+            return True
+    return False
+
+
+def runs_on(top: list[Block], rest: list[Block]) -> bool:
+    """The band is one line of blocks side by side, one of which goes on in a block right
+    under it, as wide and as far left.
+
+    IEEE's abstract opens with a line of its own ("ABSTRACT | This paper …", set otherwise)
+    level with the other column's first heading: that band is the columns' first lines, and
+    the column under each goes on at a line's spacing, edge for edge. A title band's rows
+    (title, authors, affiliations) are set off from what follows, and centred or narrower.
+    """
+    if len(top) < 2 or any(b.lines > 1 for b in top):
+        return False  # a caption or a note in two halves, a lone line: peeled as before
+    for b in top:
+        for r in rest:
+            if (
+                abs(r.bbox[0] - b.bbox[0]) <= 2
+                and abs(r.bbox[2] - b.bbox[2]) <= 2
+                and 0 <= r.bbox[1] - b.bbox[3] <= b.size
+            ):
+                return True
+    return False

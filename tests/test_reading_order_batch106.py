@@ -1,0 +1,66 @@
+"""Rules found in the session of batches 106 onwards.
+
+A poster (batch 103) sets its boxes' titles, "Abstract", "Methods" and "Results", level
+across the page in 48 points over three columns of 29-point text, on no band of their own.
+No block of the row is in the running text's style, so the row was peeled off the page as
+title matter and read before the columns: a drag from the left column's foot into the middle
+column's top lost "Methods". A row of single-line heads, each inside one column of the text
+under it, in two columns or more, one of them right over a paragraph of running text (within
+two of its sizes, three lines or more, set 1.15 times smaller) that does not end at the first
+gap across the columns, is read with its columns. A row of authors' names over their
+affiliations is not: the affiliations end above the columns, at a gap across the page. Over
+2128 cases: 1 more read, none fewer.
+"""
+
+from __future__ import annotations
+
+import pymupdf
+from pagedraw import one_page, write_lines
+
+PROSE = (
+    "the network learns a map from the joint angles to the position of the hand and keeps it "
+    "while the body grows so that a reach lands where the eye sees the target"
+)
+TEXT = PROSE.split()
+
+
+def _centred(page, middle: float, y: float, text: str, size: float, font: str) -> None:
+    width = pymupdf.get_text_length(text, fontsize=size, fontname=font)
+    page.insert_text((middle - width / 2, y), text, fontsize=size, fontname=font)
+
+
+def _poster(page) -> None:
+    """Three columns of 10-pt text under heads in 17 pt centred over them, level across the
+    page."""
+    for k, (x, head) in enumerate(((40, "Abstract"), (225, "Methods"), (410, "Results"))):
+        _centred(page, x + 75, 90, head, 17, "helv")
+        write_lines(page, x, 108, [5] * 30, TEXT, size=10, lead=13, start=7 * k)
+
+
+def test_a_row_of_column_heads_is_read_with_its_columns(tmp_path):
+    doc = one_page(tmp_path, _poster)
+    words = doc.words(0)
+    left = [w for w in words if w.rect[0] < 200 and w.text != "Abstract"]
+    middle = [w for w in words if 200 < w.rect[0] < 390 and w.text != "Methods"]
+    got = doc.passage(0, doc.select_between(0, left[-1].index, middle[0].index)).quote
+    assert got == f"{left[-1].text} Methods {middle[0].text}"
+
+
+def _authors(page) -> None:
+    """Two authors' names in 12 pt over their affiliations in the text's style, a gap, then
+    two columns of text."""
+    for x, name in ((160, "Ada Lovelace"), (420, "Alan Turing")):
+        _centred(page, x, 80, name, 12, "tiro")
+        for k, line in enumerate(("Department of Mathematics", "University of London", "UK")):
+            _centred(page, x, 94 + 12 * k, line, 10, "tiro")
+    write_lines(page, 50, 160, [7] * 40, TEXT, size=10, lead=13)
+    write_lines(page, 310, 160, [7] * 40, TEXT, size=10, lead=13, start=3)
+
+
+def test_a_row_of_authors_is_read_before_the_columns(tmp_path):
+    doc = one_page(tmp_path, _authors)
+    words = doc.words(0)
+    left = [w for w in words if w.rect[0] < 300 and w.rect[1] > 140]
+    right = [w for w in words if w.rect[0] > 300 and w.rect[1] > 140]
+    got = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
+    assert got == f"{left[-1].text} {right[0].text}"
