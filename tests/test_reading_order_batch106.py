@@ -94,7 +94,7 @@ def test_a_keywords_line_between_the_abstract_and_the_text_is_read(tmp_path):
     doc = one_page(tmp_path, _abstract_then([(60, "Keywords: embedded systems, firmware")]))
     words = doc.words(0)
     last = [w for w in words if w.rect[1] < 165][-1]
-    first = [w for w in words if w.rect[1] > 185][0]
+    first = next(w for w in words if w.rect[1] > 185)
     got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
     assert got == f"{last.text} Keywords: embedded systems, firmware {first.text}"
 
@@ -112,6 +112,6 @@ def test_a_metadata_line_between_the_abstract_and_the_text_is_left_out(tmp_path,
     doc = one_page(tmp_path, _abstract_then(line))
     words = doc.words(0)
     last = [w for w in words if w.rect[1] < 165][-1]
-    first = [w for w in words if w.rect[1] > 185][0]
+    first = next(w for w in words if w.rect[1] > 185)
     got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
     assert got == f"{last.text} {first.text}"
