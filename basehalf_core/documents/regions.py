@@ -22,7 +22,7 @@ from basehalf_core.documents.captions import (
 from basehalf_core.documents.grouping import Group, next_block_id, segment_text, split_group
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
 from basehalf_core.documents.text import full_width
-from basehalf_core.documents.text_blocks import HEADING_LINES, HEADING_RATIO, TINY_RATIO, text_size
+from basehalf_core.documents.text_blocks import HEADING_LINES, TINY_RATIO, text_size
 
 # Page marks that draw something (text, clips and the like are left out).
 GRAPHIC_KINDS = ("fill-path", "stroke-path", "fill-image", "fill-imgmask", "fill-shade")
@@ -294,9 +294,9 @@ def _region_under(head: Group, groups: list[Group], em: float) -> str:
     return min(under, key=lambda g: g.box[1]).block.region if under else ""
 
 
-# A banner's heading is measured as a heading between a drag's ends is (``HEADING_RATIO``,
-# ``HEADING_LINES``). The band is at most this many times the heading's height (a
-# placeholder image with one word in it is much taller).
+# A banner's heading is at most ``HEADING_LINES`` lines, as a heading between a drag's ends
+# is, in the text's size or larger. The band is at most this many times the heading's height
+# (a placeholder image with one word in it is much taller).
 BANNER_HEIGHT = 2.0
 # ... and at least this many times as wide as it is tall (a logo's button is not a band).
 BANNER_SHAPE = 4.0
@@ -310,9 +310,10 @@ def _banner(box, inner: list[Group], em: float) -> bool:
     A newsletter's "NEWS" or a flyer's "Join R-Ladies Freiburg!" is set on a coloured band
     in the flow of the text; read as a boxed sidebar, a drag from the paragraph above it to
     the one below left it out. A sidebar holds text of its own; a banner holds one block of
-    at most :data:`HEADING_LINES` lines set :data:`HEADING_RATIO` times the text's size or
-    larger, on a band at most :data:`BANNER_HEIGHT` times its height and at least
-    :data:`BANNER_SHAPE` times as wide as tall.
+    at most :data:`HEADING_LINES` lines set in the text's size or larger, on a band at most
+    :data:`BANNER_HEIGHT` times its height and at least :data:`BANNER_SHAPE` times as wide
+    as tall. The band makes it a heading, not its size: a rulebook sets "1.2 Inspirations"
+    in 12 points over 11-point text, under the ratio a heading between a drag's ends needs.
     """
     if len(inner) != 1:
         return False
@@ -322,7 +323,7 @@ def _banner(box, inner: list[Group], em: float) -> bool:
         height <= BANNER_HEIGHT * (head.box[3] - head.box[1])
         and box[2] - box[0] >= BANNER_SHAPE * height
         and head.block.lines <= HEADING_LINES
-        and head.block.size >= HEADING_RATIO * em
+        and head.block.size >= em
     )
 
 
