@@ -144,7 +144,10 @@ def run_ins(words: list[Word], chosen: list[int], kept: set[int], size: float) -
     line of the text it opens; a drag through it left it out as if it were a caption.
     A run of such words, all on one line, with a word of two letters or more (not a line
     number), that the kept word after it (or before it) goes on from on that same line
-    within :data:`RUN_IN_GAP` sizes, is read.
+    within :data:`RUN_IN_GAP` sizes, is read. So is a heading's number set in a font of its
+    own before its title ("2." in 9 points before "METHODOLOGY"): a run of section numbers
+    opening a line of a block of at most :data:`HEADING_LINES` lines (a line's number
+    stands beside a paragraph).
     """
     out: set[int] = set()
     k = 0
@@ -162,10 +165,22 @@ def run_ins(words: list[Word], chosen: list[int], kept: set[int], size: float) -
         before = words[chosen[k - 1]] if k > 0 else None
         opens = after is not None and _joins(run[-1], after, size)
         closes = before is not None and _joins(before, run[0], size)
-        if lettered and one_line and (opens or closes):
+        # A heading's number in a font of its own ("2." before small capitals' "METHODOLOGY").
+        numbered = (
+            opens
+            and all(SECTION_NUMBER.fullmatch(w.text) for w in run)
+            and _heading_line(words, after)
+        )
+        if (lettered or numbered) and one_line and (opens or closes):
             out.update(chosen[k:j])
         k = j
     return out
+
+
+def _heading_line(words: list[Word], word: Word) -> bool:
+    """Is ``word`` in a block of at most :data:`HEADING_LINES` lines (a heading, not a
+    paragraph a line's number stands beside)?"""
+    return all(w.line < HEADING_LINES for w in words if w.block == word.block)
 
 
 def _joins(left: Word, right: Word, size: float) -> bool:
