@@ -86,6 +86,23 @@ def group(segs: list[_Segment], rot) -> list[Group]:
                 overlap = min(x1, bx1) - max(x0, bx0)
                 if overlap < 0.5 * min(x1 - x0, bx1 - bx0):
                     continue
+                if (
+                    last[2] < bx1 - ENDED * seg.size
+                    and x0 > max(bx0, last[0]) + ENDED * seg.size
+                    and abs((x0 + x1) - (bx0 + bx1)) / 2 > seg.size
+                    and x1 >= bx1 - seg.size
+                    and x1 - x0 >= COLUMN_LINE * seg.size
+                    and sum(abs(m.box[0] - bx0) <= seg.size for m in members) >= 3
+                    and _column_under(seg, ordered)
+                ):
+                    # After a paragraph's short last line, a line starting far in and not
+                    # centred, as long as a column's and reaching the block's right edge,
+                    # with lines starting where it starts under it, is another column's
+                    # first (Jurnal Infotel's right column under the abstract's keywords
+                    # line), not the next paragraph's: a paragraph of three lines or more.
+                    # A credit line set flush right is one line: it joins, to be split off
+                    # (split_credit_lines); a table's cells are short.
+                    continue
                 if x0 >= last[2] and _full_line(last, members, seg.size):
                     # Clear right of a full line of the block's column: the next column's
                     # line, not this paragraph's (an abstract across the page, set one line
@@ -136,6 +153,25 @@ def group(segs: list[_Segment], rot) -> list[Group]:
 
 # Title matter is set larger than this share of the text's size.
 TITLE_SIZE_RATIO = 1.05
+
+
+# A paragraph's last line ends at least this many sizes short of its block's right edge; the
+# next paragraph starts at most this many sizes in (its indent).
+ENDED = 3.0
+# A column's line is at least this many sizes long.
+COLUMN_LINE = 12.0
+
+
+def _column_under(seg: _Segment, ordered: list[_Segment]) -> bool:
+    """Does a line start where ``seg`` starts, its next line down (a column goes on)?"""
+    x0, y0, _x1, y1 = seg.box
+    return any(
+        o is not seg
+        and abs(o.box[0] - x0) <= 0.5 * seg.size
+        and o.box[1] > y0 + 0.5 * seg.size
+        and o.box[1] - y1 <= LINE_GAP * seg.size
+        for o in ordered
+    )
 
 
 def _full_line(last: tuple, members: list[_Segment], size: float) -> bool:

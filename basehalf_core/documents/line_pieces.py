@@ -12,6 +12,7 @@ from basehalf_core.documents.raw_text import _Segment, box_of
 CREDIT_INDENT = 4.0
 # A closing credit paragraph has at most this many lines.
 CREDIT_LINES = 3
+SENTENCE_END = (".", "!", "?", "\u3002", "\uff0e")
 
 
 # A list's bullet, in whatever font and size; it stands at most this many of its line's sizes
@@ -148,7 +149,10 @@ def split_credit_lines(
     (left-aligned, justified or ragged) never is. That paragraph, from the line after the
     last one that ends short of the edge, is split off as its own block. The flush-right
     line must stand alone on its line (an equation's number or a table's last cell has
-    something to its left) and follow at least two lines of text.
+    something to its left) and follow at least two lines of text. Where the paragraph
+    before ends on a full line (Elsevier's abstract, justified to its last line), the credit
+    is the two lines or more before it that are set right-aligned too, after a sentence's
+    end.
 
     Returns:
         the groups (split ones in place of the originals) and the indices of the split-off
@@ -178,6 +182,16 @@ def split_credit_lines(
                     if members[k].box[2] < bx1 - 2 * size:  # the paragraph before ends here
                         split = k + 1
                         break
+                else:
+                    # The paragraph before ends full (Elsevier's abstract): the credit is
+                    # two lines or more set right-aligned, each starting well in (one word
+                    # pushed right is a list's item wrapped in a sidebar), after a sentence's
+                    # end (not a ragged-left epigraph's last line).
+                    k = len(members) - 1
+                    while k > 0 and members[k - 1].box[0] >= bx0 + CREDIT_INDENT * size:
+                        k -= 1
+                    ends = members[k - 1].units[-1].text.endswith(SENTENCE_END) if k else False
+                    split = k if k < len(members) - 1 and ends else None
             if split is not None and len(members) - split > CREDIT_LINES:
                 split = None
         if split is None or split < 2:

@@ -124,6 +124,9 @@ def _labelled_blocks(words: list[Word], chosen: list[int]) -> set[int]:
 
 # A run-in heading stands at most this many of the text's sizes from the text it opens.
 RUN_IN_GAP = 1.5
+# A heading's number in a font of its own is set at least this share of its title's size (a
+# line's number is smaller).
+NUMBER_RATIO = 0.85
 
 
 def _same_line(a: Word, b: Word) -> bool:
@@ -146,8 +149,8 @@ def run_ins(words: list[Word], chosen: list[int], kept: set[int], size: float) -
     number), that the kept word after it (or before it) goes on from on that same line
     within :data:`RUN_IN_GAP` sizes, is read. So is a heading's number set in a font of its
     own before its title ("2." in 9 points before "METHODOLOGY"): a run of section numbers
-    opening a line of a block of at most :data:`HEADING_LINES` lines (a line's number
-    stands beside a paragraph).
+    in about the title's size (:data:`NUMBER_RATIO`) opening a line of a block of at most
+    :data:`HEADING_LINES` lines (a line's number stands beside a paragraph, smaller).
     """
     out: set[int] = set()
     k = 0
@@ -169,6 +172,7 @@ def run_ins(words: list[Word], chosen: list[int], kept: set[int], size: float) -
         numbered = (
             opens
             and all(SECTION_NUMBER.fullmatch(w.text) for w in run)
+            and all(style_size(w.style) >= NUMBER_RATIO * style_size(after.style) for w in run)
             and _heading_line(words, after)
         )
         if (lettered or numbered) and one_line and (opens or closes):
