@@ -46,6 +46,13 @@ starting far in, not centred, as long as a column's line and reaching the block'
 edge, with a line starting where it starts under it, after a paragraph of three lines or
 more, starts a block of its own. Over 2261 cases: 4 more read (that journal, an Indonesian
 one of batch 103), none fewer; scan: 1 page (a "CAUTION" icon's place).
+
+An Indonesian course paper (batch 113) captions its figure "Gambar 2.1 Contoh makanan …":
+the caption labels known were English, Chinese, Japanese and Korean, so it was small print at
+the column's foot, a footnote, left out of a drag that ended inside it. The labels of the
+other languages the batches hold are known too (Indonesian, German, Spanish, Portuguese,
+Italian, Dutch, French, Russian, Turkish, Polish). Over 2261 cases: 2 more read, none fewer;
+scan: 8 pages, a German lecture's "Abbildung" captions now read as captions.
 """
 
 from __future__ import annotations
@@ -54,6 +61,7 @@ import pymupdf
 import pytest
 from pagedraw import justify, one_page, write_lines
 
+from basehalf_core.documents.captions import CAPTION_LABEL
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.selection import keep_running_text
 
@@ -269,3 +277,23 @@ def test_a_column_starting_under_the_abstracts_short_last_line_is_its_own(tmp_pa
     first, second = right[0], next(w for w in right if w.rect[1] > right[0].rect[3])
     assert first.block != abstract
     assert first.block == second.block
+
+
+@pytest.mark.parametrize(
+    ("line", "caption"),
+    [
+        ("Gambar 2.1 Contoh makanan dalam Guild Wars 2", True),
+        ("Abbildung 1.7: Die blaue Umgebung", True),
+        ("Cuadro 3. Resultados del modelo", True),
+        ("Tabel 1 Hasil pengujian", True),
+        ("Рисунок 2. Схема установки", True),
+        ("Şekil 1. Önerilen model", True),
+        ("Rysunek 3. Wyniki", True),
+        ("Gambar 2 menunjukkan hasil pengujian", False),
+        ("Tabela 4 apresenta os resultados", False),
+    ],
+)
+def test_caption_labels_in_other_languages(line, caption):
+    """Indonesian, German, Spanish, Russian, Turkish and Polish captions were running text:
+    read between two columns when a drag passed them, left out when it ended in one."""
+    assert bool(CAPTION_LABEL.match(line)) is caption

@@ -25,7 +25,13 @@ from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 # running text goes on with a particle ("図 2 に示す") or runs into a sentence ("图 2 给出了
 # 喷雾锥角随…，").
 _CJK_TITLE = r"\s+([\u4e00-\u9fff\u30a0-\u30ff]|[\uac00-\ud7a3]{2})[^，。、；]*$"
-_LABEL = r"(fig(ure)?|tab(le)?|chart|plate|exhibit|listing|algorithm|scheme|图|図|表|그림|표)"
+# Labels in English and the other languages the reader meets (Indonesian "Gambar", German
+# "Abbildung", Spanish "Cuadro", Russian "Рисунок", Turkish "Şekil", Polish "Rysunek", …).
+_LABEL = (
+    r"(fig(ure|ura|uur)?|tab(le|la|ela|ella|elle|leau|el|lo)?|chart|plate|exhibit|listing"
+    r"|algorithm|scheme|gambar|abb(ildung)?|cuadro|quadro|gr[aá]fico|şekil|rys(unek)?"
+    r"|рис(унок)?|табл(ица)?|图|図|表|그림|표)"
+)
 _CJK_LABEL = r"(图|図|表|그림|표)"
 CAPTION_LABEL = re.compile(
     # Chinese 图/表, Japanese 図/表, Korean 그림/표 label captions too; Korean papers may
