@@ -238,8 +238,10 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
         r
         for r in regions
         if _banner(r, [g for g in groups if inside(g, r)], em)
-        # A poster's section or a table has its own band: that heading is the region's.
-        and not any(_within(r, q) for q in regions)
+        # A poster's section or a table has its own band: that heading is the region's. A
+        # band at a region's foot heads what lies under it (a newsletter's band right under
+        # a photo, which the photo's cluster took in).
+        and not any(_within(r, q) and r[3] < q[3] - 1 for q in regions)
     ]
     figures = [r for r in figures if r not in banners]
     boxes = [r for r in boxes if r not in banners]
