@@ -14,11 +14,11 @@ reads a page set in columns of CJK; ``raw_text`` holds the PyMuPDF lock and the 
 styles both read from PyMuPDF's dictionaries; ``search_helper`` is the second process that
 searches a long PDF from its end while the kernel searches from its start). ``reading_order``
 orders a page's blocks (``text_blocks``), which ``roles`` sorts into running text and the
-rest and whose headings ``headings`` reads with the running text; ``title_band`` tells the
-title matter read before the columns from the columns' own first lines and heads;
-``sections`` finds the headings that open sections of balanced columns (a glossary's
-letters); ``selection`` decides which words a drag keeps (running text, not the caption or
-footnote it sweeps past).
+rest and whose headings ``headings`` reads with the running text (and quotations and closing
+tags, ``quotations``); ``title_band`` tells the title matter read before the columns from
+the columns' own first lines and heads; ``sections`` finds the headings that open sections
+of balanced columns (a glossary's letters); ``selection`` decides which words a drag keeps
+(running text, not the caption or footnote it sweeps past).
 """
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "lines",
     "page_search",
     "pages",
+    "quotations",
     "raw_text",
     "reading_order",
     "regions",

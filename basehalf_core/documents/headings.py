@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from basehalf_core.documents.quotations import closing_tags_read_as_text, quotations_read_as_text
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO, TINY_RATIO, Block, x_overlap
 
 # A heading is set at most this many times the body's size (at least a footnote's ratio).
@@ -40,12 +41,12 @@ def headings_read_as_text(body: list[Block], body_style: str) -> None:
     Repeated until nothing changes: a heading whose paragraph opens with a subheading
     ("Introduction" over "Overview of Homeostasis") hangs on it only once the subheading is
     read as text. See :func:`_headings_read_as_text_once`. Quotations set off between two
-    paragraphs are read too (:func:`_quotations_read_as_text`). Each pass that changes
+    paragraphs are read too (:func:`.quotations.quotations_read_as_text`). Each pass that changes
     anything reads at least one more block, so there are at most as many passes as blocks;
     the bound holds should a rule ever restyle a block back and forth.
     """
-    _quotations_read_as_text(body, body_style)
-    _closing_tags_read_as_text(body, body_style)
+    quotations_read_as_text(body, body_style)
+    closing_tags_read_as_text(body, body_style)
     for _ in range(len(body) + 1):
         if not (
             _headings_read_as_text_once(body, body_style)
@@ -88,93 +89,6 @@ def _heading_pieces_read_as_text(body: list[Block], body_style: str) -> bool:
                 changed = True
                 break
     return changed
-
-
-# A quotation is set at least this share of the text's size (Springer: 8.5 pt in 10 pt
-# text) and indented at least this many sizes on both sides of the paragraph right above it
-# (at most QUOTE_GAP sizes up); the text goes on under it, at the paragraph's left edge,
-# at most QUOTE_UNDER sizes down (a heading may follow, with more space).
-QUOTE_MIN_RATIO = 0.8
-QUOTE_INDENT = 1.0
-QUOTE_GAP = 2.0
-QUOTE_UNDER = 3.0
-
-
-def _quotations_read_as_text(body: list[Block], body_style: str) -> None:
-    """Give a displayed quotation between two pieces of text the running text's style.
-
-    A book sets a quotation in its text's family a size smaller, indented on both sides,
-    after a paragraph; a drag from that paragraph to the text after the quotation kept only
-    text set like its ends and left the quotation out. A block in the text's family, set
-    smaller (down to :data:`QUOTE_MIN_RATIO`), right under a paragraph of the text that
-    reaches past it by :data:`QUOTE_INDENT` sizes on either side, with the text going on
-    right under it, is read as text. A footnote or a permission block has no text under it;
-    a caption or a table is a region.
-    """
-    family = body_style.rpartition("@")[0]
-    text = [b for b in body if b.style == body_style]
-    if not family or not text:
-        return
-    size = Counter(b.size for b in text).most_common(1)[0][0]
-    indent = QUOTE_INDENT * size
-    for b in body:
-        if b.style == body_style or b.region or b.style.rpartition("@")[0] != family:
-            continue
-        if not QUOTE_MIN_RATIO * size <= b.size < size:
-            continue
-        x0, y0, x1, y1 = b.bbox
-        above = [
-            t
-            for t in text
-            if t.bbox[0] <= x0 - indent
-            and t.bbox[2] >= x1 + indent
-            and 0 <= y0 - t.bbox[3] <= QUOTE_GAP * size
-        ]
-        under = [
-            t
-            for t in text
-            if any(abs(t.bbox[0] - a.bbox[0]) <= 1 for a in above)
-            and 0 <= t.bbox[1] - y1 <= QUOTE_UNDER * size
-        ]
-        if above and under:
-            b.style = body_style
-
-
-# A paragraph's closing tag starts at least this many sizes right of the paragraph's left
-# edge, ends within one size of its right edge, and stands at most this many sizes under it.
-TAG_INDENT = 2.0
-TAG_GAP = 0.5
-
-
-def _closing_tags_read_as_text(body: list[Block], body_style: str) -> None:
-    """Give a one-line tag set flush right under a paragraph the running text's style.
-
-    LaTeX News closes an item with "(tagging-project issue 1115)", slanted and a size
-    smaller, set flush right on a line of its own right under the item's last line; a drag
-    from that item into the next kept only text set like its ends and dropped the tag. A
-    one-line block set no larger than the text (down to :data:`QUOTE_MIN_RATIO`), right
-    under a paragraph of the text (within :data:`TAG_GAP` sizes), ending at the paragraph's
-    right edge and starting well right of its left edge, is read as text: an attribution
-    under a quotation is set so too. A footnote starts at the column's left edge; a page
-    number stands far under the text; a caption is a region.
-    """
-    text = [b for b in body if b.style == body_style and b.lines >= 2]
-    if not text:
-        return
-    size = Counter(b.size for b in text).most_common(1)[0][0]
-    for b in body:
-        if b.style == body_style or b.region or b.lines != 1:
-            continue
-        if not QUOTE_MIN_RATIO * size <= b.size <= size:
-            continue
-        x0, y0, x1, _y1 = b.bbox
-        if any(
-            -TAG_GAP * size <= y0 - t.bbox[3] <= TAG_GAP * size  # line boxes may touch
-            and abs(t.bbox[2] - x1) <= size
-            and x0 >= t.bbox[0] + TAG_INDENT * size
-            for t in text
-        ):
-            b.style = body_style
 
 
 def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
@@ -240,7 +154,7 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
                 right = max(o.bbox[2] for o in text if abs(o.bbox[0] - t.bbox[0]) <= slack)
                 inside = b.bbox[2] <= right + slack
             near = max(t.bbox[1] - b.bbox[3], b.bbox[1] - t.bbox[3]) <= 3 * size
-            if inside and near:
+            if inside and near and not _byline(b, text, left, right, size):
                 b.style = body_style
                 changed = True
                 break
@@ -261,6 +175,21 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
                     b.style = over.style
                     changed = True
     return changed
+
+
+def _byline(b: Block, text: list[Block], left: float, right: float, size: float) -> bool:
+    """Is ``b`` one line set flush right over the column from ``left`` to ``right``,
+    starting past its first third, not centred, with no text of the column above it (an
+    article's byline, "by Travis Goodspeed", under a title across the page)? A datasheet
+    sets its headings flush right between two paragraphs (Maxim's "Temperature
+    Conversion")."""
+    return (
+        b.lines == 1
+        and b.bbox[2] >= right - 0.5 * size
+        and b.bbox[0] > left + (right - left) / 3
+        and abs((b.bbox[0] + b.bbox[2]) - (left + right)) / 2 > size
+        and not any(x_overlap(o, b) and o.bbox[3] <= b.bbox[1] + 1 for o in text)
+    )
 
 
 # A paragraph in another font than the page's text is set at most this share of the text's
