@@ -8,8 +8,10 @@ column's top lost "Methods". A row of single-line heads, each inside one column 
 under it, in two columns or more, one of them right over a paragraph of running text (within
 two of its sizes, three lines or more, set 1.15 times smaller) that does not end at the first
 gap across the columns, is read with its columns. A row of authors' names over their
-affiliations is not: the affiliations end above the columns, at a gap across the page. Over
-2128 cases: 1 more read, none fewer.
+affiliations is not: the affiliations end above the columns, at a gap across the page; nor
+is a row of their e-mails right over the columns (batch 110), set like the names above it: a
+row whose style a block above it has is title matter. Over 2261 cases: 1 more read, none
+fewer.
 
 A Portuguese student paper (batch 108) sets "Keywords: embedded systems, firmware, …" in 6.5
 points between its 9-point abstract and its 10-point text; a drag from the abstract into the
@@ -80,6 +82,8 @@ from pagedraw import justify, one_page, write_lines
 from basehalf_core.documents.captions import CAPTION_LABEL
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.selection import keep_running_text
+from basehalf_core.documents.text_blocks import Block
+from basehalf_core.documents.title_band import heads_over_columns
 
 PROSE = (
     "the network learns a map from the joint angles to the position of the hand and keeps it "
@@ -110,22 +114,34 @@ def test_a_row_of_column_heads_is_read_with_its_columns(tmp_path):
     assert got == f"{left[-1].text} Methods {middle[0].text}"
 
 
-def _authors(page) -> None:
-    """Two authors' names in 12 pt over their affiliations in the text's style, a gap, then
-    two columns of text."""
-    for x, name in ((160, "Ada Lovelace"), (420, "Alan Turing")):
-        _centred(page, x, 80, name, 12, "tiro")
-        for k, line in enumerate(("Department of Mathematics", "University of London", "UK")):
-            _centred(page, x, 94 + 12 * k, line, 10, "tiro")
-    write_lines(page, 50, 160, [7] * 40, TEXT, size=10, lead=13)
-    write_lines(page, 310, 160, [7] * 40, TEXT, size=10, lead=13, start=3)
+def _authors(emails: bool):
+    """Two authors' names in 12 pt over their affiliations in the text's style (with
+    ``emails``: in a face of their own, and the authors' e-mails in the names' style right
+    over the columns), a gap, then two columns of text."""
+
+    def draw(page) -> None:
+        lines = ("Department of Mathematics", "University of London", "UK")
+        for x, name, mail in (
+            (160, "Ada Lovelace", "ada@example.org"),
+            (420, "Alan Turing", "alan@example.org"),
+        ):
+            _centred(page, x, 80, name, 12, "tiro")
+            for k, line in enumerate(lines):
+                _centred(page, x, 94 + 12 * k, line, 10, "helv" if emails else "tiro")
+            if emails:
+                _centred(page, x, 137, mail, 12, "tiro")
+        write_lines(page, 50, 160, [7] * 40, TEXT, size=10, lead=13)
+        write_lines(page, 310, 160, [7] * 40, TEXT, size=10, lead=13, start=3)
+
+    return draw
 
 
-def test_a_row_of_authors_is_read_before_the_columns(tmp_path):
-    doc = one_page(tmp_path, _authors)
+@pytest.mark.parametrize("emails", [False, True], ids=["affiliations", "e-mails"])
+def test_a_row_of_authors_is_read_before_the_columns(tmp_path, emails):
+    doc = one_page(tmp_path, _authors(emails))
     words = doc.words(0)
-    left = [w for w in words if w.rect[0] < 300 and w.rect[1] > 140]
-    right = [w for w in words if w.rect[0] > 300 and w.rect[1] > 140]
+    left = [w for w in words if w.rect[0] < 300 and w.rect[1] > 145]
+    right = [w for w in words if w.rect[0] > 300 and w.rect[1] > 145]
     got = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
     assert got == f"{left[-1].text} {right[0].text}"
 
@@ -375,3 +391,26 @@ def test_a_byline_over_a_column_is_left_out_and_a_flush_right_heading_is_read(tm
     below = next(w for w in left if w.rect[1] > 282)
     got = doc.passage(0, doc.select_between(0, above, below.index)).quote
     assert "Temperature Conversion" in got, got
+
+
+def _block(k: int, bbox, size: float, lines: int, style: str) -> Block:
+    return Block(k, bbox, (1.0, 0.0), size, 40 * lines, lines, style=style)
+
+
+@pytest.mark.parametrize("names_above", [False, True], ids=["poster-heads", "authors-e-mails"])
+def test_a_row_repeating_the_style_of_title_matter_above_it_heads_no_columns(names_above):
+    """Tiago's extended abstract (batch 110) sets its authors' names, affiliations and
+    e-mails in rows over two columns; the e-mails' row stands right over the columns' text,
+    like a poster's heads, in the names' style. A row whose style a block above it has is
+    title matter, read before the columns."""
+    heads = [
+        _block(1, (110, 180, 270, 192), 12, 1, "Sans@12"),
+        _block(2, (330, 180, 505, 192), 12, 1, "Sans@12"),
+    ]
+    columns = [
+        _block(3, (54, 210, 292, 600), 9, 40, "CMR@9"),
+        _block(4, (317, 210, 556, 600), 9, 40, "CMR@9"),
+    ]
+    above = [_block(0, (160, 137, 224, 149), 12, 1, "Sans@12")] if names_above else []
+    page = above + heads + columns
+    assert heads_over_columns(heads, columns, 5.4, "CMR@9", page) is not names_above

@@ -57,7 +57,7 @@ def xy_cut(
         cut = sum(rows[0]) / 2
         top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
-        if top and rest and heads_over_columns(top, rest, min_col_gap, body_style):
+        if top and rest and heads_over_columns(top, rest, min_col_gap, body_style, page):
             pass  # read with the columns they head, by the column cut below
         elif (
             top

@@ -17,7 +17,7 @@ HEAD_RATIO = 1.15
 
 
 def heads_over_columns(
-    top: list[Block], rest: list[Block], min_col_gap: float, body_style: str
+    top: list[Block], rest: list[Block], min_col_gap: float, body_style: str, page: list[Block]
 ) -> bool:
     """Is ``top`` a row of single-line heads over the columns of ``rest`` (its blocks down
     to the first gap across them)?
@@ -30,11 +30,15 @@ def heads_over_columns(
     columns under it, the heads lie in two columns or more, and one stands right over a
     paragraph of running text (within :data:`HEAD_GAP` of its size, :data:`HEAD_LINES`
     lines or more, :data:`HEAD_RATIO` smaller) that does not end at the columns' foot. A
-    row of authors' names stands over affiliations that end above the columns. (Whether
+    row of authors' names stands over affiliations that end above the columns; their
+    e-mails, right over the columns, are set like the names above them (title matter). (Whether
     such heads are *read* in a drag, as headings, is :mod:`.headings`' question.)
     """
     if len(top) < 2 or any(b.lines != 1 for b in top):
         return False
+    styles = {b.style for b in top}
+    if any(o.style in styles and o.bbox[3] <= min(b.bbox[1] for b in top) for o in page):
+        return False  # a row repeating title matter's style above it: the authors' e-mails
     # The first gap across the columns: a paragraph ending there is a row of its own.
     rows = gaps([(b.bbox[1] + 0.5, b.bbox[3] - 0.5) for b in rest], 0.0)
     foot = rows[0][0] if rows else float("inf")
