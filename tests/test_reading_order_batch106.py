@@ -244,7 +244,7 @@ def test_a_headings_number_in_a_font_of_its_own_is_read():
     ]
 
 
-def _abstract_with_credit(last_full: bool):
+def _abstract_with_credit(page, last_full: bool) -> None:
     """An abstract of justified lines, the last one full or short, closed by a credit line
     of two lines set right-aligned, then the text."""
     lines = [(TEXT * 3)[k * 12 : k * 12 + 12] for k in range(5)]
@@ -254,25 +254,20 @@ def _abstract_with_credit(last_full: bool):
         "Published by Elsevier B.V. Open access under CC BY.",
         "(http://creativecommons.org/licenses/by/4.0/).",
     )
-
-    def draw(page) -> None:
-        for k, words in enumerate(lines):
-            if k == 4 and not last_full:
-                words = words[-4:]
-                page.insert_text((60, 100 + 10 * k), " ".join(words), fontsize=8, fontname="tiro")
-            else:
-                justify(page, 60, 100 + 10 * k, words, right, size=8)
-        for k, line in enumerate(credit):
-            width = pymupdf.get_text_length(line, fontsize=8, fontname="tiro")
-            page.insert_text((right - width, 150 + 10 * k), line, fontsize=8, fontname="tiro")
-        write_lines(page, 60, 200, [8] * 10, TEXT, size=10, lead=12, start=2)
-
-    return draw
+    for k, words in enumerate(lines):
+        if k == 4 and not last_full:
+            page.insert_text((60, 140), " ".join(words[-4:]), fontsize=8, fontname="tiro")
+        else:
+            justify(page, 60, 100 + 10 * k, words, right, size=8)
+    for k, line in enumerate(credit):
+        width = pymupdf.get_text_length(line, fontsize=8, fontname="tiro")
+        page.insert_text((right - width, 150 + 10 * k), line, fontsize=8, fontname="tiro")
+    write_lines(page, 60, 200, [8] * 10, TEXT, size=10, lead=12, start=2)
 
 
 @pytest.mark.parametrize("last_full", [True, False], ids=["last-line-full", "last-line-short"])
 def test_a_credit_closing_an_abstract_is_left_out_of_a_drag(tmp_path, last_full):
-    doc = one_page(tmp_path, _abstract_with_credit(last_full))
+    doc = one_page(tmp_path, lambda page: _abstract_with_credit(page, last_full))
     words = doc.words(0)
     end = next(w for w in words if w.text == "data.")
     first = next(w for w in words if w.rect[1] > 185)
