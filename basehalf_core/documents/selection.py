@@ -75,7 +75,7 @@ def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
     that starts in a caption (or a title) and ends in running text keeps all between, but
     for print set smaller than both its ends (a DOI and subject line between an abstract
     and the text, a footnote): what is smaller than everything the drag means to read is a
-    note beside it. A line of keywords there is read (:func:`_labelled_blocks`).
+    note beside it. A line of keywords there is read (:func:`_labelled`).
     """
     style = words[chosen[0]].style
     if style != words[chosen[-1]].style:
@@ -85,41 +85,41 @@ def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
         if not (body_ends and low <= min(ends) <= high):
             return chosen
         small = FOOTNOTE_SIZE_RATIO * min(ends)
-        labelled = _labelled_blocks(words, chosen)
-        return [
-            k
-            for k in chosen
-            if not 0 < style_size(words[k].style) < small or words[k].block in labelled
-        ]
+        smaller = [k for k in chosen if 0 < style_size(words[k].style) < small]
+        left_out = set(smaller) - set(_labelled(words, chosen, smaller))
+        return [k for k in chosen if k not in left_out]
     heads = headings_between(words, chosen, style_size(style))
     kept = {k for k in chosen if words[k].style == style or words[k].block in heads}
     kept |= run_ins(words, chosen, kept, style_size(style))
     return [k for k in chosen if k in kept]
 
 
+# A label ends in a colon or a dash ("Keywords:", "Palabras clave—", "Index Terms—").
 LABEL_END = (":", "\u2014", "\u2013")
 
 
-def _labelled_blocks(words: list[Word], chosen: list[int]) -> set[int]:
-    """Blocks among ``chosen`` that open with a label and a word: a lettered word ending in
-    a colon or a dash among their first three words ("Keywords:", "Palabras clave—"), the
-    word after it with no digit (not "DOI: 10.1103/…", "Received: 12 March"), alone on its
-    line (not a row of metadata, "DOI: …" beside "Subject Areas: …")."""
-    first: dict[int, list[Word]] = {}
-    for k in chosen:
-        first.setdefault(words[k].block, []).append(words[k])
-    return {
+def _labelled(words: list[Word], chosen: list[int], smaller: list[int]) -> list[int]:
+    """The words of ``smaller`` (print set smaller than a drag's ends) in blocks that open
+    with a label and a word: a lettered word ending in a colon or a dash among their first
+    three words, the word after it with no digit (not "DOI: 10.1103/…", "Received: 12
+    March"), alone on its line (not a row of metadata, "DOI: …" beside "Subject Areas: …").
+    """
+    blocks: dict[int, list[Word]] = {}
+    for k in smaller:
+        blocks.setdefault(words[k].block, []).append(words[k])
+    kept = {
         b
-        for b, ws in first.items()
+        for b, ws in blocks.items()
         if ws[0].line == 0
-        and not any(o.block != b and _same_line(ws[0], o) for o in map(words.__getitem__, chosen))
         and any(
             w.text.endswith(LABEL_END)
             and _lettered(w.text)
             and not any(c.isdigit() for c in nxt.text)
             for w, nxt in pairwise(ws[:4])
         )
+        and not any(words[k].block != b and _same_line(ws[0], words[k]) for k in chosen)
     }
+    return [k for k in smaller if words[k].block in kept]
 
 
 # A run-in heading stands at most this many of the text's sizes from the text it opens.
