@@ -72,8 +72,9 @@ from basehalf_core.errors import BasehalfError
 from basehalf_widgets.esm import CachedScript
 from basehalf_widgets.reader_pages import IMAGE, PageCache, Warmer
 
-# Pillow's JPEG encoder is loaded with this module, not on the first page a learner opens.
-documents.warm_jpeg()
+# The rasteriser and JPEG encoder are set up with this module, not on the first page a
+# learner opens.
+documents.warm_renderer()
 
 _STATIC = Path(__file__).parent / "static"
 MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
@@ -419,7 +420,10 @@ class Reader(CachedScript, anywidget.AnyWidget):
                 if sharp:
                     self._send_words(i)
                 else:
-                    if not self._searching:  # a search's page is read once it is over (_search)
+                    # Not while the widget is made: its cell's output (and so the view that
+                    # paints the image) waits for the constructor. A search's page is read once
+                    # the search is over (_search).
+                    if self._shown and not self._searching:
                         with contextlib.suppress(DocumentError):  # said when the words are sent
                             self.page_words(i)
                     self._say()  # turning the page clears the notice about the last action
