@@ -7,8 +7,9 @@ re-anchoring look in, ``pages`` the extraction of one page's words
 (from the units and line segments of ``lines``, whose words drawn without spaces ``glued``
 cuts, grouped into blocks by ``grouping``, whose
 bullets, line pieces and credit lines ``line_pieces`` puts right, marked by
-``regions`` from the page's drawings (with ``captions`` telling what stands beside a
-figure or table and belongs to it) and by ``running_heads`` from nearby pages, with the
+``regions`` from the page's drawings (with ``outlines`` telling the tables ruled across and
+the frames drawn around text, ``captions`` what stands beside a figure or table and belongs
+to it, and ``labels`` the caption labels of every language known) and by ``running_heads`` from nearby pages, with the
 labels hung left of their lines read with them by ``hanging``; ``vertical``
 reads a page set in columns of CJK; ``raw_text`` holds the PyMuPDF lock and the units and
 styles both read from PyMuPDF's dictionaries; ``search_helper`` is the second process that
@@ -31,8 +32,10 @@ __all__ = [
     "grouping",
     "hanging",
     "headings",
+    "labels",
     "line_pieces",
     "lines",
+    "outlines",
     "page_search",
     "pages",
     "quotations",

@@ -10,38 +10,13 @@ panel letters and sub-figure tags, and rows of labels over drawings.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from basehalf_core.documents.grouping import Group, next_block_id, segment_text, split_group
 from basehalf_core.documents.headings import SECTION_NUMBER
+from basehalf_core.documents.labels import CAPTION_LABEL
 from basehalf_core.documents.text import is_cjk
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
-
-# A caption opens with its label and number, then punctuation, the end of its line or its
-# capitalised title: "Figure 3:", "Fig. 2.", "Table 1 |", "TABLE II", "Table 1 Summary of ...",
-# "(그림 1)".
-# "Table 1 summarises ..." is running text.
-# A CJK label's title after a space opens with a kanji or katakana ("図2 学習に伴う"), or a
-# Korean word of two syllables or more, and its line holds no sentence's comma or stop:
-# running text goes on with a particle ("図 2 に示す") or runs into a sentence ("图 2 给出了
-# 喷雾锥角随…，").
-_CJK_TITLE = r"\s+([\u4e00-\u9fff\u30a0-\u30ff]|[\uac00-\ud7a3]{2})[^，。、；]*$"
-# Labels in English and the other languages the reader meets (Indonesian "Gambar", German
-# "Abbildung", Spanish "Cuadro", Russian "Рисунок", Turkish "Şekil", Polish "Rysunek", …).
-_LABEL = (
-    r"(fig(ure|ura|uur)?|tab(le|la|ela|ella|elle|leau|el|lo)?|chart|plate|exhibit|listing"
-    r"|algorithm|scheme|gambar|abb(ildung)?|cuadro|quadro|gr[aá]fico|şekil|rys(unek)?"
-    r"|рис(унок)?|табл(ица)?|图|図|表|그림|표)"
-)
-_CJK_LABEL = r"(图|図|表|그림|표)"
-CAPTION_LABEL = re.compile(
-    # Chinese 图/表, Japanese 図/表, Korean 그림/표 label captions too; Korean papers may
-    # bracket the label ("(그림 1) 초음파 센서"), its title not in lower case after it.
-    rf"^{_LABEL}\.?\s*[0-9IVXivx]+[a-z]?(\s*[.:：|—–]|$|\s+(?-i:[A-Z][A-Za-z])|{_CJK_TITLE})"
-    rf"|^[(（<〈\[]{_LABEL}\.?\s*[0-9IVXivx]+[a-z]?[)）>〉\]]\s*($|(?-i:[^a-z\s]))"
-    # In square brackets, a title may open with a lower-case word ("[그림 3] epoch별 …").
-    rf"|^\[{_CJK_LABEL}\s*[0-9]+\]\s+\S",
-    re.IGNORECASE,
-)
 
 # A panel's letter has at most this many characters, and stands at most this many of the
 # page's text sizes outside its figure's region.
@@ -106,6 +81,11 @@ def near(box, r, reach: float) -> bool:
     return x0 - reach <= r[2] and r[0] <= x1 + reach and y0 - reach <= r[3] and r[1] <= y1 + reach
 
 
+# Unicode categories of accents written as characters of their own: combining marks,
+# modifier symbols ("´", "¨") and modifier letters ("ˆ").
+ACCENTS = ("Mn", "Sk", "Lm")
+
+
 def _axis_label(word: str) -> bool:
     """A plot's axis or vector label standing alone by it ("x", "y", "−u"), in any style.
 
@@ -114,7 +94,10 @@ def _axis_label(word: str) -> bool:
     were read into a drag through the column under the figure. One character, or two with
     a sign, on a line of its own cannot be a line of the text (a paragraph's last word
     groups with its paragraph); a CJK character may end a paragraph on a line of its own.
+    An accent set as a character of its own over the letter (a unit vector's "ˆκ") does not
+    count.
     """
+    word = "".join(c for c in word if unicodedata.category(c) not in ACCENTS) or word
     if len(word) == 1:
         return not is_cjk(word)
     return len(word) <= PANEL_LABEL_CHARS and word[0] in "−-+±" and word[1:].isalpha()

@@ -31,6 +31,7 @@ from basehalf_core.documents.runs import make_runs
 from basehalf_core.documents.selection import (
     contiguous,
     drop_inner_marginalia,
+    floats_between,
     keep_running_text,
 )
 from basehalf_core.documents.text import (
@@ -476,7 +477,9 @@ class Document:
         and so is text set in another size or family than the drag's two ends (a caption,
         table, permission block between them); a selection made wholly inside a footnote
         keeps it. A figure's or table's contents, its caption and a boxed sidebar are left out
-        when both ends are running text, kept when the drag starts or ends in them.
+        when both ends are running text, kept when the drag starts or ends in them; a drag
+        from running text into a caption keeps the caption, not the figure's labels between
+        (:func:`~.selection.floats_between`).
         """
         words = self.words(i)
         for k in (start, end):
@@ -484,9 +487,7 @@ class Document:
                 raise BadSelection(self.path, f"page {i + 1} has no word {k!r}")
         lo, hi = sorted((start, end))
         chosen = drop_inner_marginalia(words, list(range(lo, hi + 1)))
-        if words[start].role == words[end].role == "body":
-            # Both ends in running text: a figure, table or boxed sidebar between is not read.
-            chosen = [k for k in chosen if words[k].role == "body"]
+        chosen = floats_between(words, chosen, start, end)
         return keep_running_text(words, chosen)
 
     def passage(self, i: int, word_indices) -> Passage:

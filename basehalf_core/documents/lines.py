@@ -9,6 +9,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
+from basehalf_core.documents.labels import LABEL_ALONE
 from basehalf_core.documents.raw_text import (
     _ocr_line_sizes,
     _Segment,
@@ -53,6 +54,7 @@ def segments(units: list[_Unit], info: dict) -> list[_Segment]:
             and _continues(cur, u, family, size, direction, key, split_gap)
             and not (
                 direction == (1.0, 0.0)
+                and not _label_alone(cur)
                 and (
                     gutters.between(cur.units[-1], u, size)
                     or gutters.column_edge(cur.units[-1], u, size)
@@ -88,6 +90,16 @@ def segments(units: list[_Unit], info: dict) -> list[_Segment]:
             seg.words_in[style] = seg.words_in.get(style, 0) + n // CJK_WORD
     _restyle_run_in_headings(segs, own)
     return _fold_inset_pieces(segs)
+
+
+def _label_alone(seg: _Segment) -> bool:
+    """Is ``seg`` a caption's label and number alone ("Figure 2:")?
+
+    A hanging caption sets its title an indent after the label, its next lines under the
+    title: over a figure, whose words are its labels, that stripe looks like a narrow
+    gutter, and the label was read apart from its caption.
+    """
+    return len(seg.units) <= 3 and bool(LABEL_ALONE.match(" ".join(u.text for u in seg.units)))
 
 
 # A run-in heading ("Oleic Acid Oxidation. The oleate ...") has at most this many words.

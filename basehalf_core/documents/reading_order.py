@@ -301,6 +301,41 @@ def _level(a: Block, b: Block) -> bool:
     return abs((ay0 + ay1) - (by0 + by1)) / 2 <= LEVEL_SLACK * max(a.size, b.size, 1.0)
 
 
+def _by_frames(blocks: list[Block], min_col_gap: float, body_style: str) -> list[Block]:
+    """XY-cut with what is drawn around (``Block.frame``) read as one, then its own blocks.
+
+    Each frame stands in the cut as one block the size of its outline, so no column or row
+    cut runs through it: a poster's sections whose text lines up across the page were read
+    column by column through all of them.
+    """
+    framed: dict[tuple, list[Block]] = {}
+    for b in blocks:
+        if b.frame is not None:
+            framed.setdefault(b.frame, []).append(b)
+    if not framed:
+        return xy_cut(blocks, min_col_gap, body_style)
+    stand_ins = {}
+    for box, inner in framed.items():
+        styles = Counter(b.style for b in inner)
+        stand_ins[box] = Block(
+            id=("frame", box),
+            bbox=box,
+            direction=inner[0].direction,
+            size=max(b.size for b in inner),
+            chars=sum(b.chars for b in inner),
+            lines=sum(b.lines for b in inner),
+            style=body_style if body_style in styles else styles.most_common(1)[0][0],
+        )
+    loose = [b for b in blocks if b.frame is None]
+    out: list[Block] = []
+    for b in xy_cut(loose + list(stand_ins.values()), min_col_gap, body_style):
+        if b.frame is None and isinstance(b.id, tuple) and b.id[:1] == ("frame",):
+            out += xy_cut(framed[b.id[1]], min_col_gap, body_style, blocks)
+        else:
+            out.append(b)
+    return out
+
+
 def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, str]]:
     """Blocks in reading order with their roles.
 
@@ -335,7 +370,7 @@ def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, 
         body_style = _body_style(by_role["body"])
         # Headings first: one at a column's top is part of the text, not a title band.
         headings_read_as_text(by_role["body"], body_style)
-        body = xy_cut(flow, gap, body_style)
+        body = _by_frames(flow, gap, body_style)
     else:
         body = [b for b in blocks if roles[b.id] in FLOW_ROLES]
     ordered = list(body)

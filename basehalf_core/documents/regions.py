@@ -20,6 +20,13 @@ from basehalf_core.documents.captions import (
     title_over,
 )
 from basehalf_core.documents.grouping import Group, next_block_id, segment_text, split_group
+from basehalf_core.documents.outlines import (
+    frames_of,
+    mark_frames,
+    ruled_tables,
+    same_rect,
+    within,
+)
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
 from basehalf_core.documents.text import full_width
 from basehalf_core.documents.text_blocks import HEADING_LINES, TINY_RATIO, text_size
@@ -52,13 +59,17 @@ def _cluster(rects: list, gap: float) -> list[list[float]]:
     return out
 
 
-def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list, list]:
-    """Figure regions (images and drawings grouped), filled boxes and rules, unrotated points.
+def _graphics(page: pymupdf.Page, em: float, captions: list) -> tuple[list, list, list, list]:
+    """Figure regions (images and drawings grouped), filled boxes, rules and frames (see
+    :func:`.outlines.frames_of`), unrotated points. ``captions``: the boxes of the blocks
+    opening with a caption's label (they part ruled tables, see
+    :func:`.outlines.ruled_tables`).
 
     Regions smaller than two ems either way are rules and underlines; larger than half the
     page, a background or a page frame. A box is a filled rectangle of a colour other than
     white; colours are read only when such a rectangle is drawn. A rule is a mark at most
-    :data:`RULE_THICKNESS` points thick and at least two ems long.
+    :data:`RULE_THICKNESS` points thick (:data:`RULE_EM` of an em on a poster set large)
+    and at least two ems long.
     """
     with PYMUPDF_LOCK:
         mb = page.mediabox
@@ -67,13 +78,14 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list, list]:
     marks = [tuple(r) for kind, r in log if kind in GRAPHIC_KINDS]
     marks = [r for r in marks if (r[2] - r[0]) * (r[3] - r[1]) < half]
     if not marks or len(marks) > MAX_GRAPHICS:
-        return [], [], []
-    rules = [r for r in marks if r[3] - r[1] <= RULE_THICKNESS and r[2] - r[0] >= 2 * em]
+        return [], [], [], []
+    thin = max(RULE_THICKNESS, RULE_EM * em)
+    rules = [r for r in marks if r[3] - r[1] <= thin and r[2] - r[0] >= 2 * em]
 
     def sized(r, w: float, h: float) -> bool:
         return r[2] - r[0] >= w * em and r[3] - r[1] >= h * em
 
-    boxes = []
+    boxes, frames = [], []
     if any(sized(r, 3, 1) for r in marks):
         # The C-level paths: get_drawings() makes Python objects of every point (40 ms a page).
         with PYMUPDF_LOCK:
@@ -94,63 +106,13 @@ def _graphics(page: pymupdf.Page, em: float) -> tuple[list, list, list]:
             small = (r[2] - r[0]) * (r[3] - r[1]) < half
             if fill and min(fill) < 0.95 and sized(r, 3, 1.5) and small:
                 boxes.append(r)
+            if "s" in d.get("type", "") and sized(r, 1, 1) and small:
+                frames.append(r)
         unseen += _text_backgrounds(white, marks, inked, unseen)
         if unseen:
-            marks = [r for r in marks if not any(_same_rect(r, q) for q in unseen)]
+            marks = [r for r in marks if not any(same_rect(r, q) for q in unseen)]
     figures = [r for r in _cluster(marks, 0.5 * em) if sized(r, 2, 2)]
-    return figures + _ruled_tables(rules, em), boxes, rules
-
-
-# A table ruled only across (booktabs' top, middle and bottom rules; \hline rows) has at
-# least this many rules of one width, each at most this many ems below the one above, and
-# at least this many ems wide.
-RULED_TABLE_RULES = 3
-RULED_TABLE_GAP = 12.0
-RULED_TABLE_WIDTH = 8.0
-# Its first two rules (booktabs' top and middle rules) are at most this many ems apart.
-RULED_TABLE_HEAD = 4.0
-# Two rules closer than this many ems are one double rule.
-RULED_TABLE_DOUBLE = 0.3
-
-
-def _ruled_tables(rules: list, em: float) -> list:
-    """Regions of tables drawn with horizontal rules only: stacks of rules of the same width.
-
-    With no vertical rule and no frame, each rule is a mark too thin to make a figure, so
-    the cells between them were read as running text. Three or more rules of one width
-    (their ends within a point), one under the other, the first two close (a head row),
-    bound a table from the first to the last. Two rules (an abstract set between rules) are
-    no table; a stack holding a paragraph is dropped with the other regions that hold one
-    (:func:`mark_regions`).
-    """
-    across = sorted(
-        (r for r in rules if r[2] - r[0] >= RULED_TABLE_WIDTH * em), key=lambda r: (r[1], r[0])
-    )
-    stacks: list[list] = []
-    for r in across:
-        for stack in stacks:
-            last = stack[-1]
-            if not (abs(r[0] - last[0]) <= 1 and abs(r[2] - last[2]) <= 1):
-                continue
-            if r[1] - last[3] <= RULED_TABLE_DOUBLE * em:
-                # A double rule (under a running head, a table's foot) is one rule.
-                stack[-1] = [last[0], last[1], last[2], max(last[3], r[3])]
-                break
-            if r[1] - last[3] <= RULED_TABLE_GAP * em:
-                stack.append(r)
-                break
-        else:
-            stacks.append([r])
-    out = []
-    for st in stacks:
-        # A table opens with its head: its first two rules hold a row or two between them.
-        # A rule of the same width further up (under a running head, over a block of
-        # agency names) starts no table.
-        while len(st) >= 2 and st[1][1] - st[0][3] > RULED_TABLE_HEAD * em:
-            st = st[1:]
-        if len(st) >= RULED_TABLE_RULES:
-            out.append([st[0][0], st[0][1], st[0][2], st[-1][3]])
-    return out
+    return figures + ruled_tables(rules, em, captions), boxes, rules, frames_of(frames, em)
 
 
 def _paper_white(d: dict) -> bool:
@@ -175,27 +137,11 @@ def _text_backgrounds(white: list, marks: list, inked: list, unseen: list) -> li
     """
     if not white:
         return []
-    drawn = [r for r in marks if not any(_same_rect(r, q) for q in white + unseen)] + inked
+    drawn = [r for r in marks if not any(same_rect(r, q) for q in white + unseen)] + inked
     centres = [((r[0] + r[2]) / 2, (r[1] + r[3]) / 2) for r in drawn]
     return [
         w for w in white if not any(w[0] <= x <= w[2] and w[1] <= y <= w[3] for x, y in centres)
     ]
-
-
-def _within(r, q, slack: float = 1.0) -> bool:
-    """``r`` lies inside ``q``, a larger rectangle."""
-    larger = (q[2] - q[0]) * (q[3] - q[1]) > (r[2] - r[0]) * (r[3] - r[1]) + slack
-    return (
-        larger
-        and q[0] - slack <= r[0]
-        and q[1] - slack <= r[1]
-        and r[2] <= q[2] + slack
-        and r[3] <= q[3] + slack
-    )
-
-
-def _same_rect(r, q, slack: float = 1.0) -> bool:
-    return all(abs(a - b) <= slack for a, b in zip(r, q, strict=True))
 
 
 def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
@@ -205,7 +151,8 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
     A region holding a paragraph (a frame or column rules around running text) is no figure.
     """
     em = max(text_size(g.block for g in groups) or 10.0, 4.0)
-    figures, boxes, rules = _graphics(page, em)
+    labelled = [g.box for g in groups if CAPTION_LABEL.match(first_line(g))]
+    figures, boxes, rules, frames = _graphics(page, em, labelled)
     tables = rule_pairs(rules, em)
     if not figures and not boxes and not tables:
         if rules:
@@ -216,13 +163,13 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
         cx, cy = (g.box[0] + g.box[2]) / 2, (g.box[1] + g.box[3]) / 2
         return r[0] - 1 <= cx <= r[2] + 1 and r[1] - 1 <= cy <= r[3] + 1
 
-    def paragraph(g: Group) -> bool:
+    def paragraph(g: Group, lines: int = FRAME_LINES) -> bool:
         # In the text's size: a document's page shown small inside a figure holds paragraphs.
         # A CJK or Hangul character is as wide as two Latin ones: a Korean column's lines
         # hold about thirty.
         wide = FRAME_LINE_CHARS * g.block.lines
         return (
-            g.block.lines >= FRAME_LINES
+            g.block.lines >= lines
             and g.block.size >= TINY_RATIO * em
             and (
                 g.block.chars >= wide
@@ -230,6 +177,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
             )
         )
 
+    mark_frames(groups, frames, page, paragraph)
     figures = [r for r in figures if not any(inside(g, r) and paragraph(g) for g in groups)]
     # A banner is drawn as a filled box, and its fill is a mark that makes a figure too. Its
     # heading is read in the flow: no title or caption of the figure under it either.
@@ -241,7 +189,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
         # A poster's section or a table has its own band: that heading is the region's. A
         # band at a region's foot heads what lies under it (a newsletter's band right under
         # a photo, which the photo's cluster took in).
-        and not any(_within(r, q) and r[3] < q[3] - 1 for q in regions)
+        and not any(within(r, q) and r[3] < q[3] - 1 for q in regions)
     ]
     figures = [r for r in figures if r not in banners]
     boxes = [r for r in boxes if r not in banners]
@@ -331,6 +279,9 @@ def _banner(box, inner: list[Group], em: float) -> bool:
 
 # A rule is drawn at most this many points thick.
 RULE_THICKNESS = 1.5
+# ... or at most this share of an em: a poster's text is set at 25 points, its tables' rules
+# in proportion (2.8 points).
+RULE_EM = 0.15
 # A footnote rule spans at most this share of the width of the notes under it.
 FOOTNOTE_RULE_SHARE = 0.6
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from basehalf_core.documents.headings import SECTION_NUMBER
+from basehalf_core.documents.labels import CAPTION_LABEL
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.reading_order import FLOW_ROLES
 from basehalf_core.documents.text import Run, is_cjk, small_print_sizes, style_size
@@ -24,6 +25,28 @@ def drop_inner_marginalia(words: list[Word], chosen: list[int]) -> list[int]:
     """
     body = [k for k in chosen if words[k].role in FLOW_ROLES]
     return body or chosen
+
+
+def floats_between(words: list[Word], chosen: list[int], start: int, end: int) -> list[int]:
+    """Leave out the floats (figure and table contents, captions) a drag passes between its ends.
+
+    Both ends in running text: no float is read, nor a boxed sidebar. One end in running text
+    and the other in a caption (its block opens with a caption's label): the caption is read
+    with the text, the figure's labels and a table's cells between the two are not. Anything
+    else (a drag inside a table, from a caption into the figure) keeps what it sweeps up.
+    """
+    ends = (words[start], words[end])
+    if ends[0].role == ends[1].role == "body":
+        return [k for k in chosen if words[k].role == "body"]
+    captions = {w.block for w in ends if w.role == "float" and _opens_caption(words, w.block)}
+    if captions and any(w.role == "body" for w in ends):
+        return [k for k in chosen if words[k].role == "body" or words[k].block in captions]
+    return chosen
+
+
+def _opens_caption(words: list[Word], block: int) -> bool:
+    first = [w for w in words if w.block == block and w.line == 0]
+    return bool(first) and bool(CAPTION_LABEL.match(" ".join(w.text for w in first)))
 
 
 def contiguous(run: Run, chosen: list[int]) -> bool:

@@ -40,6 +40,8 @@ class Block:
             footnote rule).
         first_word: its first word ("" if none), to spot a section's number.
         banner: it is a heading set on a filled band of its own (a poster's column head).
+        frame: the box of the outline drawn around it and other blocks (a poster's section),
+            in displayed page space (None if none).
     """
 
     id: object
@@ -57,6 +59,7 @@ class Block:
     ruled: bool = False
     first_word: str = ""
     banner: bool = False
+    frame: tuple[float, float, float, float] | None = None
 
 
 def dir_key(direction: tuple[float, float]) -> tuple[int, int]:

@@ -43,14 +43,21 @@ def heads_over_columns(
     rows = gaps([(b.bbox[1] + 0.5, b.bbox[3] - 0.5) for b in rest], 0.0)
     foot = rows[0][0] if rows else float("inf")
     under = [b for b in rest if b.bbox[3] - 0.5 <= foot]
-    gutters = gaps([(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in under], min_col_gap)
-    if not gutters:
+    if not under:
         return False
+    gutters = gaps([(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in under], min_col_gap)
+    # Beside the text under the row lies a column with nothing under its head (a tri-fold's
+    # empty panel): the page's space left and right of that text counts as a gutter too.
+    left, right = min(b.bbox[0] for b in under), max(b.bbox[2] for b in under)
     columns = set()
     for b in top:
-        if any(b.bbox[0] + 0.5 < hi and b.bbox[2] - 0.5 > lo for lo, hi in gutters):
+        if any(b.bbox[0] + 0.5 < lo and b.bbox[2] - 0.5 > hi for lo, hi in gutters):
             return False  # across a gutter: a headline, not a column's head
-        columns.add(sum(hi <= b.bbox[0] + 0.5 for _lo, hi in gutters))
+        middle = (b.bbox[0] + b.bbox[2]) / 2
+        if b.bbox[2] <= left or b.bbox[0] >= right:
+            columns.add(-1 if middle < left else len(gutters) + 1)
+        else:  # by its middle: a head may lie in a gutter, its panel empty below it
+            columns.add(sum(lo <= middle for lo, _hi in gutters))
     return len(columns) >= 2 and any(
         r.style == body_style
         and r.lines >= HEAD_LINES

@@ -1,0 +1,169 @@
+"""What a page's lines and outlines set apart: tables ruled across, frames drawn around.
+
+Pure geometry over the rectangles :mod:`.regions` reads from the page's drawings: stacks of
+rules of one width are tables (an algorithm set "ruled" among them), and an outline drawn
+around blocks of running text makes them one unit of the reading order (``Block.frame``).
+"""
+
+from __future__ import annotations
+
+import pymupdf
+
+from basehalf_core.documents.grouping import Group
+
+# A frame holds a paragraph of at least this many lines (a poster's section may hold two lines
+# and a figure).
+FRAMED_LINES = 2
+# A frame is at least this many ems wide and tall (a button or a node of a diagram is less).
+FRAME_SIZE = 4.0
+
+
+def frames_of(outlines: list, em: float) -> list:
+    """Outlines drawn around parts of the page: a poster's sections, a flyer's panels.
+
+    An outline stacked right on another of the same width is one frame with it (a poster's
+    band over its section's box, each drawn as a path of its own).
+    """
+    out: list[list[float]] = []
+    for r in sorted(outlines, key=lambda r: (r[1], r[0])):
+        for f in out:
+            if abs(r[0] - f[0]) <= 1 and abs(r[2] - f[2]) <= 1 and -1 <= r[1] - f[3] <= 0.5 * em:
+                f[3] = max(f[3], r[3])
+                break
+        else:
+            out.append(list(r))
+    return [tuple(f) for f in out if min(f[2] - f[0], f[3] - f[1]) >= FRAME_SIZE * em]
+
+
+# A table ruled only across (booktabs' top, middle and bottom rules; \hline rows) has at
+# least this many rules of one width, each at most this many ems below the one above, and
+# at least this many ems wide.
+RULED_TABLE_RULES = 3
+RULED_TABLE_GAP = 12.0
+RULED_TABLE_WIDTH = 8.0
+# Its first two rules (booktabs' top and middle rules) are at most this many ems apart.
+RULED_TABLE_HEAD = 4.0
+# Two rules closer than this many ems are one double rule.
+RULED_TABLE_DOUBLE = 0.3
+
+
+def ruled_tables(rules: list, em: float, captions: list) -> list:
+    """Regions of tables drawn with horizontal rules only: stacks of rules of the same width.
+
+    With no vertical rule and no frame, each rule is a mark too thin to make a figure, so
+    the cells between them were read as running text. Three or more rules of one width
+    (their ends within a point), one under the other, the first two close (a head row),
+    bound a table from the first to the last. Two rules (an abstract set between rules) are
+    no table; a stack holding a paragraph is dropped with the other regions that hold one
+    (:func:`.regions.mark_regions`). A caption under the second rule of a stack or further starts
+    another table: a data sheet's second table, under its own heading and caption close
+    below the first, is no part of it.
+    """
+    across = sorted(
+        (r for r in rules if r[2] - r[0] >= RULED_TABLE_WIDTH * em), key=lambda r: (r[1], r[0])
+    )
+    stacks: list[list] = []
+    for r in across:
+        for stack in stacks:
+            last = stack[-1]
+            if not (abs(r[0] - last[0]) <= 1 and abs(r[2] - last[2]) <= 1):
+                continue
+            if r[1] - last[3] <= RULED_TABLE_DOUBLE * em:
+                # A double rule (under a running head, a table's foot) is one rule.
+                stack[-1] = [last[0], last[1], last[2], max(last[3], r[3])]
+                break
+            # A caption under a stack's second rule or further opens the next table; over
+            # the second (an algorithm's, set between its top rules) it heads this one.
+            if r[1] - last[3] <= RULED_TABLE_GAP * em and not (
+                len(stack) >= 2 and _caption_between(captions, last, r)
+            ):
+                stack.append(r)
+                break
+        else:
+            stacks.append([r])
+    out = []
+    for st in stacks:
+        # A table opens with its head: its first two rules hold a row or two between them.
+        # A rule of the same width further up (under a running head, over a block of
+        # agency names) starts no table.
+        while len(st) >= 2 and st[1][1] - st[0][3] > RULED_TABLE_HEAD * em:
+            st = st[1:]
+        if len(st) == 2 and _caption_between(captions, st[0], st[1]):
+            # An algorithm set "ruled": its caption between two rules, its steps down to a
+            # third rule of the same width, however long they run.
+            foot = [
+                r
+                for r in across
+                if r[1] > st[1][3] and abs(r[0] - st[1][0]) <= 1 and abs(r[2] - st[1][2]) <= 1
+            ]
+            st = [*st, min(foot, key=lambda r: r[1])] if foot else st
+        if len(st) >= RULED_TABLE_RULES:
+            out.append([st[0][0], st[0][1], st[0][2], st[-1][3]])
+    return out
+
+
+def _caption_between(captions: list, above, below) -> bool:
+    """Does a caption's block start between the rules ``above`` and ``below``, across them?"""
+    return any(
+        above[3] < c[1] < below[1] and min(c[2], above[2]) > max(c[0], above[0]) for c in captions
+    )
+
+
+def within(r, q, slack: float = 1.0) -> bool:
+    """``r`` lies inside ``q``, a larger rectangle."""
+    larger = (q[2] - q[0]) * (q[3] - q[1]) > (r[2] - r[0]) * (r[3] - r[1]) + slack
+    return (
+        larger
+        and q[0] - slack <= r[0]
+        and q[1] - slack <= r[1]
+        and r[2] <= q[2] + slack
+        and r[3] <= q[3] + slack
+    )
+
+
+def same_rect(r, q, slack: float = 1.0) -> bool:
+    return all(abs(a - b) <= slack for a, b in zip(r, q, strict=True))
+
+
+def mark_frames(groups: list[Group], frames: list, page: pymupdf.Page, paragraph) -> None:
+    """Set ``Block.frame`` to the outermost frame a block lies in that holds other blocks too.
+
+    What is drawn around is read as one: a drag from the foot of a poster's section to the
+    next section's top reads the one, then the other, whatever columns the sections' text
+    lines up in across the page. A frame around one block or around all of them changes
+    nothing to read; an outline a block runs across (into it and out) is drawn over the
+    text, not around it; one around no lines of running text (``paragraph`` of at least
+    :data:`FRAMED_LINES` lines) is a figure's (a schematic's chip, its labels inside).
+    """
+    if not frames:
+        return
+    rot = pymupdf.Matrix(page.rotation_matrix)
+
+    def inside(g: Group, r) -> bool:
+        cx, cy = (g.box[0] + g.box[2]) / 2, (g.box[1] + g.box[3]) / 2
+        return r[0] <= cx <= r[2] and r[1] <= cy <= r[3]
+
+    def straddles(g: Group, r) -> bool:
+        x0, y0, x1, y1 = g.box
+        overlaps = min(x1, r[2]) - max(x0, r[0]) > 1 and min(y1, r[3]) - max(y0, r[1]) > 1
+        return overlaps and not (
+            r[0] - 2 <= x0 and r[1] - 2 <= y0 and x1 <= r[2] + 2 and y1 <= r[3] + 2
+        )
+
+    # An outline that text runs across (a shape drawn over three columns) frames nothing.
+    held = [
+        (r, [g for g in groups if inside(g, r)])
+        for r in frames
+        if not any(straddles(g, r) for g in groups)
+    ]
+    held = [
+        (r, inner)
+        for r, inner in held
+        if 1 < len(inner) < len(groups) and any(paragraph(g, FRAMED_LINES) for g in inner)
+    ]
+    for r, inner in held:
+        if any(within(r, q) for q, _ in held):
+            continue  # inside another frame: read with it
+        x0, y0, x1, y1 = pymupdf.Rect(r) * rot
+        for g in inner:
+            g.block.frame = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
