@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from basehalf_core.documents.reading_order import FLOW_ROLES
-from basehalf_core.documents.selection import keep_running_text
+from basehalf_core.documents.selection import caption_blocks, keep_running_text
 from basehalf_core.documents.text import Run, join, run_key, small_print_sizes, style_size
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 
@@ -12,7 +12,8 @@ def make_runs(words: list, vocabulary) -> list[Run]:
     """The page's text as runs that search and re-anchoring look in.
 
     The body words (marginalia, figures, tables and boxed sidebars between them skipped), the
-    marginalia, the flow (body with the figures, tables and boxes) when the page has any, and
+    marginalia, the flow (body with the figures, tables and boxes) when the page has any, the
+    body with the captions (:func:`~.selection.floats_between`), and
     for each style of the body or the flow whose words are interrupted by another style (a
     caption, a table between two columns of running text) what a drag from that style's first
     word to its last keeps (:func:`~.selection.keep_running_text`: the style's words, and a
@@ -28,6 +29,11 @@ def make_runs(words: list, vocabulary) -> list[Run]:
     if len(flow) != len(groups.get("body", [])):
         # A drag that starts or ends in a caption or a boxed sidebar reads them in the flow.
         groups["flow"] = flow
+        # One from running text into a caption reads the captions, not the figures' labels.
+        captions = caption_blocks(words)
+        captioned = [w for w in flow if w.role == "body" or w.block in captions]
+        if captions and len(captioned) != len(flow):
+            groups["captioned"] = captioned
     for base in ("body", "flow"):
         part = groups.get(base, [])
         styles = [w.style for w in part]

@@ -38,15 +38,20 @@ def floats_between(words: list[Word], chosen: list[int], start: int, end: int) -
     ends = (words[start], words[end])
     if ends[0].role == ends[1].role == "body":
         return [k for k in chosen if words[k].role == "body"]
-    captions = {w.block for w in ends if w.role == "float" and _opens_caption(words, w.block)}
-    if captions and any(w.role == "body" for w in ends):
-        return [k for k in chosen if words[k].role == "body" or words[k].block in captions]
+    if any(w.role == "body" for w in ends):
+        captions = {w.block for w in ends} & caption_blocks(words)
+        if captions:
+            return [k for k in chosen if words[k].role == "body" or words[k].block in captions]
     return chosen
 
 
-def _opens_caption(words: list[Word], block: int) -> bool:
-    first = [w for w in words if w.block == block and w.line == 0]
-    return bool(first) and bool(CAPTION_LABEL.match(" ".join(w.text for w in first)))
+def caption_blocks(words: list[Word]) -> set[int]:
+    """The floats whose first line opens with a caption's label ("Figure 3:", "表 2")."""
+    first: dict[int, list[str]] = {}
+    for w in words:
+        if w.role == "float" and w.line == 0:
+            first.setdefault(w.block, []).append(w.text)
+    return {b for b, texts in first.items() if CAPTION_LABEL.match(" ".join(texts))}
 
 
 def contiguous(run: Run, chosen: list[int]) -> bool:

@@ -53,8 +53,9 @@ def heads_over_columns(
     left, right = min(b.bbox[0] for b in under), max(b.bbox[2] for b in under)
     columns = set()
     for b in top:
-        if any(b.bbox[0] + 0.5 < lo and b.bbox[2] - 0.5 > hi for lo, hi in gutters):
-            return False  # across a gutter: a headline, not a column's head
+        x0, x1 = b.bbox[0] + 0.5, b.bbox[2] - 0.5
+        if any(x0 < hi and x1 > lo and not lo <= x0 < x1 <= hi for lo, hi in gutters):
+            return False  # into or across a gutter: a headline, not a column's head
         middle = (b.bbox[0] + b.bbox[2]) / 2
         if b.bbox[2] <= left or b.bbox[0] >= right:
             columns.add(-1 if middle < left else len(gutters) + 1)
