@@ -33,14 +33,6 @@ is empty under its head, which therefore lay in a gutter of the text under the r
 row was peeled off as title matter: a drag down the left panel read "Where can I learn
 more?" before it. A head inside a gutter or beside all the text under the row stands in a
 column of its own.
-
-A physics paper (batch 109) opens its right column with "D. Transfer Matrix" right under the
-page's number, a blank line over its paragraph: a block in the page's top band set apart
-from the text was a running head. One that starts under another block (the page's head or
-number) is the text's top, unless it repeats on nearby pages. And its row with the left
-column's "II. LATTICE CONSTRUCTION", centred over "A. …" as an author's name over an
-affiliation, was title matter: a numbered heading is none. Over 2346 cases: 1 more, none
-fewer.
 """
 
 from __future__ import annotations
@@ -52,7 +44,7 @@ from pagedraw import one_page, write_lines
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.selection import floats_between
 from basehalf_core.documents.text_blocks import Block
-from basehalf_core.documents.title_band import centred_title, heads_over_columns
+from basehalf_core.documents.title_band import heads_over_columns
 
 PROSE = (
     "the network learns a map from the joint angles to the position of the hand and keeps it "
@@ -260,48 +252,3 @@ def test_a_head_over_an_empty_panel_stands_in_a_column_of_its_own(where):
     if where == "in-a-gutter":
         under.append(_block(4, (590, 156, 813, 195), 17, 2, "Helvetica@17"))
     assert heads_over_columns(heads, under, 6.0, "Helvetica@10", heads + under)
-
-
-def _column_heads_under_the_page_number(page) -> None:
-    """A physics paper's page: its number at the top right, each column opening with a
-    numbered heading centred over it ("II. LATTICE" over "A. The …"; "D. Transfer"),
-    set apart from the text below by a blank line."""
-    page.insert_text((540, 40), "2", fontsize=10, fontname="tiro")
-    for middle, text, y, font in (
-        (175, "II. LATTICE", 62, "tibo"),
-        (175, "A. The Equilateral Triangular Lattice", 90, "tiit"),
-        (430, "D. Transfer", 62, "tibo"),
-    ):
-        width = pymupdf.get_text_length(text, fontsize=9.5, fontname=font)
-        page.insert_text((middle - width / 2, y), text, fontsize=9.5, fontname=font)
-    write_lines(page, 54, 114, [10] * 50, TEXT, size=10, lead=12)
-    write_lines(page, 317, 92, [10] * 52, TEXT, size=10, lead=12, start=5)
-
-
-def test_a_numbered_heading_at_a_columns_top_under_the_page_number_is_read(tmp_path):
-    """It was a running head (in the page's top band, set apart from the text below), and
-    the row of the two columns' headings was title matter (centred over a subheading): a drag
-    from the left column's foot into the right column left "D. Transfer" out."""
-    doc = one_page(tmp_path, _column_heads_under_the_page_number)
-    words = doc.words(0)
-    left = [w for w in words if w.rect[0] < 300 and w.rect[1] > 100]
-    right = [w for w in words if w.rect[0] > 300 and w.rect[1] > 75]
-    got = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
-    assert got == f"{left[-1].text} D. Transfer {right[0].text}"
-
-
-@pytest.mark.parametrize(
-    ("first_word", "title"),
-    [("II.", False), ("3.2", False), ("D.", False), ("Ada", True), ("1", True)],
-)
-def test_a_numbered_heading_centred_over_a_subheading_is_no_title_matter(first_word, title):
-    """The physics paper's "II. LATTICE CONSTRUCTION" is centred over "A. 1+1D Equilateral
-    Triangular Lattice", as an author's name over an affiliation; level with the right
-    column's "D. Transfer Matrix", the two were read as title matter before both columns. A
-    section's number with its stop or its parts is no author's (an affiliation's mark is a
-    bare number)."""
-    head = Block(
-        1, (148, 52, 202, 65), (1.0, 0.0), 9.5, 11, 1, style="CMR@10", first_word=first_word
-    )
-    under = Block(2, (103, 81, 247, 93), (1.0, 0.0), 9.5, 36, 1, style="CMR@10", first_word="A.")
-    assert centred_title(head, [head, under]) is title

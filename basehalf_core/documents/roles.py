@@ -69,7 +69,6 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             b.lines <= 2
             and y1 <= HEADER_BAND * page_height
             and _stands_apart(b, blocks, roles, body_size)
-            and not _under_the_head(b, blocks)
         ):
             roles[b.id] = "header"
         elif (
@@ -142,18 +141,6 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
         if b.region and not (background and b.region == "box"):
             roles[b.id] = b.region
     return roles
-
-
-def _under_the_head(b: Block, blocks: list[Block]) -> bool:
-    """Does ``b`` stand under another line at the page's top (its running head or number)?
-
-    A physics paper's right column opens with "D. Transfer Matrix" under the page's number,
-    set apart from its paragraph by a blank line like a running head; the page's head is the
-    line above it. A block that is not running (repeated on nearby pages) and starts below
-    the bottom of another block of the header band, across from it or not, is the top of
-    the text.
-    """
-    return any(o is not b and o.bbox[3] <= b.bbox[1] for o in blocks)
 
 
 def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:

@@ -7,8 +7,6 @@ out of :mod:`.reading_order`, which calls these from its XY-cut.
 
 from __future__ import annotations
 
-import re
-
 from basehalf_core.documents.text_blocks import Block, gaps, x_overlap
 
 # A column head stands at most this many of its sizes over a paragraph of running text of at
@@ -107,11 +105,6 @@ CENTRED_GAP = 2.0
 CENTRED_SLACK = 0.2
 
 
-# A section's number with its stop ("II.", "D.", "3.") or with its parts ("3.2"): an author's
-# affiliation is marked with a bare number ("1 University of …"), never so.
-NUMBERED = re.compile(r"([IVXLC]+|[A-Z]|\d+(\.\d+)*)\.|\d+(\.\d+)+")
-
-
 def centred_title(b: Block, page: list[Block]) -> bool:
     """Is ``b`` a short block set centred on its neighbour above or below (an author's name
     over the affiliation and e-mail of a row of authors)?
@@ -119,13 +112,10 @@ def centred_title(b: Block, page: list[Block]) -> bool:
     Running text is set flush left (or justified): its blocks share a left edge, not a
     middle, and a paragraph is longer. A caption or a table's cell is not looked at. The
     neighbour is short title matter too: a heading centred over the paragraph it opens (a
-    poster's box titles, "Results" over its box's text) is no author's name, nor is a
-    numbered heading (:data:`NUMBERED`) centred over a numbered subheading.
+    poster's box titles, "Results" over its box's text) is no author's name.
     """
     if b.lines > CENTRED_LINES or b.direction != (1.0, 0.0) or b.region:
         return False
-    if NUMBERED.fullmatch(b.first_word):
-        return False  # "II. LATTICE CONSTRUCTION" centred over "A. …" opens a section
     x0, y0, x1, y1 = b.bbox
     middle, width = (x0 + x1) / 2, x1 - x0
     for o in page:
