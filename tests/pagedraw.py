@@ -43,3 +43,13 @@ def justify(page, x, y, words, right, *, size, font="tiro") -> None:
     for word, width in zip(words, widths, strict=True):
         page.insert_text((x, y), word, fontsize=size, fontname=font)
         x += width + space
+
+
+def across_columns(doc, *, split: float = 300, right_below: float = 0) -> tuple[str, str, str]:
+    """A drag from the left column's last word to the right column's first (below
+    ``right_below``) on page 1 of ``doc``: (the passage's quote, first word, last word)."""
+    words = doc.words(0)
+    left = [w for w in words if w.rect[0] < split]
+    right = [w for w in words if w.rect[0] > split and w.rect[1] > right_below]
+    quote = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
+    return quote, left[-1].text, right[0].text

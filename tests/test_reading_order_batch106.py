@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import pymupdf
 import pytest
-from pagedraw import justify, one_page, write_lines
+from pagedraw import across_columns, justify, one_page, write_lines
 
 from basehalf_core.documents.captions import CAPTION_LABEL
 from basehalf_core.documents.pages import Word
@@ -342,12 +342,8 @@ def test_a_band_right_under_a_photo_heads_the_text_under_it(tmp_path):
     """The photo's cluster of marks took in the band (half an em under it), and a band
     inside a region is that region's heading: the heading was a sidebar's, left out of a
     drag from the left column into the section under it."""
-    doc = one_page(tmp_path, _photo_over_a_band)
-    words = doc.words(0)
-    left = [w for w in words if w.rect[0] < 300]
-    right = [w for w in words if w.rect[0] > 300 and w.rect[1] > 220]
-    got = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
-    assert got == f"{left[-1].text} From the Desk {right[0].text}"
+    got, first, last = across_columns(one_page(tmp_path, _photo_over_a_band), right_below=220)
+    assert got == f"{first} From the Desk {last}"
 
 
 def _byline(page) -> None:

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import pymupdf
 import pytest
-from pagedraw import one_page, write_lines
+from pagedraw import across_columns, one_page, write_lines
 
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.selection import floats_between
@@ -166,12 +166,8 @@ def _algorithm(page) -> None:
 
 
 def test_a_ruled_algorithm_is_left_out_of_a_drag_across_the_column_break(tmp_path):
-    doc = one_page(tmp_path, _algorithm)
-    words = doc.words(0)
-    left = [w for w in words if w.rect[0] < 300]
-    right = [w for w in words if w.rect[0] > 300 and w.rect[1] > 375]
-    got = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
-    assert got == f"{left[-1].text} {right[0].text}"
+    got, first, last = across_columns(one_page(tmp_path, _algorithm), right_below=375)
+    assert got == f"{first} {last}"
 
 
 def _word(k: int, text: str, block: int, line: int, role: str) -> Word:
