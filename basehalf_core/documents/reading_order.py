@@ -314,10 +314,11 @@ def _by_frames(blocks: list[Block], min_col_gap: float, body_style: str) -> list
             framed.setdefault(b.frame, []).append(b)
     if not framed:
         return xy_cut(blocks, min_col_gap, body_style)
-    stand_ins = {}
+    members: dict[int, list[Block]] = {}  # id() of a frame's stand-in -> the frame's blocks
+    stand_ins = []
     for box, inner in framed.items():
         styles = Counter(b.style for b in inner)
-        stand_ins[box] = Block(
+        stand_in = Block(
             id=("frame", box),
             bbox=box,
             direction=inner[0].direction,
@@ -326,13 +327,13 @@ def _by_frames(blocks: list[Block], min_col_gap: float, body_style: str) -> list
             lines=sum(b.lines for b in inner),
             style=body_style if body_style in styles else styles.most_common(1)[0][0],
         )
+        members[id(stand_in)] = inner
+        stand_ins.append(stand_in)
     loose = [b for b in blocks if b.frame is None]
     out: list[Block] = []
-    for b in xy_cut(loose + list(stand_ins.values()), min_col_gap, body_style):
-        if b.frame is None and isinstance(b.id, tuple) and b.id[:1] == ("frame",):
-            out += xy_cut(framed[b.id[1]], min_col_gap, body_style, blocks)
-        else:
-            out.append(b)
+    for b in xy_cut(loose + stand_ins, min_col_gap, body_style):
+        inner = members.get(id(b))
+        out += [b] if inner is None else xy_cut(inner, min_col_gap, body_style, blocks)
     return out
 
 
