@@ -33,6 +33,11 @@ is empty under its head, which therefore lay in a gutter of the text under the r
 row was peeled off as title matter: a drag down the left panel read "Where can I learn
 more?" before it. A head inside a gutter or beside all the text under the row stands in a
 column of its own.
+
+A Chinese two-column paper (batch 123) sets its columns 1.2 points apart: its full-width
+"。" and "，" sit in the left half of their cells, whose blank right half reaches into the
+gutter, so no column cut was found and four of five drags missed. Gutters are sought from
+where the lines' ink ends (``Block.ink_right``).
 """
 
 from __future__ import annotations
@@ -248,3 +253,35 @@ def test_a_head_over_an_empty_panel_stands_in_a_column_of_its_own(where):
     if where == "in-a-gutter":
         under.append(_block(4, (590, 156, 813, 195), 17, 2, "Helvetica@17"))
     assert heads_over_columns(heads, under, 6.0, "Helvetica@10", heads + under)
+
+
+CJK = "语义回响与所有基于采样的多样性增强方法是互补而非竞争关系模型计算了候选的概率分布"
+
+
+def _cjk_columns(page) -> None:
+    """Two columns of Chinese in 10 points: the left one's lines (two paragraphs) end at 290,
+    every other one with a full-width "。" set a little further, its cell reaching 296; the
+    right column starts at 296.5, its lines half a line lower (not level across the gutter).
+    """
+    writer = pymupdf.TextWriter(page.rect)
+    font = pymupdf.Font("cjk")
+    for k in range(40):
+        y = 80 + 14 * k
+        left = y + (12 if k >= 20 else 0)  # two paragraphs in the left column
+        writer.append((60, left), (CJK * 2)[k % 20 : k % 20 + 23], font=font, fontsize=10)
+        if k % 2:
+            writer.append((286, left), "。", font=font, fontsize=10)
+        writer.append((296.5, y + 7), (CJK * 2)[k % 17 : k % 17 + 24], font=font, fontsize=10)
+    writer.write_text(page)
+
+
+def test_cjk_punctuation_reaching_into_the_gutter_does_not_close_it(tmp_path):
+    """A Chinese paper (batch 123) sets its columns 1.2 points apart: a line ending with a
+    full-width "。" has its cell's blank right half in the gutter, so no column cut was found
+    and the page was read row by row across both columns. The gutter is sought from where the
+    lines' ink ends (``Block.ink_right``)."""
+    doc = one_page(tmp_path, _cjk_columns)
+    words = doc.words(0)
+    left = [w for w in words if w.rect[0] < 290]
+    right = [w for w in words if w.rect[0] > 290]
+    assert max(w.index for w in left) < min(w.index for w in right)

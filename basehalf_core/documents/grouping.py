@@ -318,12 +318,28 @@ def blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[Group]:
                     first_word=word,
                     style=f"{family}@{size}",
                     first_line=(min(fxa, fxb), min(fya, fyb), max(fxa, fxb), max(fya, fyb)),
+                    ink_right=_ink_right(members) if tuple(rot) == (1, 0, 0, 1, 0, 0) else None,
                 ),
                 members,
                 box,
             )
         )
     return out
+
+
+# Full-width punctuation that closes a CJK phrase: set in the left half of its cell.
+CJK_CLOSERS = frozenset("，。、；：！？）」』】〉》〕”’")
+
+
+def _ink_right(members: list[_Segment]) -> float | None:
+    """The right edge of these lines' ink, each closing punctuation's blank half left out;
+    None when no line ends with one (the box's edge is the ink's)."""
+    if not any(m.units[-1].text[-1:] in CJK_CLOSERS for m in members):
+        return None
+    return max(
+        m.box[2] - (0.5 * m.size if m.units[-1].text[-1:] in CJK_CLOSERS else 0.0)
+        for m in members
+    )
 
 
 def _followed_on_line(ordered: list[_Segment]) -> set[int]:

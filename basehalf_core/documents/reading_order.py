@@ -75,7 +75,7 @@ def xy_cut(
             rest = [b for b in blocks if b not in band]
             return xy_cut(band, min_col_gap) + xy_cut(rest, min_col_gap, body_style, page)
     cols, headings = headings_in_gutter(
-        blocks, gaps([(b.bbox[0] + eps, b.bbox[2] - eps) for b in blocks], min_col_gap)
+        blocks, gaps([(b.bbox[0] + eps, _right(b) - eps) for b in blocks], min_col_gap)
     )
     if headings:
         return _sections(blocks, headings, min_col_gap, body_style, page)
@@ -114,6 +114,11 @@ def xy_cut(
             + xy_cut(below, min_col_gap, body_style, page)
         )
     return _by_rows(blocks)
+
+
+def _right(b: Block) -> float:
+    """Where ``b``'s ink ends on the right, for finding gutters (see ``Block.ink_right``)."""
+    return b.bbox[2] if b.ink_right is None else b.ink_right
 
 
 def _sections(
@@ -200,9 +205,9 @@ def _narrow_gutters(blocks: list[Block], min_col_gap: float) -> list[tuple[float
     out = []
     text = [b for b in blocks if b.chars >= NARROW_GUTTER_CHARS * b.lines]
     for lo, hi in gaps(
-        [(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in blocks], NARROW_GUTTER * min_col_gap
+        [(b.bbox[0] + 0.5, _right(b) - 0.5) for b in blocks], NARROW_GUTTER * min_col_gap
     ):
-        left = sum(b.lines for b in text if b.bbox[2] - 0.5 <= lo)
+        left = sum(b.lines for b in text if _right(b) - 0.5 <= lo)
         right = sum(b.lines for b in text if b.bbox[0] + 0.5 >= hi)
         if min(left, right) >= NARROW_GUTTER_LINES:
             out.append((lo, hi))

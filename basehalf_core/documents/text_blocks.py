@@ -42,6 +42,9 @@ class Block:
         banner: it is a heading set on a filled band of its own (a poster's column head).
         frame: the box of the outline drawn around it and other blocks (a poster's section),
             in displayed page space (None if none).
+        ink_right: the right edge of its lines' ink where the box says more: a CJK line's
+            closing punctuation ("，" "。") sits in the left half of its cell, whose blank
+            right half reaches into the gutter (None if the box's edge is the ink's).
     """
 
     id: object
@@ -60,6 +63,7 @@ class Block:
     first_word: str = ""
     banner: bool = False
     frame: tuple[float, float, float, float] | None = None
+    ink_right: float | None = None
 
 
 def dir_key(direction: tuple[float, float]) -> tuple[int, int]:
