@@ -68,13 +68,14 @@ from basehalf_core.documents.document import (
     WrongPassword,
 )
 from basehalf_core.documents.pages import line_rects
+from basehalf_core.documents.raster import warm_renderer
 from basehalf_core.errors import BasehalfError
 from basehalf_widgets.esm import CachedScript
 from basehalf_widgets.reader_pages import IMAGE, PageCache, Warmer
 
 # The rasteriser and JPEG encoder are set up with this module, not on the first page a
 # learner opens.
-documents.warm_renderer()
+warm_renderer()
 
 _STATIC = Path(__file__).parent / "static"
 MIN_ZOOM, MAX_ZOOM = 0.25, 6.0

@@ -1,6 +1,6 @@
-"""The documents floor: PDFs and EPUBs through PyMuPDF (open, render, words, passages), reading
-order, passage anchors (with highlights), the whole-document search (``page_search``) and
-fetching a paper.
+"""The documents floor: PDFs and EPUBs through PyMuPDF (open, render, words, passages; what can be
+wrong with one in ``errors``, a page's pixels in ``raster``), reading order, passage anchors
+(with highlights), the whole-document search (``page_search``) and fetching a paper.
 
 ``text`` holds the pure text rules (no PyMuPDF) and ``runs`` the page's text that search and
 re-anchoring look in, ``pages`` the extraction of one page's words (from the units and line
@@ -26,6 +26,7 @@ __all__ = [
     "captions",
     "citation",
     "document",
+    "errors",
     "fetch",
     "glued",
     "grouping",
@@ -38,6 +39,7 @@ __all__ = [
     "page_search",
     "pages",
     "quotations",
+    "raster",
     "raw_text",
     "reading_order",
     "regions",

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import math
 import os
 import threading
@@ -24,7 +23,26 @@ from pathlib import Path
 import pymupdf
 from rapidfuzz import fuzz
 
+from basehalf_core.documents.errors import (
+    BadSelection,
+    BrokenDocument,
+    DocumentClosed,
+    DocumentError,
+    EmptyFile,
+    NeedsPassword,
+    NoPages,
+    NotADocument,
+    PageOutOfRange,
+    WrongPassword,
+)
 from basehalf_core.documents.pages import PageText, Word, line_rects
+from basehalf_core.documents.raster import (
+    JPEG_QUALITY,
+    MAX_RENDER_PIXELS,
+    Rendered,
+    capped_zoom,
+    jpeg,
+)
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, TEXT_FLAGS
 from basehalf_core.documents.running_heads import edge_lines_of
 from basehalf_core.documents.runs import make_runs
@@ -51,7 +69,6 @@ from basehalf_core.documents.text import (
     trim_left,
     trim_right,
 )
-from basehalf_core.errors import BasehalfError
 
 __all__ = [
     "HYPHENS",
@@ -89,53 +106,8 @@ __all__ = [
 
 # MuPDF's own search (Document.find_text): the same text page, line-end hyphens joined.
 SEARCH_FLAGS = TEXT_FLAGS | pymupdf.TEXT_DEHYPHENATE
-# Rendering cannot be interrupted: a huge page is rendered scaled down to at most this.
-MAX_RENDER_PIXELS = 12_000_000
-# JPEG quality of pages sent to the reader: small print stays legible (tests/test_documents.py
-# compares it with the PNG of the same page); the text layer carries exact text and boxes.
-JPEG_QUALITY = 80
 OPEN_CACHE_SIZE = 8
 PAGE_CACHE_SIZE = 48
-
-
-class DocumentError(BasehalfError):
-    """A document cannot be used; ``path`` names the file and ``reason`` says why."""
-
-
-class NeedsPassword(DocumentError):
-    """The PDF is encrypted and no password was given."""
-
-
-class WrongPassword(DocumentError):
-    """The password given does not open the PDF."""
-
-
-class NoPages(DocumentError):
-    """The file opens but has no pages (xref loop, truncation)."""
-
-
-class BrokenDocument(DocumentError):
-    """The file claims to be a PDF or EPUB but is truncated or corrupt."""
-
-
-class EmptyFile(DocumentError):
-    """The file has 0 bytes."""
-
-
-class NotADocument(DocumentError):
-    """The file is not a PDF or EPUB whatever its name says."""
-
-
-class PageOutOfRange(DocumentError):
-    """A page index outside the document."""
-
-
-class BadSelection(DocumentError):
-    """Word indices that are not words of that page."""
-
-
-class DocumentClosed(DocumentError):
-    """The document was closed."""
 
 
 @dataclass
@@ -162,25 +134,6 @@ class Passage:
     fingerprint: str
     chapter: str | None = None
     word_indices: list[int] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Rendered:
-    """One rendered page: the encoded image and the zoom actually used (lower than asked if
-    capped); ``mime`` is ``image/png`` or ``image/jpeg``."""
-
-    data: bytes
-    zoom: float
-    width: int
-    height: int
-    mime: str = "image/png"
-
-    @property
-    def png(self) -> bytes:
-        """The PNG bytes (a page rendered as PNG only)."""
-        if self.mime != "image/png":
-            raise ValueError(f"this page was rendered as {self.mime}, not PNG")
-        return self.data
 
 
 def fingerprint_of(data: bytes) -> str:
@@ -313,13 +266,13 @@ class Document:
         width, height, used, data = self._raster(i, zoom, png=image == "png")
         if image == "png":
             return Rendered(data, used, width, height)
-        return Rendered(_jpeg(data, width, height), used, width, height, "image/jpeg")
+        return Rendered(jpeg(data, width, height), used, width, height, "image/jpeg")
 
     def _raster(self, i: int, zoom: float, png: bool) -> tuple[int, int, float, bytes]:
         """(width, height, zoom used, PNG bytes or raw RGB samples) of page ``i``."""
         with self._locked():
             page = self._doc[i]
-            used = _capped_zoom(page.rect.width, page.rect.height, float(zoom))
+            used = capped_zoom(page.rect.width, page.rect.height, float(zoom))
             try:
                 pix = page.get_pixmap(matrix=pymupdf.Matrix(used, used), alpha=False)
                 if not png and pix.n != 3:  # grey or CMYK pages: the JPEG encoder takes RGB
@@ -664,14 +617,6 @@ class Document:
             helper.close()
 
 
-def _capped_zoom(w: float, h: float, zoom: float) -> float:
-    """``zoom`` lowered so a ``w`` x ``h`` point page renders to at most MAX_RENDER_PIXELS."""
-    used = min(zoom, math.sqrt(MAX_RENDER_PIXELS / max(w * h, 1e-6)))
-    while math.ceil(w * used) * math.ceil(h * used) > MAX_RENDER_PIXELS:
-        used *= 0.999  # pixel sizes round up
-    return used
-
-
 _UNREAD = object()  # an outline not read yet
 
 
@@ -691,35 +636,6 @@ class _LazyOutline(pymupdf.Document):
         if self._outline is _UNREAD:
             self._outline = pymupdf.Document._loadOutline(self)
         return self._outline
-
-
-def warm_renderer() -> None:
-    """Set up MuPDF's rasteriser and Pillow's JPEG encoder now, not on the first page rendered.
-
-    Their first use costs tens of milliseconds (imports, encoder set-up; MuPDF's colour
-    management and glyph machinery: a book's first page rendered in 15 ms cold against 5 ms
-    after a word on a blank page was rendered); a module that will render pages (the reader
-    widget) calls this when it is imported, so a learner's first page does not wait for it.
-    """
-    scratch = pymupdf.open()
-    try:
-        page = scratch.new_page(width=32, height=16)
-        page.insert_text((2, 12), "Ag")
-        pixmap = page.get_pixmap()
-        _jpeg(pixmap.samples, pixmap.width, pixmap.height)
-    finally:
-        scratch.close()
-
-
-def _jpeg(samples: bytes, width: int, height: int) -> bytes:
-    from PIL import Image  # imported on first use: the CLI and the grader never render
-
-    out = io.BytesIO()
-    picture = Image.frombuffer("RGB", (width, height), samples, "raw", "RGB", 0, 1)
-    # 4:2:0 chroma: text edges live in the luminance, kept at full resolution; colour at half
-    # costs nothing legible and makes the page smaller than its PNG and quicker to encode.
-    picture.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=2)
-    return out.getvalue()
 
 
 # -- the open-documents cache ------------------------------------------------------------------
