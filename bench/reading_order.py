@@ -136,7 +136,7 @@ def main() -> int:
             f"author): {sum(first)}/{len(first)} {100 * sum(first) / max(len(first), 1):.1f}%"
         )
     # Later batches sit in the unseen split and carry their number and freeze in the case.
-    for batch in sorted({c["batch"] for c in cases if "batch" in c}, key=int):
+    for batch in sorted({c["batch"] for c in cases if "batch" in c}, key=_batch_order):
         mine = [c for c in cases if c.get("batch") == batch]
         if not all("first_measured" in c for c in mine):
             continue  # a batch being measured for the first time has no first figure yet
@@ -147,6 +147,11 @@ def main() -> int:
             f"author): {sum(first)}/{len(first)} {100 * sum(first) / max(len(first), 1):.1f}%"
         )
     return 0
+
+
+def _batch_order(batch: str) -> tuple:
+    """Numbered batches in their order, then any named otherwise ("ro132") by name."""
+    return (0, int(batch), "") if batch.isdigit() else (1, 0, batch)
 
 
 if __name__ == "__main__":

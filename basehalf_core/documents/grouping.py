@@ -337,8 +337,7 @@ def _ink_right(members: list[_Segment]) -> float | None:
     if not any(m.units[-1].text[-1:] in CJK_CLOSERS for m in members):
         return None
     return max(
-        m.box[2] - (0.5 * m.size if m.units[-1].text[-1:] in CJK_CLOSERS else 0.0)
-        for m in members
+        m.box[2] - (0.5 * m.size if m.units[-1].text[-1:] in CJK_CLOSERS else 0.0) for m in members
     )
 
 
