@@ -27,6 +27,9 @@ SUBHEADING_LINES = 2
 SECTION_NUMBER = re.compile(
     r"\d+(\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.|[(（]\d+[)）]|(\d+|[\u2160-\u216b])(-\d+)+\.?"
 )
+# A heading of at most this many characters may take three lines (a manual's narrow column:
+# "Hands-free locking when / moving away from the / vehicle").
+NARROW_HEADING_CHARS = 60
 # A heading may start left of its column by up to this share of the column's width.
 OUTDENT_MAX = 0.5
 # A heading in the text's size may start this many sizes left of its column (a list's numbers
@@ -96,7 +99,8 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
 
     A drag keeps only text set like its two ends (a caption, table or permission block
     between them is set otherwise), but a heading between two paragraphs is read. A heading
-    is one or two short lines at about the body's size or larger, inside a column of
+    is one or two short lines (three in a narrow column: :data:`NARROW_HEADING_CHARS`) at
+    about the body's size or larger, inside a column of
     running text (no wider than it) and within three body sizes of it above or below. A
     headline across columns or a pull quote set much larger keeps its own style. A block set
     in a fixed-pitch font, in a column of running text and as close to it, is a code listing
@@ -127,7 +131,7 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
             if b.size < TINY_RATIO * size:
                 continue
             slack = outdent = size
-        elif b.lines > 2 or b.chars > 120:
+        elif b.chars > 120 or b.lines > (3 if b.chars <= NARROW_HEADING_CHARS else 2):
             continue
         elif HEADING_MAX_RATIO * size < b.size <= DISPLAY_HEADING_RATIO * size or (
             b.lines <= SUBHEADING_LINES

@@ -87,6 +87,12 @@ def xy_cut(
         headings = balanced_section_headings(blocks, rows, (lo, hi)) if rows else []
         if headings:
             return _sections(blocks, headings, min_col_gap, body_style, page)
+        band = _band_beside_gutter(blocks, rows, (lo, hi), min_col_gap)
+        if band:
+            top, rest = band
+            return xy_cut(top, min_col_gap, body_style, page) + xy_cut(
+                rest, min_col_gap, body_style, page
+            )
         cut = (lo + hi) / 2
         left = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 < cut]
         right = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 >= cut]
@@ -217,6 +223,43 @@ def _narrow_gutters(blocks: list[Block], min_col_gap: float) -> list[tuple[float
 # A block across the columns' top (or foot) reaches at most this share of its font size into
 # the columns' first (or last) line: the slop of its box, not a line set level with them.
 BAND_REACH = 0.5
+
+
+def _band_beside_gutter(
+    blocks: list[Block],
+    rows: list[tuple[float, float]],
+    gutter: tuple[float, float],
+    min_gap: float,
+) -> tuple[list[Block], list[Block]] | None:
+    """The blocks above a row's gap and those below, when what lies above stands on one side
+    of ``gutter`` only and spans a gutter of the columns under it: ``(above, below)`` or None.
+
+    A newsletter sets its leading article over the second and third of three columns, the
+    first column empty beside it: the gutter left of the second column runs the page's whole
+    height, but the article is read before the three columns, which all start under it. A
+    column's first paragraphs above a gap on one side (the other column opening lower, under
+    a picture) span no gutter of the columns below: they are read as a column.
+    """
+    eps = 0.5
+    for lo, hi in rows:
+        cut = (lo + hi) / 2
+        above = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
+        below = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
+        if not above or not below:
+            continue
+        one_side = all(b.bbox[0] >= gutter[1] - eps for b in above) or all(
+            b.bbox[2] <= gutter[0] + eps for b in above
+        )
+        if not one_side:
+            continue
+        under = gaps([(b.bbox[0] + eps, _right(b) - eps) for b in below], min_gap)
+        if any(
+            b.lines >= 2 and b.bbox[0] < g_lo and b.bbox[2] > g_hi
+            for b in above
+            for g_lo, g_hi in under
+        ):
+            return above, below
+    return None
 
 
 def _bands_off_columns(

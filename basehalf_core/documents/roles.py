@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import pairwise
 
+from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.text_blocks import (
     FOOTNOTE_SIZE_RATIO,
     TINY_RATIO,
@@ -69,6 +70,7 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             b.lines <= 2
             and y1 <= HEADER_BAND * page_height
             and _stands_apart(b, blocks, roles, body_size)
+            and not _heads_its_column(b, blocks, roles, body_size)
         ):
             roles[b.id] = "header"
         elif (
@@ -167,6 +169,39 @@ def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) 
         if o is not b and roles[o.id] == "body" and o.bbox[1] >= b.bbox[3] - 1
     ]
     return not below or min(below) - b.bbox[3] >= 1.2 * body_size
+
+
+# A section heading at a column's top stands at most this many text sizes over the column's
+# first paragraph.
+COLUMN_TOP_HEADING_GAP = 2.0
+
+
+def _heads_its_column(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
+    """A numbered section heading at the top of a column ("IV. Text Data" under the page's
+    number, the left column opening with a figure) is the column's first line, not a head.
+
+    It is one line opening with a section's number, inside the column of the paragraph under
+    it, within :data:`COLUMN_TOP_HEADING_GAP` text sizes of it, and nearer to it than to
+    whatever stands above (the page's number or head, or the page's edge): a running head's
+    second line follows its first at a line's spacing and stands well off the text.
+    """
+    titled = b.chars > len(b.first_word) + 1  # a page's bare number is no heading
+    if b.lines != 1 or not titled or not SECTION_NUMBER.fullmatch(b.first_word):
+        return False
+    under = [
+        o
+        for o in blocks
+        if o is not b and roles[o.id] == "body" and o.bbox[1] >= b.bbox[3] - 1 and x_overlap(o, b)
+    ]
+    if not under:
+        return False
+    first = min(under, key=lambda o: o.bbox[1])
+    below = first.bbox[1] - b.bbox[3]
+    inside = first.bbox[0] - 0.5 * body_size <= b.bbox[0] and b.bbox[2] <= first.bbox[2] + 1
+    if not (inside and first.lines >= 2 and below <= COLUMN_TOP_HEADING_GAP * body_size):
+        return False
+    above = [o.bbox[3] for o in blocks if o is not b and o.bbox[3] <= b.bbox[1] + 1]
+    return b.bbox[1] - max(above, default=0.0) > below
 
 
 def _apart_from_above(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
