@@ -18,6 +18,21 @@ A car's manual (batch 133) sets a column's bold heading on three lines ("Hands-f
 when / moving away from the / vehicle"): a heading was one or two lines, so a drag from the
 foot of the column before it to its first sentence left it out. A heading of at most 60
 characters may take three.
+A government form (batch 135) hangs Word's second-level bullets left of a list's items: a
+letter "o" in Courier New. They were read as a narrow column of their own, after the paragraph
+under the list ("… must be completed. o o o o o Submitting your application"). A group of
+nothing but such marks (Courier's "o", Wingdings' signs read in Latin-1, dashes, arrows, a
+symbol font's private-use glyphs), each level with a line's first word, goes into that line.
+
+A magazine (batch 135) sets a pull quote between two rules drawn as rows of hyphens in the
+text's size; the upper row was read as the last line of the paragraph above it. A row of at
+least eight of one mark and nothing else is a rule: it joins no paragraph and is left out of a
+drag like a figure's lines.
+
+A paper set in Word (batch 132) sets a footnote in the text's own size under Word's two-inch
+rule, 0.6 of its column, its marker raised and apart from its text: the rule was longer than
+the 0.6 of the notes' width a footnote rule was allowed, and the note was read as the column's
+last paragraph. A footnote rule may span 0.65 of the notes under it.
 """
 
 from __future__ import annotations
@@ -104,3 +119,75 @@ def test_a_three_line_heading_of_a_narrow_column_is_read(tmp_path):
     right = [w for w in words if w.rect[0] > 205 and w.rect[1] > 115]
     quote = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
     assert "Hands-free locking when moving away from the vehicle" in quote
+
+
+def _word_bullets(page) -> None:
+    """A paragraph, a list whose bullets are Courier New's "o" hung left of the items, and a
+    paragraph under the list."""
+    write_lines(page, 56, 80, [9] * 4, TEXT, size=10, lead=12, font="helv")
+    y = 140
+    for k, lines in enumerate((1, 2, 1, 1, 2)):
+        page.insert_text((56.8, y), "o", fontsize=10, fontname="cour")
+        y = write_lines(
+            page, 78.6, y, [6] * lines, TEXT, size=10, lead=13, start=3 * k, font="helv"
+        )
+        y += 2
+    write_lines(page, 56, y + 14, [9] * 4, TEXT, size=10, lead=12, start=7, font="helv")
+
+
+def test_word_bullets_set_as_letters_open_their_items(tmp_path):
+    doc = one_page(tmp_path, _word_bullets)
+    words = doc.words(0)
+    bullets = [w for w in words if w.text == "o"]
+    assert len(bullets) == 5
+    for b in bullets:
+        item = words[b.index + 1]
+        assert abs(item.rect[1] - b.rect[1]) < 3 and item.rect[0] > b.rect[0]
+    # A drag through the paragraph under the list reads no bullet.
+    under = [w for w in words if w.rect[1] > 245]
+    quote = doc.passage(0, doc.select_between(0, under[0].index, under[-1].index)).quote
+    assert " o " not in f" {quote} "
+
+
+def _pull_quote_between_dashes(page) -> None:
+    """A column's paragraph, a pull quote between two rows of hyphens right under its last
+    line, and the paragraph's next (the quote set large, a headline's size: read or not by
+    the heading rules, never part of the rules' rows)."""
+    end = write_lines(page, 56, 80, [8] * 6, TEXT, size=10, lead=12)
+    page.insert_text((56, end), " ".join("-" * 30), fontsize=10, fontname="tiro")
+    page.insert_text(
+        (56, end + 26), "Set to become a key requirement", fontsize=18, fontname="helv"
+    )
+    page.insert_text((56, end + 48), " ".join("-" * 30), fontsize=10, fontname="tiro")
+    write_lines(page, 56, end + 66, [8] * 6, TEXT, size=10, lead=12, start=5)
+
+
+def test_rows_of_hyphens_around_a_pull_quote_are_rules_not_text(tmp_path):
+    doc = one_page(tmp_path, _pull_quote_between_dashes)
+    words = doc.words(0)
+    text = [w for w in words if w.text != "-" and w.style.startswith("Times")]
+    last_above = max((w for w in text if w.rect[1] < 150), key=lambda w: w.index)
+    first_below = min((w for w in text if w.rect[1] > 200), key=lambda w: w.index)
+    quote = doc.passage(0, doc.select_between(0, last_above.index, first_below.index)).quote
+    assert "-" not in quote.split()
+
+
+def _word_footnote(page) -> None:
+    """Two columns; at the left one's foot Word's two-inch footnote rule (0.6 of the column),
+    a raised marker, and the note in the text's own size set in after it."""
+    write_lines(page, 54, 90, [13] * 50, TEXT, size=9, lead=11)
+    page.draw_rect((54, 665.5, 198, 666), color=None, fill=(0, 0, 0))
+    page.insert_text((54, 679), "3", fontsize=6, fontname="tiro")
+    write_lines(page, 60, 682, [13] * 3, TEXT, size=9, lead=11, start=20)
+    write_lines(page, 330, 90, [13] * 50, TEXT, size=9, lead=11, start=4)
+
+
+def test_a_word_footnote_under_its_rule_is_left_out_of_a_drag(tmp_path):
+    doc = one_page(tmp_path, _word_footnote)
+    words = doc.words(0)
+    note = [w for w in words if w.rect[1] > 670 and w.rect[0] < 300]
+    assert {w.role for w in note} == {"footnote"}
+    left = max((w for w in words if w.rect[0] < 300 and w.rect[1] < 660), key=lambda w: w.index)
+    right = min((w for w in words if w.rect[0] > 300), key=lambda w: w.index)
+    quote = doc.passage(0, doc.select_between(0, left.index, right.index)).quote
+    assert quote == f"{left.text} {right.text}"

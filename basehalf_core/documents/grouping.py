@@ -52,6 +52,9 @@ def group(segs: list[_Segment], rot) -> list[Group]:
     numbers = [m.box for m in ordered if _EQUATION_NUMBER.fullmatch(segment_text(m))]
     body_size = text_size(ordered)
     for seg in ordered:
+        if drawn_with_characters([seg]):
+            groups.append(([seg], seg.box))  # a rule: it joins no paragraph, none joins it
+            continue
         x0, y0, x1, y1 = seg.box
         best = None
         set_off = False
@@ -148,7 +151,22 @@ def group(segs: list[_Segment], rot) -> list[Group]:
     for n in credits:
         # Read in the flow like a caption, left out of a drag between two pieces of text.
         out[n].block.region = "float"
+    for g in out:
+        if drawn_with_characters(g.segments):
+            g.block.region = "float"  # a rule, not text: left out like a figure's lines
     return out
+
+
+# A magazine's rule drawn with characters above and below a pull quote ("- - - - -", "____"):
+# at least this many of one mark, and nothing else.
+RULE_MARKS = frozenset("-–—_=*~.·•")
+RULE_MIN_MARKS = 8
+
+
+def drawn_with_characters(members: list[_Segment]) -> bool:
+    """Whether these lines are a rule set as a row of one mark, with no word in them."""
+    marks = "".join(u.text for m in members for u in m.units).replace(" ", "")
+    return len(marks) >= RULE_MIN_MARKS and set(marks) <= {marks[0]} and marks[0] in RULE_MARKS
 
 
 # Title matter is set larger than this share of the text's size.

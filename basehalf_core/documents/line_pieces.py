@@ -19,6 +19,16 @@ SENTENCE_END = (".", "!", "?", "\u3002", "\uff0e")
 # before the line's first word.
 BULLETS = frozenset("•◦▪▫‣∙●○■□∗")
 BULLET_GAP = 2.0
+# A word processor's bullets that come out as letters or signs: Courier New's "o", Wingdings'
+# square, arrow, check and diamond read in Latin-1 ("§", "Ø", "ü", "v"), dashes and arrows.
+# Only a group made of nothing else, each level with a line's first word, is such a column.
+HUNG_MARKS = BULLETS | frozenset("o§Øüv-–·➢►▶◆◇✓✔❖→")
+
+
+def hung_mark(text: str) -> bool:
+    """A list's mark hung left of its item: a bullet, a sign a word processor sets as one, or
+    a glyph of a symbol font's private-use range (Symbol's and Wingdings' bullets)."""
+    return text in HUNG_MARKS or (len(text) == 1 and 0xF000 <= ord(text) <= 0xF0FF)
 
 
 def attach_bullets(
@@ -29,15 +39,15 @@ def attach_bullets(
     LaTeX sets an item's bullet in a symbol font and a smaller size, hung left of the item's
     text: the bullets group on their own, a narrow column of their own, and the XY-cut read
     that column between two lines of the text beside it ("names and • • • • affiliations").
-    A group of bullets only, each standing level with a line's first word of one other
-    group, at most :data:`BULLET_GAP` of that line's sizes before it, is put into that
-    group, each bullet right before the word it opens.
+    A group of bullets only (:func:`hung_mark`), each standing level with a line's first
+    word of one other group, at most :data:`BULLET_GAP` of that line's sizes before it, is
+    put into that group, each bullet right before the word it opens.
     """
     k = len(groups) - 1
     while k >= 0:
         members = groups[k][0]
         if members[0].direction == (1.0, 0.0) and all(
-            u.text in BULLETS for m in members for u in m.units
+            hung_mark(u.text) for m in members for u in m.units
         ):
             opened = [_opened(m, groups, k) for m in members]
             owners = {j for j, _seg in (o for o in opened if o is not None)}

@@ -282,8 +282,10 @@ RULE_THICKNESS = 1.5
 # ... or at most this share of an em: a poster's text is set at 25 points, its tables' rules
 # in proportion (2.8 points).
 RULE_EM = 0.15
-# A footnote rule spans at most this share of the width of the notes under it.
-FOOTNOTE_RULE_SHARE = 0.6
+# A footnote rule spans at most this share of the width of the notes under it (Word draws
+# it two inches long whatever the column: 0.6 of a 3.3-inch column, more of its notes' text
+# set in after their marker).
+FOOTNOTE_RULE_SHARE = 0.65
 
 
 def _mark_footnote_rules(groups: list[Group], rules: list, height: float, rot: tuple) -> None:
