@@ -33,6 +33,17 @@ A paper set in Word (batch 132) sets a footnote in the text's own size under Wor
 rule, 0.6 of its column, its marker raised and apart from its text: the rule was longer than
 the 0.6 of the notes' width a footnote rule was allowed, and the note was read as the column's
 last paragraph. A footnote rule may span 0.65 of the notes under it.
+A conference paper (batch 132) draws a graph atop the right column, its curved arrows' box
+reaching past the caption under it; the caption, four lines, made the region running text
+and it was read between the columns. A caption inside a figure's box does not make it text.
+The same paper draws a sentence as a figure, three lines of words with arrows: the arrows
+under the first line and those round the other two cluster apart, and the middle line was
+read as a heading. Two figure regions one right over the other with single lines between
+are one figure, when the box round both takes in nothing else.
+
+An LNCS paper's footnotes (a URL each) are set smaller than the text with their markers
+raised and apart: a note's text that starts just right of a footnote's marker, level with
+it, is marked by it.
 """
 
 from __future__ import annotations
@@ -191,3 +202,71 @@ def test_a_word_footnote_under_its_rule_is_left_out_of_a_drag(tmp_path):
     right = min((w for w in words if w.rect[0] > 300), key=lambda w: w.index)
     quote = doc.passage(0, doc.select_between(0, left.index, right.index)).quote
     assert quote == f"{left.text} {right.text}"
+
+
+def _graph_atop_a_column(page) -> None:
+    """Two columns; atop the right one a graph of circles and curved arrows (the arrows' box
+    reaching past the caption) over a four-line caption set like the text."""
+    write_lines(page, 54, 70, [9] * 56, TEXT, size=10, lead=12)
+    for x, y in ((340, 80), (420, 70), (500, 120), (360, 200), (460, 230), (530, 250)):
+        page.draw_circle((x, y), 6, color=(0.8, 0, 0), fill=(0.9, 0.2, 0.1))
+    page.draw_bezier((340, 80), (330, 400), (540, 400), (530, 250), color=(0, 0, 0), width=1)
+    page.draw_bezier((420, 70), (380, 150), (460, 150), (460, 230), color=(0, 0, 0), width=1)
+    caption = "Figure 2: Example of graph representation of a text in which an edge"
+    write_lines(page, 318, 300, [9] * 4, caption.split() + TEXT, size=10, lead=12)
+    write_lines(page, 318, 432, [9] * 24, TEXT, size=10, lead=12, start=4)
+
+
+def test_a_caption_inside_a_figures_loose_box_is_the_figures(tmp_path):
+    doc = one_page(tmp_path, _graph_atop_a_column)
+    words = doc.words(0)
+    assert {w.role for w in words if w.rect[0] > 300 and 285 < w.rect[1] < 345} == {"float"}
+    left = max((w for w in words if w.rect[0] < 300), key=lambda w: w.index)
+    right = min((w for w in words if w.rect[0] > 300 and w.rect[1] > 420), key=lambda w: w.index)
+    quote = doc.passage(0, doc.select_between(0, left.index, right.index)).quote
+    assert quote == f"{left.text} {right.text}"
+
+
+def _sentence_as_a_figure(page) -> None:
+    """A column: a paragraph, a sentence drawn as a figure (three lines set larger, arrows
+    under the first and round the other two), its caption, and the paragraph's next."""
+    end = write_lines(page, 54, 70, [9] * 8, TEXT, size=9, lead=11)
+    lines = ("information retrieval is the activity of", "information resources relevant to an")
+    for k, line in enumerate((*lines, "from a collection of resources")):
+        page.insert_text((57, end + 20 + 37 * k), line, fontsize=12, fontname="tiro")
+    for x in (70, 110, 150):
+        page.draw_bezier((x, end + 24), (x + 5, end + 30), (x + 30, end + 30), (x + 35, end + 24))
+    for x in (70, 120, 170):
+        y = end + 64
+        page.draw_bezier((x, y), (x + 10, y + 20), (x + 40, y + 20), (x + 50, y + 37))
+        page.draw_bezier((x, y + 37), (x + 10, y + 55), (x + 40, y + 55), (x + 50, y + 39))
+    caption = "Figure 1: Example of graph creation from text parsing."
+    write_lines(page, 54, end + 130, [8, 9], caption.split() + TEXT, size=9, lead=11, font="tibo")
+    write_lines(page, 54, end + 165, [9] * 8, TEXT, size=9, lead=11, start=3)
+
+
+def test_the_parts_of_a_figure_drawn_round_lines_of_words_are_one_figure(tmp_path):
+    doc = one_page(tmp_path, _sentence_as_a_figure)
+    words = doc.words(0)
+    drawn = [w for w in words if w.style.endswith("@12.0")]
+    assert len(drawn) == 16 and {w.role for w in drawn} == {"float"}
+    body = [w for w in words if w.role == "body" and w.style == "Times@9.0"]
+    above = max((w for w in body if w.rect[1] < 170), key=lambda w: w.index)
+    below = min((w for w in body if w.rect[1] > 280), key=lambda w: w.index)
+    quote = doc.passage(0, doc.select_between(0, above.index, below.index)).quote
+    assert quote == f"{above.text} {below.text}"
+
+
+def _lncs_footnotes(page) -> None:
+    """One column of text, and under it two footnotes (URLs) set smaller than the text, each
+    marker raised and apart from its note."""
+    write_lines(page, 135, 107, [11] * 45, TEXT, size=10, lead=12)
+    for k, url in enumerate(("pypi.org/project/pycocotools", "ds4sd.github.io/icdar23")):
+        page.insert_text((138, 648 + 11 * k), str(k + 1), fontsize=6, fontname="tiro")
+        page.insert_text((145, 652 + 11 * k), url, fontsize=9, fontname="tiro")
+
+
+def test_a_footnote_set_apart_from_its_raised_marker_is_marked_by_it(tmp_path):
+    doc = one_page(tmp_path, _lncs_footnotes)
+    notes = [w for w in doc.words(0) if w.text.startswith(("pypi", "ds4sd"))]
+    assert [w.role for w in notes] == ["footnote", "footnote"]

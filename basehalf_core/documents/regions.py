@@ -178,7 +178,15 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
         )
 
     mark_frames(groups, frames, page, paragraph)
-    figures = [r for r in figures if not any(inside(g, r) and paragraph(g) for g in groups)]
+
+    def holds_text(r) -> bool:
+        # A caption the figure's loose box takes in (a graph's curved arrows reach past it)
+        # is no paragraph that makes the region running text: it is the figure's.
+        return any(
+            inside(g, r) and paragraph(g) and not CAPTION_LABEL.match(first_line(g)) for g in groups
+        )
+
+    figures = _join_parts([r for r in figures if not holds_text(r)], groups, em, inside)
     # A banner is drawn as a filled box, and its fill is a mark that makes a figure too. Its
     # heading is read in the flow: no title or caption of the figure under it either.
     regions = boxes + figures
@@ -286,6 +294,52 @@ RULE_EM = 0.15
 # it two inches long whatever the column: 0.6 of a 3.3-inch column, more of its notes' text
 # set in after their marker).
 FOOTNOTE_RULE_SHARE = 0.65
+
+
+# Two parts of one figure stand at most this many ems apart, one over the other.
+PART_GAP = 2.0
+
+
+def _join_parts(figures: list, groups: list[Group], em: float, inside) -> list:
+    """Figure regions with the parts of one figure joined: two regions one right over the
+    other (at most :data:`PART_GAP` ems apart, across the same width) with only single lines
+    between them, none a caption, are one figure and those lines its contents, unless the box
+    round both takes in any other text (a table over one column's plot takes in the other
+    column's paragraphs; a running head's band over a figure, the column beside it).
+
+    A paper draws a sentence as a figure, three lines of words with arrows between them: the
+    arrows under the first line and those round the other two cluster apart, and the middle
+    line, between the two, was read as running text.
+    """
+    joined = True
+    while joined:
+        joined = False
+        for a in figures:
+            for b in figures:
+                if a is b or not 0 <= b[1] - a[3] <= PART_GAP * em:
+                    continue
+                if min(a[2], b[2]) - max(a[0], b[0]) < 0.5 * min(a[2] - a[0], b[2] - b[0]):
+                    continue
+                between = [
+                    g
+                    for g in groups
+                    if a[3] - 1 <= (g.box[1] + g.box[3]) / 2 <= b[1] + 1
+                    and min(g.box[2], a[2], b[2]) > max(g.box[0], a[0], b[0])
+                ]
+                if any(g.block.lines > 1 or CAPTION_LABEL.match(first_line(g)) for g in between):
+                    continue
+                union = (min(a[0], b[0]), a[1], max(a[2], b[2]), max(a[3], b[3]))
+                if any(
+                    inside(g, union) and not inside(g, a) and not inside(g, b) and g not in between
+                    for g in groups
+                ):
+                    continue
+                figures = [r for r in figures if r is not a and r is not b] + [union]
+                joined = True
+                break
+            if joined:
+                break
+    return figures
 
 
 def _mark_footnote_rules(groups: list[Group], rules: list, height: float, rot: tuple) -> None:

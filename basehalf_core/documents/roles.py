@@ -117,7 +117,12 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
     for b in candidates:
         if b.bbox[1] < 0.5 * page_height:
             continue
-        marked = b.first_char in FOOTNOTE_MARKERS
+        # The marker may come out a block of its own, raised, just left of the note's text.
+        marked = b.first_char in FOOTNOTE_MARKERS or any(
+            abs(f.bbox[1] - b.bbox[1]) <= b.size
+            and -0.5 * b.size <= b.bbox[0] - f.bbox[2] <= b.size
+            for f in footnotes
+        )
         continues = any(x_overlap(b, f) and f.bbox[1] < b.bbox[1] for f in footnotes)
         if not (marked or continues or _set_apart_below(b, blocks, roles, body_size, page_height)):
             continue
