@@ -44,6 +44,17 @@ are one figure, when the box round both takes in nothing else.
 An LNCS paper's footnotes (a URL each) are set smaller than the text with their markers
 raised and apart: a note's text that starts just right of a footnote's marker, level with
 it, is marked by it.
+A workshop paper (batch 136) sets a section's heading on two lines and its first subsection's
+heading right under it, one block of three lines: a heading was at most two lines, and both
+headings were left out of a drag across them. A block takes up to two lines (three when
+short) for each of its lines that opens with a section's number (``Block.numbered``).
+The same batch's paper sets an Excel chart atop the right column, its legend in a row under
+the plot in the chart's font (Calibri in a Times paper), each entry's marker a line too thin
+to be drawn into the figure's region; its nine-line caption under the legend was read as the
+column's first paragraph. A block of at most two lines set smaller than the text, right
+under or over a figure, in a font family of the figure's own labels that no paragraph is set
+in, is one of its labels and grows its region; a caption as long as a paragraph stands beside
+its figure when close to it (four ems), not across white space.
 """
 
 from __future__ import annotations
@@ -270,3 +281,54 @@ def test_a_footnote_set_apart_from_its_raised_marker_is_marked_by_it(tmp_path):
     doc = one_page(tmp_path, _lncs_footnotes)
     notes = [w for w in doc.words(0) if w.text.startswith(("pypi", "ds4sd"))]
     assert [w.role for w in notes] == ["footnote", "footnote"]
+
+
+def _heading_over_its_first_subheading(page) -> None:
+    """A column: a paragraph, a section's heading on two lines with its first subsection's
+    heading right under it (12 points over 10), and the subsection's paragraph."""
+    end = write_lines(page, 54, 80, [11] * 10, TEXT, size=10, lead=12)
+    heads = ("2 Measurements from the", "warehouse cluster", "2.1 Brief description of the system")
+    for k, head in enumerate(heads):
+        page.insert_text((54, end + 10 + 14 * k), head, fontsize=12, fontname="tibo")
+    write_lines(page, 54, end + 62, [11] * 10, TEXT, size=10, lead=12, start=5)
+
+
+def test_a_heading_over_its_first_subheading_in_one_block_is_read(tmp_path):
+    doc = one_page(tmp_path, _heading_over_its_first_subheading)
+    words = doc.words(0)
+    text = [w for w in words if w.style == "Times@10.0" and w.rect[3] < 200]
+    after = min((w for w in words if w.rect[1] > 245), key=lambda w: w.index)
+    quote = doc.passage(0, doc.select_between(0, text[-1].index, after.index)).quote
+    heads = "2 Measurements from the warehouse cluster 2.1 Brief description of the system"
+    assert quote == f"{text[-1].text} {heads} {after.text}"
+
+
+def _chart_with_a_legend_row(page) -> None:
+    """Two columns; atop the right one a chart (its title and ticks in Helvetica), a legend
+    row under the plot in Helvetica with thin line markers, a nine-line caption set like the
+    text, then the column's text."""
+    write_lines(page, 54, 70, [9] * 56, TEXT, size=9, lead=11)
+    page.draw_rect((330, 70, 556, 240), color=(0.5, 0.5, 0.5), width=0.5)
+    page.draw_polyline([(330, 200), (380, 150), (430, 170), (480, 90), (556, 120)], width=1)
+    page.insert_text((390, 84), "Temporal Development", fontsize=10, fontname="helv")
+    for k in range(6):
+        page.insert_text((336 + 42 * k, 236), str(5 * k), fontsize=6.5, fontname="helv")
+    for k, entry in enumerate(("Overhead (%)", "Alloc (cycles)", "Fill-level")):
+        x = 340 + 75 * k
+        page.draw_line((x, 246), (x + 12, 246), color=(0, 0, 1), width=1)
+        page.insert_text((x + 15, 249), entry, fontsize=8.5, fontname="helv")
+    caption = ["Figure", "2:", "Temporal", "development", "of", "the", "allocator", "under", "load"]
+    write_lines(page, 318, 296, [9] * 9, caption + TEXT, size=9, lead=11, font="tibo")
+    write_lines(page, 318, 410, [9] * 30, TEXT, size=9, lead=11, start=4)
+
+
+def test_a_charts_legend_row_and_long_caption_are_the_figures(tmp_path):
+    doc = one_page(tmp_path, _chart_with_a_legend_row)
+    words = doc.words(0)
+    legend = [w for w in words if w.rect[0] > 300 and 239 < w.rect[1] < 255]
+    caption = [w for w in words if w.rect[0] > 300 and 285 < w.rect[1] < 390]
+    assert legend and {w.role for w in legend + caption} == {"float"}
+    left = max((w for w in words if w.rect[0] < 300), key=lambda w: w.index)
+    right = min((w for w in words if w.rect[0] > 300 and w.rect[1] > 400), key=lambda w: w.index)
+    quote = doc.passage(0, doc.select_between(0, left.index, right.index)).quote
+    assert quote == f"{left.text} {right.text}"

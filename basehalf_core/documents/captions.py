@@ -155,20 +155,20 @@ CAPTION_NEAR = 4.0
 CAPTION_FAR_SHARE = 0.5
 
 
-def caption_beside(g: Group, r, groups: list[Group], em: float) -> bool:
+def caption_beside(g: Group, r, groups: list[Group], em: float, far_off: bool = True) -> bool:
     """Does the caption-labelled block ``g`` stand above or under the region ``r``?
 
     It lies across some of the region's width, at most :data:`CAPTION_NEAR` ems from it, or
-    up to :data:`CAPTION_FAR_SHARE` of the region's height when no other block lies in the
-    space between the two: a picture placed with white space under it (IEEE Access's
-    "FIGURE 1: System overview." 41 pt under its image, set in the text's font and size)
-    keeps its caption, and a short line of running text with a label is not taken for one
-    across a paragraph.
+    (``far_off``) up to :data:`CAPTION_FAR_SHARE` of the region's height when no other block
+    lies in the space between the two: a picture placed with white space under it (IEEE
+    Access's "FIGURE 1: System overview." 41 pt under its image, set in the text's font and
+    size) keeps its caption, and a short line of running text with a label is not taken for
+    one across a paragraph.
     """
     x0, y0, x1, y1 = g.box
     if min(x1, r[2]) <= max(x0, r[0]):
         return False
-    far = max(CAPTION_NEAR * em, CAPTION_FAR_SHARE * (r[3] - r[1]))
+    far = max(CAPTION_NEAR * em, CAPTION_FAR_SHARE * (r[3] - r[1]) if far_off else 0.0)
     for top, bottom in ((r[3], y0), (y1, r[1])):  # under the region, above it
         gap = bottom - top
         if not -em <= gap <= far:

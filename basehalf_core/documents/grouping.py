@@ -6,6 +6,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
+from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.line_pieces import (
     BULLETS,
     PIECE_SIZE_RATIO,
@@ -337,6 +338,10 @@ def blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[Group]:
                     style=f"{family}@{size}",
                     first_line=(min(fxa, fxb), min(fya, fyb), max(fxa, fxb), max(fya, fyb)),
                     ink_right=_ink_right(members) if tuple(rot) == (1, 0, 0, 1, 0, 0) else None,
+                    numbered=sum(
+                        len(m.units) > 1 and bool(SECTION_NUMBER.fullmatch(m.units[0].text))
+                        for m in members
+                    ),
                 ),
                 members,
                 box,

@@ -131,8 +131,10 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
             if b.size < TINY_RATIO * size:
                 continue
             slack = outdent = size
-        elif b.chars > 120 or b.lines > (3 if b.chars <= NARROW_HEADING_CHARS else 2):
-            continue
+        elif b.chars > 120 or b.lines > (3 if b.chars <= NARROW_HEADING_CHARS else 2) * max(
+            b.numbered, 1
+        ):
+            continue  # a heading and its first subsection's, grouped: up to two lines each
         elif HEADING_MAX_RATIO * size < b.size <= DISPLAY_HEADING_RATIO * size or (
             b.lines <= SUBHEADING_LINES
             and SUBHEADING_MIN_RATIO * size <= b.size < FOOTNOTE_SIZE_RATIO * size

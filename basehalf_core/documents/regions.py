@@ -205,6 +205,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
         groups[:] = split_fused_captions(
             groups, figures, em, tuple(page.rotation_matrix), paragraph
         )
+        figures = _take_in_labels(figures, groups, em, inside, paragraph)
     headings = [(g, r) for g in groups for r in banners if inside(g, r)]
     if rules:
         _mark_footnote_rules(groups, rules, page.rect.height, tuple(page.rotation_matrix))
@@ -215,8 +216,11 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
             g.block.region = "box"
         elif any(inside(g, r) for r in figures):
             g.block.region = "float"
-        elif not paragraph(g) and CAPTION_LABEL.match(first_line(g)):
-            if any(caption_beside(g, r, groups, em) for r in figures + tables):
+        elif CAPTION_LABEL.match(first_line(g)):
+            # A long caption holds as many lines as a paragraph: it is one only right beside
+            # its figure, not across white space.
+            far = not paragraph(g)
+            if any(caption_beside(g, r, groups, em, far) for r in figures + tables):
                 g.block.region = "float"
         elif title_over(g, groups, figures, em):
             g.block.region = "float"
@@ -294,6 +298,65 @@ RULE_EM = 0.15
 # it two inches long whatever the column: 0.6 of a 3.3-inch column, more of its notes' text
 # set in after their marker).
 FOOTNOTE_RULE_SHARE = 0.65
+
+
+# A figure's label is set smaller than the text, at most this share of its size (a line of
+# display math beside a figure is set in the text's size).
+LABEL_SIZE = 0.95
+
+
+def _family(g: Group) -> str:
+    return g.block.style.rsplit("@", 1)[0]
+
+
+def _label(g: Group, own: set[str], em: float) -> bool:
+    """A figure's label: at most two lines, smaller than the text, in one of ``own``'s font
+    families, no caption."""
+    return (
+        g.block.lines <= 2
+        and g.block.size <= LABEL_SIZE * em
+        and _family(g) in own
+        and not CAPTION_LABEL.match(first_line(g))
+    )
+
+
+def _take_in_labels(figures: list, groups: list[Group], em: float, inside, paragraph) -> list:
+    """Figure regions grown by the labels set right under or over them in the figure's own
+    font: a chart's legend, a row of short lines under its plot, whose markers are too thin
+    to be drawn into its region.
+
+    A label is a block of at most two lines, smaller than the text (:data:`LABEL_SIZE`), at
+    most an em from the
+    region and across some of its width, set in a font family that some block inside the
+    region is set in and no paragraph of running text is (Calibri's legend under an Excel
+    chart in a Times paper). Then the caption under the legend stands beside the figure.
+    """
+    text = {_family(g) for g in groups if paragraph(g) and not any(inside(g, r) for r in figures)}
+    grown = list(figures)
+    for k, r in enumerate(grown):
+        own = {_family(g) for g in groups if inside(g, r)} - text
+        changed = bool(own)
+        while changed:
+            changed = False
+            for g in groups:
+                x0, y0, x1, y1 = g.box
+                near = -1 <= y0 - r[3] <= em or -1 <= r[1] - y1 <= em
+                if (
+                    near
+                    and min(x1, r[2]) > max(x0, r[0])
+                    and not inside(g, r)
+                    and _label(g, own, em)
+                ):
+                    wider = (min(r[0], x0), min(r[1], y0), max(r[2], x1), max(r[3], y1))
+                    if any(
+                        inside(o, wider) and not inside(o, r) and not _label(o, own, em)
+                        for o in groups
+                    ):
+                        continue  # it would take in more than labels
+                    r = wider
+                    changed = True
+        grown[k] = r
+    return grown
 
 
 # Two parts of one figure stand at most this many ems apart, one over the other.

@@ -45,6 +45,8 @@ class Block:
         ink_right: the right edge of its lines' ink where the box says more: a CJK line's
             closing punctuation ("，" "。") sits in the left half of its cell, whose blank
             right half reaches into the gutter (None if the box's edge is the ink's).
+        numbered: how many of its lines open with a section's number and go on (a section's
+            heading and its first subsection's heading grouped as one block).
     """
 
     id: object
@@ -64,6 +66,7 @@ class Block:
     banner: bool = False
     frame: tuple[float, float, float, float] | None = None
     ink_right: float | None = None
+    numbered: int = 0
 
 
 def dir_key(direction: tuple[float, float]) -> tuple[int, int]:
