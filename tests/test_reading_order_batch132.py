@@ -55,11 +55,33 @@ column's first paragraph. A block of at most two lines set smaller than the text
 under or over a figure, in a font family of the figure's own labels that no paragraph is set
 in, is one of its labels and grows its region; a caption as long as a paragraph stands beside
 its figure when close to it (four ems), not across white space.
+A calculator's guidebook (batch 135) sets each section's heading in a wide left margin, level
+with the section's first paragraph, with tips and notes in the margin under it: read as a
+column of its own, every heading of the page came before the text, and a drag from one
+section into the next missed the heading between. A margin at most 0.6 of the text column's
+width, beside one column of text, whose blocks of one or two lines set at least as large as
+the text stand level with a paragraph's top, holds side heads: each is read before the text
+beside and under it, the margin's notes after that text (``sections.side_heads``).
+A routing paper (batch 138) sets its list's bullets in TeX's math symbols (CMSY, 7 points in
+10-point text): each item's first line was one segment styled by its first unit, the bullet,
+and read as other print, out of the paragraph's flow. A line opening with a bullet in another
+font takes the style of the rest of it, as a line opening with a run-in heading does.
+A LaTeX newspaper (batch 139) sets a story's headline on three short lines, its byline
+centred under it in small bold capitals, and a photo's credit ("Reuters") centred under the
+photo in the text's own font: a drag from one story into the next left out the headline and
+byline and read the credit. A heading of at most 60 characters may take three lines at the
+drag's level too, a line centred right under a heading read is read with it, and a short
+line centred right under a picture is its credit, read like a caption.
+A front page made in InDesign (batch 139) sets its last story across the page's foot under a
+rule, its text smaller than the columns' and under a heading set large: taken for footnotes,
+the story was left out of a drag inside it. Footnotes have no heading: small print under a
+heading 1.3 times the text's size or larger, in the notes' band, is a story's text.
 """
 
 from __future__ import annotations
 
-from pagedraw import one_page, write_lines
+import pymupdf
+from pagedraw import across_columns, one_page, write_lines
 
 PROSE = (
     "the network learns a map from the joint angles to the position of the hand and keeps it "
@@ -79,13 +101,10 @@ def _column_top_heading(page) -> None:
 
 def test_a_numbered_heading_at_a_columns_top_under_the_page_number_is_read(tmp_path):
     doc = one_page(tmp_path, _column_top_heading)
-    words = doc.words(0)
-    left = [w for w in words if w.rect[0] < 295]
-    right = [w for w in words if w.rect[0] > 295 and w.rect[1] > 75]
-    quote = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
-    assert quote == f"{left[-1].text} IV. Text Data {right[0].text}"
+    quote, first, last = across_columns(doc, split=295, right_below=75)
+    assert quote == f"{first} IV. Text Data {last}"
     # The page's number stays out: a bare number is no heading.
-    assert next(w for w in words if w.text == "3" and w.rect[1] < 40).role == "header"
+    assert next(w for w in doc.words(0) if w.text == "3" and w.rect[1] < 40).role == "header"
 
 
 def _article_over_two_columns(page) -> None:
@@ -332,3 +351,93 @@ def test_a_charts_legend_row_and_long_caption_are_the_figures(tmp_path):
     right = min((w for w in words if w.rect[0] > 300 and w.rect[1] > 400), key=lambda w: w.index)
     quote = doc.passage(0, doc.select_between(0, left.index, right.index)).quote
     assert quote == f"{left.text} {right.text}"
+
+
+def _side_heads(page) -> None:
+    """A manual's page: a wide left margin with two side heads, each level with its
+    section's first paragraph, and a note in smaller italics under the first."""
+    page.insert_text((47, 131), "Running a Program", fontsize=9, fontname="hebo")
+    write_lines(page, 46, 160, [5] * 4, TEXT, size=7, lead=9, font="heit")
+    write_lines(page, 165, 129, [9] * 18, TEXT, size=8, lead=10)
+    page.insert_text((47, 368), "Breaking a Program", fontsize=9, fontname="hebo")
+    write_lines(page, 165, 366, [9] * 10, TEXT, size=8, lead=10, start=6)
+
+
+def test_side_heads_in_a_margin_are_read_before_their_sections(tmp_path):
+    doc = one_page(tmp_path, _side_heads)
+    words = doc.words(0)
+    first = [w for w in words if w.rect[0] > 160 and w.rect[1] < 320]
+    second = [w for w in words if w.rect[0] > 160 and w.rect[1] > 350]
+    head = next(w for w in words if w.text == "Running")
+    assert head.index < min(w.index for w in first)
+    quote = doc.passage(0, doc.select_between(0, first[-1].index, second[0].index)).quote
+    assert quote == f"{first[-1].text} Breaking a Program {second[0].text}"
+
+
+def _tex_bullets(page) -> None:
+    """A paragraph, three items each opening with a bullet set smaller in another font, and
+    the paragraph after the list."""
+    y = write_lines(page, 54, 80, [11] * 4, TEXT, size=10, lead=12)
+    for k in range(3):
+        page.insert_text((64, y), "•", fontsize=7, fontname="japan")  # a font with a bullet
+        y = write_lines(page, 76, y, [9, 8], TEXT, size=10, lead=12, start=5 * k)
+    write_lines(page, 54, y + 4, [11] * 4, TEXT, size=10, lead=12, start=9)
+
+
+def test_a_list_items_first_line_opening_with_a_tex_bullet_is_text(tmp_path):
+    doc = one_page(tmp_path, _tex_bullets)
+    words = doc.words(0)
+    items = [w for w in words if 120 < w.rect[1] < 190 and w.text != "•"]
+    assert {w.style for w in items} == {"Times@10.0"}
+    quote = doc.passage(0, doc.select_between(0, 0, len(words) - 1)).quote
+    assert all(w.text in quote for w in items)
+    assert quote.count("•") == 3
+
+
+def _newspaper_column(page) -> None:
+    """A newspaper's column: a story's end, a photo with its credit centred under it, the
+    next story's headline on three lines with its byline centred under it, and its text."""
+    end = write_lines(page, 42, 80, [6] * 12, TEXT, size=10, lead=12)
+    photo = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 30), False)
+    photo.set_rect(photo.irect, (90, 60, 40))
+    page.insert_image(pymupdf.Rect(50, end, 190, end + 100), pixmap=photo)
+    page.insert_text((104, end + 112), "Reuters", fontsize=10, fontname="tiro")
+    for k, line in enumerate(("International", "Moose Count", "Underway")):
+        width = pymupdf.get_text_length(line, fontsize=17, fontname="tibo")
+        page.insert_text((122 - width / 2, end + 140 + 20 * k), line, fontsize=17, fontname="tibo")
+    byline = "By BOB OBOBSTON"
+    width = pymupdf.get_text_length(byline, fontsize=8, fontname="tibo")
+    page.insert_text((122 - width / 2, end + 196), byline, fontsize=8, fontname="tibo")
+    write_lines(page, 42, end + 222, [6] * 12, TEXT, size=10, lead=12, start=3)
+
+
+def test_a_headline_its_byline_and_a_photo_credit_in_a_drag(tmp_path):
+    doc = one_page(tmp_path, _newspaper_column)
+    words = doc.words(0)
+    text = [w for w in words if w.style == "Times@10.0" and w.text != "Reuters"]
+    above = max((w for w in text if w.rect[1] < 230), key=lambda w: w.index)
+    below = min((w for w in text if w.rect[1] > 300), key=lambda w: w.index)
+    quote = doc.passage(0, doc.select_between(0, above.index, below.index)).quote
+    heads = "International Moose Count Underway By BOB OBOBSTON"
+    assert quote == f"{above.text} {heads} {below.text}"
+
+
+def _story_at_the_foot(page) -> None:
+    """Three columns of 14-point text; under a rule across the page, a story's heading set
+    large and its text in 12 points, in two columns."""
+    for x, start in ((60, 0), (260, 4), (460, 8)):
+        write_lines(page, x, 100, [5] * 30, TEXT, size=14, lead=16, start=start)
+    page.draw_line((60, 600), (640, 600), width=1)
+    page.insert_text((60, 640), "BEHIND THE MOTIVE", fontsize=24, fontname="tiro")
+    write_lines(page, 60, 670, [6] * 4, TEXT, size=12, lead=14, start=2)
+    write_lines(page, 360, 630, [7] * 7, TEXT, size=12, lead=14, start=6)
+
+
+def test_a_story_under_its_heading_at_the_foot_is_no_footnote(tmp_path):
+    doc = one_page(tmp_path, _story_at_the_foot)
+    words = doc.words(0)
+    story = [w for w in words if w.rect[1] > 610 and w.style == "Times@12.0"]
+    assert {w.role for w in story} == {"body"}
+    first = [w for w in story if w.rect[0] < 340]
+    quote = doc.passage(0, doc.select_between(0, first[0].index, first[-1].index)).quote
+    assert quote == " ".join(w.text for w in first)

@@ -17,8 +17,8 @@ orders a page's blocks (``text_blocks``), which ``roles`` sorts into running tex
 and whose headings ``headings`` reads with the running text (and quotations and closing tags,
 ``quotations``); ``title_band`` tells the title matter read before the columns from the
 columns' own first lines and heads; ``sections`` finds the headings that open sections of
-balanced columns (a glossary's letters); ``selection`` decides which words a drag keeps
-(running text, not the caption or footnote it sweeps past).
+balanced columns (a glossary's letters) and the side heads of a margin; ``selection`` decides
+which words a drag keeps (running text, not the caption or footnote it sweeps past).
 """
 
 __all__ = [

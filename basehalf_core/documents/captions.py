@@ -228,6 +228,32 @@ TITLE_OPEN_ENDS = ".:;,!?。．："
 TITLE_LETTERS = 4
 
 
+# A picture's credit ("Reuters", "Photo: J. Doe") under it: one line of at most this many
+# characters, at most this many ems under the picture, centred on it within an em.
+CREDIT_CHARS = 30
+CREDIT_REACH = 1.5
+
+
+def credit_under(g: Group, figures: list, em: float) -> bool:
+    """Is ``g`` the credit line set centred right under a picture?
+
+    A newspaper sets a photo's credit in the text's own font and size, a short line
+    centred under the photo: read as running text, it came into a drag from the story
+    above the photo to the one under it. One line of at most :data:`CREDIT_CHARS`
+    characters, no wider than half the picture, centred on it within an em and at most
+    :data:`CREDIT_REACH` ems under it, is the picture's: read like a caption.
+    """
+    if g.block.lines != 1 or g.block.chars > CREDIT_CHARS:
+        return False
+    x0, y0, x1, _y1 = g.box
+    return any(
+        0 <= y0 - r[3] <= CREDIT_REACH * em
+        and x1 - x0 <= 0.5 * (r[2] - r[0])
+        and abs((x0 + x1) - (r[0] + r[2])) / 2 <= em
+        for r in figures
+    )
+
+
 def title_over(g: Group, groups: list[Group], figures: list, em: float) -> bool:
     """Is ``g`` the title line set right above a figure or table region?
 

@@ -6,7 +6,13 @@ import re
 from collections import Counter
 
 from basehalf_core.documents.quotations import closing_tags_read_as_text, quotations_read_as_text
-from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO, TINY_RATIO, Block, x_overlap
+from basehalf_core.documents.text_blocks import (
+    FOOTNOTE_SIZE_RATIO,
+    NARROW_HEADING_CHARS,
+    TINY_RATIO,
+    Block,
+    x_overlap,
+)
 
 # A heading is set at most this many times the body's size (at least a footnote's ratio).
 HEADING_MAX_RATIO = 1.6
@@ -27,9 +33,6 @@ SUBHEADING_LINES = 2
 SECTION_NUMBER = re.compile(
     r"\d+(\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.|[(（]\d+[)）]|(\d+|[\u2160-\u216b])(-\d+)+\.?"
 )
-# A heading of at most this many characters may take three lines (a manual's narrow column:
-# "Hands-free locking when / moving away from the / vehicle").
-NARROW_HEADING_CHARS = 60
 # A heading may start left of its column by up to this share of the column's width.
 OUTDENT_MAX = 0.5
 # A heading in the text's size may start this many sizes left of its column (a list's numbers

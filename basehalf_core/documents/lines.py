@@ -10,6 +10,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
 from basehalf_core.documents.labels import LABEL_ALONE
+from basehalf_core.documents.line_pieces import BULLETS
 from basehalf_core.documents.raw_text import (
     _ocr_line_sizes,
     _Segment,
@@ -135,9 +136,11 @@ def _restyle_run_in_headings(segs: list[_Segment], own: dict[int, tuple[str, flo
     was taken for a running head). A segment whose first words, up to its one change of
     style, are a short phrase (at most :data:`RUN_IN_WORDS` words) ending in a full stop or
     colon, the rest of it (more characters than the heading) all in the style most of the
-    page's characters are set in, takes that style. Restyling every segment of two styles by
-    the majority of its characters would restyle lines opening in italics, math or a label
-    as well; a run-in heading opens its line and ends in a stop before the text resumes.
+    page's characters are set in, takes that style; so does one opening with a bullet in
+    another font (TeX sets "•" in its math symbols, smaller than the item's text).
+    Restyling every segment of two styles by the majority of its characters would restyle
+    lines opening in italics, math or a label as well; a run-in heading opens its line and
+    ends in a stop before the text resumes.
     """
     chars: dict[tuple[str, float], int] = {}
     for seg in segs:
@@ -150,7 +153,11 @@ def _restyle_run_in_headings(segs: list[_Segment], own: dict[int, tuple[str, flo
         if seg.direction != (1.0, 0.0) or seg.after is not None or (seg.family, seg.size) == text:
             continue
         k = next((k for k, u in enumerate(seg.units) if own[id(u)] != own[id(seg.units[0])]), 0)
-        if not 0 < k <= RUN_IN_WORDS or not _heading_words([u.text for u in seg.units[:k]]):
+        # A list item's bullet set in a symbol font (TeX's CMSY) opens its line the same way.
+        bullet = k == 1 and seg.units[0].text in BULLETS
+        if not bullet and (
+            not 0 < k <= RUN_IN_WORDS or not _heading_words([u.text for u in seg.units[:k]])
+        ):
             continue
         rest = seg.units[k:]
         if any(own[id(u)] != text for u in rest):

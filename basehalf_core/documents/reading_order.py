@@ -14,7 +14,12 @@ from collections import Counter
 
 from basehalf_core.documents.headings import headings_read_as_text
 from basehalf_core.documents.roles import assign_roles
-from basehalf_core.documents.sections import balanced_section_headings, headings_in_gutter
+from basehalf_core.documents.sections import (
+    SIDE_LEVEL,
+    balanced_section_headings,
+    headings_in_gutter,
+    side_heads,
+)
 from basehalf_core.documents.text_blocks import Block, dir_key, gaps, x_overlap
 from basehalf_core.documents.title_band import heads_over_columns, runs_on, title_band
 
@@ -96,6 +101,9 @@ def xy_cut(
         cut = (lo + hi) / 2
         left = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 < cut]
         right = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 >= cut]
+        heads = side_heads(left, right, min_col_gap)
+        if heads:
+            return _by_side_heads(heads, left, right, min_col_gap, body_style, page)
         return xy_cut(left, min_col_gap, body_style, page) + xy_cut(
             right, min_col_gap, body_style, page
         )
@@ -143,6 +151,33 @@ def _sections(
         rest = [b for b in rest if b not in above]
         out += [*xy_cut(above, min_col_gap, body_style, page), heading]
     return out + xy_cut(rest, min_col_gap, body_style, page)
+
+
+def _by_side_heads(
+    heads: list[Block], left: list[Block], right: list[Block], min_col_gap: float, body_style, page
+) -> list[Block]:
+    """A margin column's side heads (:func:`.sections.side_heads`) each read before the text
+    beside and under it down to the next head, then the margin's notes in that stretch; what
+    stands above the first head comes first. A side head gets the running text's style, so
+    that a drag from one section into the next reads it."""
+    # Each head's stretch starts at the top of the paragraph level with it.
+    tops = sorted(h.bbox[1] - SIDE_LEVEL * h.size for h in heads)
+
+    def stretch(b: Block) -> int:
+        # 0 above the first head, k under the k-th head (level with it counts as under it).
+        return sum(b.bbox[1] >= top for top in tops)
+
+    out: list[Block] = []
+    for k in range(len(tops) + 1):
+        head = [h for h in heads if stretch(h) == k]
+        text = [b for b in right if stretch(b) == k]
+        notes = [b for b in left if b not in heads and stretch(b) == k]
+        for h in head:
+            if body_style and not h.region:
+                h.style = body_style
+        out += head + xy_cut(text, min_col_gap, body_style, page)
+        out += xy_cut(notes, min_col_gap, body_style, page)
+    return out
 
 
 # A line that overhangs a gutter keeps at least this share of its width on one side of it,

@@ -12,6 +12,7 @@ import pymupdf
 from basehalf_core.documents.captions import (
     CAPTION_LABEL,
     caption_beside,
+    credit_under,
     first_line,
     near,
     panel_labels,
@@ -222,7 +223,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
             far = not paragraph(g)
             if any(caption_beside(g, r, groups, em, far) for r in figures + tables):
                 g.block.region = "float"
-        elif title_over(g, groups, figures, em):
+        elif title_over(g, groups, figures, em) or credit_under(g, figures, em):
             g.block.region = "float"
     for g, band in headings:
         g.block.region = _region_under(g, groups, em)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from basehalf_core.documents.text_blocks import Block, text_size
+from basehalf_core.documents.text_blocks import Block, gaps, text_size
 
 # A heading set in the gutter has its middle within this share of its size of the gutter's.
 GUTTER_SLACK = 0.5
@@ -130,3 +130,52 @@ def _sides(blocks: list[Block], cut: float, edge, pick) -> tuple[float, float] |
     if not left or not right:
         return None
     return pick(left), pick(right)
+
+
+# Side heads stand in a margin column at most this share of the text column's width, each
+# level with a paragraph's first line (their tops at most this share of the head's size apart).
+SIDE_MARGIN_SHARE = 0.6
+SIDE_LEVEL = 0.5
+# A side head has at most this many lines.
+SIDE_HEAD_LINES = 2
+
+
+def side_heads(left: list[Block], right: list[Block], min_col_gap: float) -> list[Block]:
+    """The side heads of a margin column ``left`` beside the text column ``right``, or none.
+
+    A manual (FrameMaker's layout) or a textbook sets each section's heading in a wide left
+    margin, level with the section's first paragraph, and tips and notes in the margin under
+    it: read as a column of its own, every heading of the page came before the text. A side
+    head is a block of at most :data:`SIDE_HEAD_LINES` lines, set at least as large as the
+    text beside it, whose top stands level with the top of a paragraph of that text (in the
+    text's size: a heading level with another column's heading is none); the margin is at
+    most :data:`SIDE_MARGIN_SHARE` of the text column's width (a paper's two columns are
+    alike), and the text beside it is one column, with no gutter of ``min_col_gap`` (a
+    manual's first column beside two more is a column). Figures, boxes and their text
+    (``Block.region``) are neither heads nor paragraphs, and a bare number (a line's number
+    in a column of them) is no head.
+    """
+    text = [o for o in right if not o.region]
+    if not left or not text:
+        return []
+    width = max(b.bbox[2] for b in left) - min(b.bbox[0] for b in left)
+    text_width = max(b.bbox[2] for b in text) - min(b.bbox[0] for b in text)
+    if width > SIDE_MARGIN_SHARE * text_width:
+        return []
+    if gaps([(o.bbox[0] + 0.5, o.bbox[2] - 0.5) for o in right], min_col_gap):
+        return []
+    size = text_size(text)
+    return [
+        b
+        for b in left
+        if not b.region
+        and not (b.first_word.isdigit() and b.chars <= len(b.first_word))  # a line's number
+        and b.lines <= SIDE_HEAD_LINES
+        and b.size >= size
+        and any(
+            o.lines >= 2
+            and abs(o.size - size) <= 0.5
+            and abs(o.bbox[1] - b.bbox[1]) <= SIDE_LEVEL * b.size
+            for o in text
+        )
+    ]

@@ -14,7 +14,12 @@ from basehalf_core.documents.labels import CAPTION_LABEL
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.reading_order import FLOW_ROLES
 from basehalf_core.documents.text import Run, is_cjk, small_print_sizes, style_size
-from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO, HEADING_LINES, HEADING_RATIO
+from basehalf_core.documents.text_blocks import (
+    FOOTNOTE_SIZE_RATIO,
+    HEADING_LINES,
+    HEADING_RATIO,
+    NARROW_HEADING_CHARS,
+)
 
 
 def drop_inner_marginalia(words: list[Word], chosen: list[int]) -> list[int]:
@@ -78,7 +83,12 @@ def headings_between(words: list[Word], chosen: list[int], size: float) -> set[i
             continue
         lines.setdefault(w.block, set()).add(w.line)
         texts.setdefault(w.block, []).append(w)
-    short = {b for b, found in lines.items() if len(found) <= HEADING_LINES}
+    short = {
+        b
+        for b, found in lines.items()
+        if len(found) <= HEADING_LINES
+        or (len(found) == 3 and sum(len(w.text) for w in texts[b]) <= NARROW_HEADING_CHARS)
+    }
     heads = {
         b
         for b in short
@@ -86,12 +96,49 @@ def headings_between(words: list[Word], chosen: list[int], size: float) -> set[i
         or sum(is_cjk(w.text) for w in texts[b]) >= 2  # CJK: a character a word
     }
     # A heading's number set in another font is a block of its own, on the title's line.
-    return heads | {
+    heads |= {
         b
         for b in short - heads
         if all(SECTION_NUMBER.fullmatch(w.text) for w in texts[b])  # not an icon's glyph
         and any(_joins(w, t, size) for w in texts[b] for h in heads for t in texts[h])
     }
+    return heads | _lines_under(words, chosen, {h: texts[h] for h in heads})
+
+
+# A line centred under a heading stands at most this many of the heading's sizes under it.
+UNDER_HEADING_GAP = 2.0
+
+
+def _lines_under(words: list[Word], chosen: list[int], heads: dict[int, list[Word]]) -> set[int]:
+    """One-line blocks among ``chosen`` centred right under a heading read (a newspaper's
+    byline "By ROY MCROYSTON" under its headline, a deck): read with it, in any size.
+
+    Centred on the heading within its size, at most :data:`UNDER_HEADING_GAP` of its sizes
+    under its last line, in the running text's flow.
+    """
+    blocks: dict[int, list[Word]] = {}
+    for k in chosen:
+        if words[k].role in ("body", "box") and words[k].block not in heads:
+            blocks.setdefault(words[k].block, []).append(words[k])
+    out = set()
+    for b, ws in blocks.items():
+        if len({w.line for w in ws}) != 1:
+            continue
+        x0, y0, x1 = (
+            min(w.rect[0] for w in ws),
+            min(w.rect[1] for w in ws),
+            max(w.rect[2] for w in ws),
+        )
+        for head in heads.values():
+            size = style_size(head[0].style)
+            hx0, hx1 = min(w.rect[0] for w in head), max(w.rect[2] for w in head)
+            bottom = max(w.rect[3] for w in head)
+            if (
+                abs((x0 + x1) - (hx0 + hx1)) / 2 <= size
+                and 0 <= y0 - bottom <= UNDER_HEADING_GAP * size
+            ):
+                out.add(b)
+    return out
 
 
 def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:

@@ -17,6 +17,9 @@ TINY_RATIO = 0.5
 # lines.
 HEADING_RATIO = 1.1
 HEADING_LINES = 2
+# A heading of at most this many characters may take three lines (a manual's narrow column:
+# "Hands-free locking when / moving away from the / vehicle"; a newspaper's headline).
+NARROW_HEADING_CHARS = 60
 
 
 @dataclass
