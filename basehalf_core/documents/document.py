@@ -23,6 +23,7 @@ from pathlib import Path
 import pymupdf
 from rapidfuzz import fuzz
 
+from basehalf_core.documents import errors
 from basehalf_core.documents.errors import (
     BadSelection,
     BrokenDocument,
@@ -70,7 +71,9 @@ from basehalf_core.documents.text import (
     trim_right,
 )
 
+# What can be wrong with a document is said here too: callers catch DocumentError from here.
 __all__ = [
+    *errors.__all__,
     "HYPHENS",
     "JPEG_QUALITY",
     "LIGATURES",
@@ -78,21 +81,11 @@ __all__ = [
     "PYMUPDF_LOCK",
     "SEARCH_FLAGS",
     "TEXT_FLAGS",
-    "BadSelection",
-    "BrokenDocument",
     "Document",
-    "DocumentClosed",
-    "DocumentError",
-    "EmptyFile",
-    "NeedsPassword",
-    "NoPages",
-    "NotADocument",
-    "PageOutOfRange",
     "Passage",
     "Rendered",
     "Run",
     "Word",
-    "WrongPassword",
     "fold",
     "hyphen_joins",
     "is_cjk",
