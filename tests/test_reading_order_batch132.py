@@ -76,6 +76,10 @@ A front page made in InDesign (batch 139) sets its last story across the page's 
 rule, its text smaller than the columns' and under a heading set large: taken for footnotes,
 the story was left out of a drag inside it. Footnotes have no heading: small print under a
 heading 1.3 times the text's size or larger, in the notes' band, is a story's text.
+A technical report set in LaTeX (batch 133) sets a one-line footnote in the text's own size
+under the footnote rule, indented 13 points from the rule's left end (its marker raised
+before it): the rule was looked for at the note's left edge only, and the note was read as
+the column's last line. A note may start up to two of its sizes right of its rule's start.
 """
 
 from __future__ import annotations
@@ -441,3 +445,22 @@ def test_a_story_under_its_heading_at_the_foot_is_no_footnote(tmp_path):
     first = [w for w in story if w.rect[0] < 340]
     quote = doc.passage(0, doc.select_between(0, first[0].index, first[-1].index)).quote
     assert quote == " ".join(w.text for w in first)
+
+
+def _indented_note(page) -> None:
+    """Two columns in 9 points; at the left one's foot a short rule and a one-line note in
+    the text's size set in 13 points from the rule's start."""
+    write_lines(page, 43, 90, [13] * 50, TEXT, size=9, lead=11)
+    page.draw_rect((43, 704, 100, 704.4), color=None, fill=(0, 0, 0))
+    page.insert_text((56, 719), "Measured by the Oberist-Ketty xenon technique.", fontsize=9)
+    write_lines(page, 313, 90, [13] * 57, TEXT, size=9, lead=11, start=4)
+
+
+def test_a_note_set_in_from_its_rule_is_left_out_of_a_drag(tmp_path):
+    doc = one_page(tmp_path, _indented_note)
+    words = doc.words(0)
+    assert next(w for w in words if w.text == "Oberist-Ketty").role == "footnote"
+    left = max((w for w in words if w.rect[0] < 300 and w.role == "body"), key=lambda w: w.index)
+    right = min((w for w in words if w.rect[0] > 300), key=lambda w: w.index)
+    quote = doc.passage(0, doc.select_between(0, left.index, right.index)).quote
+    assert quote == f"{left.text} {right.text}"

@@ -299,6 +299,8 @@ RULE_EM = 0.15
 # it two inches long whatever the column: 0.6 of a 3.3-inch column, more of its notes' text
 # set in after their marker).
 FOOTNOTE_RULE_SHARE = 0.65
+# A note's text may start this many of its sizes right of its rule's left end.
+NOTE_INDENT = 2.0
 
 
 # A figure's label is set smaller than the text, at most this share of its size (a line of
@@ -413,9 +415,10 @@ def _mark_footnote_rules(groups: list[Group], rules: list, height: float, rot: t
     left edge, over the first note (STOC's notes are set in the text's own size, so the
     rule is all that tells them from it). The rule lies in the lower half of the page, in
     the space above the block (not right under a line of text, as a link's underline does,
-    nor across a block's lines, as a table's rule does), starts at
-    the block's left edge and spans at most :data:`FOOTNOTE_RULE_SHARE` of its width; the
-    block's first line starts within two of its sizes under it. A note grouped with the
+    nor across a block's lines, as a table's rule does), starts at the block's left edge or
+    up to :data:`NOTE_INDENT` of its sizes left of it (a note set in), spans at most
+    :data:`FOOTNOTE_RULE_SHARE` of its width; the block's first line starts within two of
+    its sizes under it. A note grouped with the
     paragraph above it (PVLDB's, in the text's size) is split off where such a rule runs
     between two of the block's lines (:func:`_split_at_rule`).
     """
@@ -436,7 +439,9 @@ def _mark_footnote_rules(groups: list[Group], rules: list, height: float, rot: t
             x0, y0, x1, _y1 = g.box
             size = g.block.size
             if (
-                abs(r[0] - x0) <= size
+                # At the note's left edge, or over a note set in from it (LaTeX indents a
+                # note's text, its marker raised, by more than a size under the rule).
+                r[0] - size <= x0 <= r[0] + NOTE_INDENT * size
                 and r[2] - r[0] <= FOOTNOTE_RULE_SHARE * (x1 - x0)
                 and r[3] - 0.5 * size <= y0 <= r[3] + 2 * size
             ):
