@@ -80,6 +80,10 @@ A technical report set in LaTeX (batch 133) sets a one-line footnote in the text
 under the footnote rule, indented 13 points from the rule's left end (its marker raised
 before it): the rule was looked for at the note's left edge only, and the note was read as
 the column's last line. A note may start up to two of its sizes right of its rule's start.
+The CogSci template (batch 125) shows a figure that is one line of text boxed by four rules
+(LaTeX's fbox), 14 points tall, over its caption: a drawing lower than two ems was no figure,
+and the boxed line was read between the paragraphs. A drawing at least two ems wide and one
+tall with a caption right above or under it is a figure.
 """
 
 from __future__ import annotations
@@ -464,3 +468,27 @@ def test_a_note_set_in_from_its_rule_is_left_out_of_a_drag(tmp_path):
     right = min((w for w in words if w.rect[0] > 300), key=lambda w: w.index)
     quote = doc.passage(0, doc.select_between(0, left.index, right.index)).quote
     assert quote == f"{left.text} {right.text}"
+
+
+def _boxed_line_figure(page) -> None:
+    """A column: a paragraph, one line of text boxed by four rules, its caption under it,
+    and the next paragraph."""
+    end = write_lines(page, 54, 80, [9] * 8, TEXT, size=10, lead=12)
+    top, bottom = end + 4, end + 18
+    for a, b in (((130, top), (222, top)), ((130, bottom), (222, bottom))):
+        page.draw_line(a, b, width=0.4)
+    for x in (130, 222):
+        page.draw_line((x, top), (x, bottom), width=0.4)
+    page.insert_text((134, end + 14), "Cognitive Science", fontsize=10, fontname="tiro")
+    page.insert_text((126, end + 42), "Figure 1: This is a figure.", fontsize=10, fontname="tiro")
+    write_lines(page, 54, end + 66, [9] * 8, TEXT, size=10, lead=12, start=4)
+
+
+def test_a_boxed_line_over_its_caption_is_a_figure(tmp_path):
+    doc = one_page(tmp_path, _boxed_line_figure)
+    words = doc.words(0)
+    assert {w.role for w in words if w.text in ("Cognitive", "Science")} == {"float"}
+    above = max((w for w in words if w.rect[1] < 170), key=lambda w: w.index)
+    below = min((w for w in words if w.rect[1] > 225), key=lambda w: w.index)
+    quote = doc.passage(0, doc.select_between(0, above.index, below.index)).quote
+    assert quote == f"{above.text} {below.text}"

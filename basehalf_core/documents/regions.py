@@ -60,9 +60,10 @@ def _cluster(rects: list, gap: float) -> list[list[float]]:
     return out
 
 
-def _graphics(page: pymupdf.Page, em: float, captions: list) -> tuple[list, list, list, list]:
-    """Figure regions (images and drawings grouped), filled boxes, rules and frames (see
-    :func:`.outlines.frames_of`), unrotated points. ``captions``: the boxes of the blocks
+def _graphics(page: pymupdf.Page, em: float, captions: list) -> tuple[list, list, list, list, list]:
+    """Figure regions (images and drawings grouped), drawings too low to be figures unless
+    captioned, filled boxes, rules and frames (see :func:`.outlines.frames_of`), unrotated
+    points. ``captions``: the boxes of the blocks
     opening with a caption's label (they part ruled tables, see
     :func:`.outlines.ruled_tables`).
 
@@ -79,7 +80,7 @@ def _graphics(page: pymupdf.Page, em: float, captions: list) -> tuple[list, list
     marks = [tuple(r) for kind, r in log if kind in GRAPHIC_KINDS]
     marks = [r for r in marks if (r[2] - r[0]) * (r[3] - r[1]) < half]
     if not marks or len(marks) > MAX_GRAPHICS:
-        return [], [], [], []
+        return [], [], [], [], []
     thin = max(RULE_THICKNESS, RULE_EM * em)
     rules = [r for r in marks if r[3] - r[1] <= thin and r[2] - r[0] >= 2 * em]
 
@@ -112,8 +113,13 @@ def _graphics(page: pymupdf.Page, em: float, captions: list) -> tuple[list, list
         unseen += _text_backgrounds(white, marks, inked, unseen)
         if unseen:
             marks = [r for r in marks if not any(same_rect(r, q) for q in unseen)]
-    figures = [r for r in _cluster(marks, 0.5 * em) if sized(r, 2, 2)]
-    return figures + ruled_tables(rules, em, captions), boxes, rules, frames_of(frames, em)
+    clusters = _cluster(marks, 0.5 * em)
+    figures = [r for r in clusters if sized(r, 2, 2)]
+    # Lower than two ems, a drawing is a figure only with a caption beside it (a line of
+    # text boxed by four rules: LaTeX's \fbox), which mark_regions looks for.
+    small = [r for r in clusters if not sized(r, 2, 2) and sized(r, 2, 1)]
+    figures += ruled_tables(rules, em, captions)
+    return figures, small, boxes, rules, frames_of(frames, em)
 
 
 def _paper_white(d: dict) -> bool:
@@ -153,7 +159,8 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
     """
     em = max(text_size(g.block for g in groups) or 10.0, 4.0)
     labelled = [g.box for g in groups if CAPTION_LABEL.match(first_line(g))]
-    figures, boxes, rules, frames = _graphics(page, em, labelled)
+    figures, small, boxes, rules, frames = _graphics(page, em, labelled)
+    figures += [r for r in small if _captioned(r, groups, em)]
     tables = rule_pairs(rules, em)
     if not figures and not boxes and not tables:
         if rules:
@@ -306,6 +313,15 @@ NOTE_INDENT = 2.0
 # A figure's label is set smaller than the text, at most this share of its size (a line of
 # display math beside a figure is set in the text's size).
 LABEL_SIZE = 0.95
+
+
+def _captioned(r, groups: list[Group], em: float) -> bool:
+    """Does a caption-labelled block stand right above or under the region ``r`` (within
+    :data:`.captions.CAPTION_NEAR` ems, nothing between)?"""
+    return any(
+        CAPTION_LABEL.match(first_line(g)) and caption_beside(g, r, groups, em, False)
+        for g in groups
+    )
 
 
 def _family(g: Group) -> str:
