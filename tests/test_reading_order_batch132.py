@@ -84,6 +84,12 @@ The CogSci template (batch 125) shows a figure that is one line of text boxed by
 (LaTeX's fbox), 14 points tall, over its caption: a drawing lower than two ems was no figure,
 and the boxed line was read between the paragraphs. A drawing at least two ems wide and one
 tall with a caption right above or under it is a figure.
+A PVLDB paper (batch 135) sets its two authors' affiliations and e-mails centred side by
+side over the columns, a line's spacing above the right column's first line: the heading
+rules read the left one as the left column's heading (two lines in about the text's size),
+the band was no longer title matter, and the right one was read as the right column's first
+lines. A row of two blocks of two lines or more, level, set alike and otherwise than the
+text, centred over the text under them with no text above, is title matter.
 """
 
 from __future__ import annotations
@@ -492,3 +498,24 @@ def test_a_boxed_line_over_its_caption_is_a_figure(tmp_path):
     below = min((w for w in words if w.rect[1] > 225), key=lambda w: w.index)
     quote = doc.passage(0, doc.select_between(0, above.index, below.index)).quote
     assert quote == f"{above.text} {below.text}"
+
+
+def _authors_over_columns(page) -> None:
+    """A paper's first page: a title across the page, two authors' names and their
+    affiliations centred side by side, then two columns (the left opening with ABSTRACT) a
+    line under them."""
+    title = "Elle: Inferring Isolation Anomalies from Experimental Observations"
+    page.insert_text((95, 100), title, fontsize=15, fontname="hebo")
+    for x, name, where in ((146, "Kyle Kingsbury", "Jepsen"), (399, "Peter Alvaro", "UC Santa")):
+        page.insert_text((x, 138), name, fontsize=12, fontname="tiro")
+        page.insert_text((x + 8, 153), where, fontsize=10, fontname="tiro")
+        page.insert_text((x + 5, 165), "someone@site.org", fontsize=10, fontname="tiro")
+    page.insert_text((54, 186), "ABSTRACT", fontsize=11, fontname="tibo")
+    write_lines(page, 54, 200, [13] * 40, TEXT, size=9, lead=11)
+    write_lines(page, 318, 185, [13] * 42, TEXT, size=9, lead=11, start=4)
+
+
+def test_two_affiliations_side_by_side_over_the_columns_are_title_matter(tmp_path):
+    doc = one_page(tmp_path, _authors_over_columns)
+    quote, first, last = across_columns(doc, split=305, right_below=175)
+    assert quote == f"{first} {last}"

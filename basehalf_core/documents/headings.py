@@ -128,6 +128,8 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
             b.style = body_style
             changed = True
             continue
+        if _title_row(b, body, text, size):
+            continue
         if b.fixed:
             # A code listing between paragraphs is read with them, whatever its length; it
             # is set smaller than the text, and may run a little past the column's edge.
@@ -184,6 +186,33 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
                     b.style = over.style
                     changed = True
     return changed
+
+
+def _title_row(b: Block, body: list[Block], text: list[Block], size: float) -> bool:
+    """Is ``b`` one of a row of title matter: two lines or more set otherwise than the text,
+    set in from the left edge of the text under it, level with a block of its own style
+    beside it, with no running text above either (two authors' affiliations and e-mails
+    centred side by side over the columns)? Such a row is read as title matter before the
+    columns, not as a column's heading."""
+    if b.lines < 2:
+        return False
+
+    def clear_above(o: Block) -> bool:
+        return not any(x_overlap(t, o) and t.bbox[3] <= o.bbox[1] + 1 for t in text)
+
+    # Centred over the text under it, not flush with its left edge (a manual's column heads
+    # stand level across the columns' tops, flush left: headings).
+    under = [t.bbox[0] for t in text if x_overlap(t, b) and t.bbox[1] >= b.bbox[3] - 1]
+    if not under or b.bbox[0] - min(under) <= size:
+        return False
+    return clear_above(b) and any(
+        o is not b
+        and o.style == b.style
+        and abs(o.bbox[1] - b.bbox[1]) <= size
+        and not x_overlap(o, b)
+        and clear_above(o)
+        for o in body
+    )
 
 
 def _byline(b: Block, text: list[Block], left: float, right: float, size: float) -> bool:
