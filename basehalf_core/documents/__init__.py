@@ -6,11 +6,12 @@ wrong with one in ``errors``, a page's pixels in ``raster``), reading order, pas
 re-anchoring look in, ``pages`` the extraction of one page's words (from the units and line
 segments of ``lines``, whose words drawn without spaces ``glued`` cuts, grouped into blocks by
 ``grouping``, whose bullets, line pieces and credit lines ``line_pieces`` puts right, marked by
-``regions`` from the page's drawings (with ``outlines`` telling the tables ruled across and the
-frames drawn around text, ``captions`` what stands beside a figure or table and belongs to it,
-and ``labels`` the caption labels of every language known) and by ``running_heads`` from nearby
-pages, with the labels hung left of their lines read with them by ``hanging``; ``vertical``
-reads a page set in columns of CJK; ``raw_text`` holds the PyMuPDF lock and the units and
+``regions`` from the page's drawings (with ``figure_parts`` growing and joining figures,
+``outlines`` telling the tables ruled across and the frames drawn around text, ``captions``
+what stands beside a figure or table and belongs to it, and ``labels`` the caption labels of
+every language known) and by ``running_heads`` from nearby pages, with the labels hung left
+of their lines read with them by ``hanging``; ``vertical`` reads a page set in columns of CJK;
+``raw_text`` holds the PyMuPDF lock and the units and
 styles both read from PyMuPDF's dictionaries; ``search_helper`` is the second process that
 searches a long PDF from its end while the kernel searches from its start). ``reading_order``
 orders a page's blocks (``text_blocks``), which ``roles`` sorts into running text and the rest
@@ -28,6 +29,7 @@ __all__ = [
     "document",
     "errors",
     "fetch",
+    "figure_parts",
     "glued",
     "grouping",
     "hanging",

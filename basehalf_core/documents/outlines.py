@@ -167,3 +167,37 @@ def mark_frames(groups: list[Group], frames: list, page: pymupdf.Page, paragraph
         x0, y0, x1, y1 = pymupdf.Rect(r) * rot
         for g in inner:
             g.block.frame = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+# Rules whose ends lie this many points apart at most are drawn across the same width.
+TABLE_RULE_SLACK = 2.0
+
+
+def rule_pairs(rules: list, em: float) -> list:
+    """Where a caption may stand over a table drawn with horizontal rules alone: the space
+    between two rules drawn across the same width, one under the other.
+
+    A journal's table (a medical journal's "Table 1 Summary characteristics ...") is often
+    drawn with rules over and under its header row and under its last row, and nothing else:
+    no region of drawings holds it, but its caption sits right over its top rule. Each pair
+    of such rules next to each other, at least an em apart, bounds a region (two tables of
+    the same width stacked give a region between them too, which holds the second one's
+    caption; the caption is still found over that one's top rule). These regions only place
+    captions; a table whose rules stack with a head row is itself a float
+    (:func:`ruled_tables`).
+    """
+    tables = []
+    for r in rules:
+        same = sorted(
+            (
+                q
+                for q in rules
+                if abs(q[0] - r[0]) <= TABLE_RULE_SLACK and abs(q[2] - r[2]) <= TABLE_RULE_SLACK
+            ),
+            key=lambda q: q[1],
+        )
+        below = [q for q in same if q[1] >= r[3] + em]
+        if below:
+            q = below[0]
+            tables.append((min(r[0], q[0]), r[1], max(r[2], q[2]), q[3]))
+    return tables

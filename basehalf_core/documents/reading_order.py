@@ -20,8 +20,13 @@ from basehalf_core.documents.sections import (
     headings_in_gutter,
     side_heads,
 )
-from basehalf_core.documents.text_blocks import Block, dir_key, gaps, x_overlap
-from basehalf_core.documents.title_band import heads_over_columns, runs_on, title_band
+from basehalf_core.documents.text_blocks import Block, dir_key, gaps, right_ink, x_overlap
+from basehalf_core.documents.title_band import (
+    band_beside_gutter,
+    heads_over_columns,
+    runs_on,
+    title_band,
+)
 
 # Roles read in the running text's flow (column by column), as opposed to marginalia.
 FLOW_ROLES = ("body", "float", "box")
@@ -80,7 +85,7 @@ def xy_cut(
             rest = [b for b in blocks if b not in band]
             return xy_cut(band, min_col_gap) + xy_cut(rest, min_col_gap, body_style, page)
     cols, headings = headings_in_gutter(
-        blocks, gaps([(b.bbox[0] + eps, _right(b) - eps) for b in blocks], min_col_gap)
+        blocks, gaps([(b.bbox[0] + eps, right_ink(b) - eps) for b in blocks], min_col_gap)
     )
     if headings:
         return _sections(blocks, headings, min_col_gap, body_style, page)
@@ -92,7 +97,7 @@ def xy_cut(
         headings = balanced_section_headings(blocks, rows, (lo, hi)) if rows else []
         if headings:
             return _sections(blocks, headings, min_col_gap, body_style, page)
-        band = _band_beside_gutter(blocks, rows, (lo, hi), min_col_gap)
+        band = band_beside_gutter(blocks, rows, (lo, hi), min_col_gap)
         if band:
             top, rest = band
             return xy_cut(top, min_col_gap, body_style, page) + xy_cut(
@@ -128,11 +133,6 @@ def xy_cut(
             + xy_cut(below, min_col_gap, body_style, page)
         )
     return _by_rows(blocks)
-
-
-def _right(b: Block) -> float:
-    """Where ``b``'s ink ends on the right, for finding gutters (see ``Block.ink_right``)."""
-    return b.bbox[2] if b.ink_right is None else b.ink_right
 
 
 def _sections(
@@ -246,9 +246,9 @@ def _narrow_gutters(blocks: list[Block], min_col_gap: float) -> list[tuple[float
     out = []
     text = [b for b in blocks if b.chars >= NARROW_GUTTER_CHARS * b.lines]
     for lo, hi in gaps(
-        [(b.bbox[0] + 0.5, _right(b) - 0.5) for b in blocks], NARROW_GUTTER * min_col_gap
+        [(b.bbox[0] + 0.5, right_ink(b) - 0.5) for b in blocks], NARROW_GUTTER * min_col_gap
     ):
-        left = sum(b.lines for b in text if _right(b) - 0.5 <= lo)
+        left = sum(b.lines for b in text if right_ink(b) - 0.5 <= lo)
         right = sum(b.lines for b in text if b.bbox[0] + 0.5 >= hi)
         if min(left, right) >= NARROW_GUTTER_LINES:
             out.append((lo, hi))
@@ -258,43 +258,6 @@ def _narrow_gutters(blocks: list[Block], min_col_gap: float) -> list[tuple[float
 # A block across the columns' top (or foot) reaches at most this share of its font size into
 # the columns' first (or last) line: the slop of its box, not a line set level with them.
 BAND_REACH = 0.5
-
-
-def _band_beside_gutter(
-    blocks: list[Block],
-    rows: list[tuple[float, float]],
-    gutter: tuple[float, float],
-    min_gap: float,
-) -> tuple[list[Block], list[Block]] | None:
-    """The blocks above a row's gap and those below, when what lies above stands on one side
-    of ``gutter`` only and spans a gutter of the columns under it: ``(above, below)`` or None.
-
-    A newsletter sets its leading article over the second and third of three columns, the
-    first column empty beside it: the gutter left of the second column runs the page's whole
-    height, but the article is read before the three columns, which all start under it. A
-    column's first paragraphs above a gap on one side (the other column opening lower, under
-    a picture) span no gutter of the columns below: they are read as a column.
-    """
-    eps = 0.5
-    for lo, hi in rows:
-        cut = (lo + hi) / 2
-        above = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
-        below = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
-        if not above or not below:
-            continue
-        one_side = all(b.bbox[0] >= gutter[1] - eps for b in above) or all(
-            b.bbox[2] <= gutter[0] + eps for b in above
-        )
-        if not one_side:
-            continue
-        under = gaps([(b.bbox[0] + eps, _right(b) - eps) for b in below], min_gap)
-        if any(
-            b.lines >= 2 and b.bbox[0] < g_lo and b.bbox[2] > g_hi
-            for b in above
-            for g_lo, g_hi in under
-        ):
-            return above, below
-    return None
 
 
 def _bands_off_columns(

@@ -111,3 +111,8 @@ def gaps(intervals: list[tuple[float, float]], min_gap: float) -> list[tuple[flo
             out.append((end, lo))
         end = max(end, hi)
     return out
+
+
+def right_ink(b: Block) -> float:
+    """Where ``b``'s ink ends on the right, for finding gutters (see ``Block.ink_right``)."""
+    return b.bbox[2] if b.ink_right is None else b.ink_right

@@ -7,7 +7,7 @@ out of :mod:`.reading_order`, which calls these from its XY-cut.
 
 from __future__ import annotations
 
-from basehalf_core.documents.text_blocks import Block, gaps, x_overlap
+from basehalf_core.documents.text_blocks import Block, gaps, right_ink, x_overlap
 
 # A column head stands at most this many of its sizes over a paragraph of running text of at
 # least this many lines, set this much smaller than the head.
@@ -152,3 +152,40 @@ def runs_on(top: list[Block], rest: list[Block]) -> bool:
             ):
                 return True
     return False
+
+
+def band_beside_gutter(
+    blocks: list[Block],
+    rows: list[tuple[float, float]],
+    gutter: tuple[float, float],
+    min_gap: float,
+) -> tuple[list[Block], list[Block]] | None:
+    """The blocks above a row's gap and those below, when what lies above stands on one side
+    of ``gutter`` only and spans a gutter of the columns under it: ``(above, below)`` or None.
+
+    A newsletter sets its leading article over the second and third of three columns, the
+    first column empty beside it: the gutter left of the second column runs the page's whole
+    height, but the article is read before the three columns, which all start under it. A
+    column's first paragraphs above a gap on one side (the other column opening lower, under
+    a picture) span no gutter of the columns below: they are read as a column.
+    """
+    eps = 0.5
+    for lo, hi in rows:
+        cut = (lo + hi) / 2
+        above = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
+        below = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
+        if not above or not below:
+            continue
+        one_side = all(b.bbox[0] >= gutter[1] - eps for b in above) or all(
+            b.bbox[2] <= gutter[0] + eps for b in above
+        )
+        if not one_side:
+            continue
+        under = gaps([(b.bbox[0] + eps, right_ink(b) - eps) for b in below], min_gap)
+        if any(
+            b.lines >= 2 and b.bbox[0] < g_lo and b.bbox[2] > g_hi
+            for b in above
+            for g_lo, g_hi in under
+        ):
+            return above, below
+    return None

@@ -1,0 +1,127 @@
+"""The parts of a figure its drawings leave out: the labels set round it in its own font, a
+second cluster of its drawings, and a drawing too low to be a figure but for its caption.
+
+:mod:`.regions` clusters a page's drawings into figure regions; these rules grow and join
+those regions, each from what stands at its edge (unrotated points throughout).
+"""
+
+from __future__ import annotations
+
+from basehalf_core.documents.captions import CAPTION_LABEL, caption_beside, first_line
+from basehalf_core.documents.grouping import Group
+
+__all__ = ["captioned", "join_parts", "take_in_labels"]
+
+
+# A figure's label is set smaller than the text, at most this share of its size (a line of
+# display math beside a figure is set in the text's size).
+LABEL_SIZE = 0.95
+
+
+def captioned(r, groups: list[Group], em: float) -> bool:
+    """Does a caption-labelled block stand right above or under the region ``r`` (within
+    :data:`.captions.CAPTION_NEAR` ems, nothing between)?"""
+    return any(
+        CAPTION_LABEL.match(first_line(g)) and caption_beside(g, r, groups, em, False)
+        for g in groups
+    )
+
+
+def _family(g: Group) -> str:
+    return g.block.style.rsplit("@", 1)[0]
+
+
+def _label(g: Group, own: set[str], em: float) -> bool:
+    """A figure's label: at most two lines, smaller than the text, in one of ``own``'s font
+    families, no caption."""
+    return (
+        g.block.lines <= 2
+        and g.block.size <= LABEL_SIZE * em
+        and _family(g) in own
+        and not CAPTION_LABEL.match(first_line(g))
+    )
+
+
+def take_in_labels(figures: list, groups: list[Group], em: float, inside, paragraph) -> list:
+    """Figure regions grown by the labels set right under or over them in the figure's own
+    font: a chart's legend, a row of short lines under its plot, whose markers are too thin
+    to be drawn into its region.
+
+    A label is a block of at most two lines, smaller than the text (:data:`LABEL_SIZE`), at
+    most an em from the
+    region and across some of its width, set in a font family that some block inside the
+    region is set in and no paragraph of running text is (Calibri's legend under an Excel
+    chart in a Times paper). Then the caption under the legend stands beside the figure.
+    """
+    text = {_family(g) for g in groups if paragraph(g) and not any(inside(g, r) for r in figures)}
+    grown = list(figures)
+    for k, r in enumerate(grown):
+        own = {_family(g) for g in groups if inside(g, r)} - text
+        changed = bool(own)
+        while changed:
+            changed = False
+            for g in groups:
+                x0, y0, x1, y1 = g.box
+                near = -1 <= y0 - r[3] <= em or -1 <= r[1] - y1 <= em
+                if (
+                    near
+                    and min(x1, r[2]) > max(x0, r[0])
+                    and not inside(g, r)
+                    and _label(g, own, em)
+                ):
+                    wider = (min(r[0], x0), min(r[1], y0), max(r[2], x1), max(r[3], y1))
+                    if any(
+                        inside(o, wider) and not inside(o, r) and not _label(o, own, em)
+                        for o in groups
+                    ):
+                        continue  # it would take in more than labels
+                    r = wider
+                    changed = True
+        grown[k] = r
+    return grown
+
+
+# Two parts of one figure stand at most this many ems apart, one over the other.
+PART_GAP = 2.0
+
+
+def join_parts(figures: list, groups: list[Group], em: float, inside) -> list:
+    """Figure regions with the parts of one figure joined: two regions one right over the
+    other (at most :data:`PART_GAP` ems apart, across the same width) with only single lines
+    between them, none a caption, are one figure and those lines its contents, unless the box
+    round both takes in any other text (a table over one column's plot takes in the other
+    column's paragraphs; a running head's band over a figure, the column beside it).
+
+    A paper draws a sentence as a figure, three lines of words with arrows between them: the
+    arrows under the first line and those round the other two cluster apart, and the middle
+    line, between the two, was read as running text.
+    """
+    joined = True
+    while joined:
+        joined = False
+        for a in figures:
+            for b in figures:
+                if a is b or not 0 <= b[1] - a[3] <= PART_GAP * em:
+                    continue
+                if min(a[2], b[2]) - max(a[0], b[0]) < 0.5 * min(a[2] - a[0], b[2] - b[0]):
+                    continue
+                between = [
+                    g
+                    for g in groups
+                    if a[3] - 1 <= (g.box[1] + g.box[3]) / 2 <= b[1] + 1
+                    and min(g.box[2], a[2], b[2]) > max(g.box[0], a[0], b[0])
+                ]
+                if any(g.block.lines > 1 or CAPTION_LABEL.match(first_line(g)) for g in between):
+                    continue
+                union = (min(a[0], b[0]), a[1], max(a[2], b[2]), max(a[3], b[3]))
+                if any(
+                    inside(g, union) and not inside(g, a) and not inside(g, b) and g not in between
+                    for g in groups
+                ):
+                    continue
+                figures = [r for r in figures if r is not a and r is not b] + [union]
+                joined = True
+                break
+            if joined:
+                break
+    return figures
