@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from basehalf_core.documents.captions import CAPTION_LABEL, caption_beside, first_line
 from basehalf_core.documents.grouping import Group
+from basehalf_core.documents.text import style_family
 
 __all__ = ["captioned", "join_parts", "take_in_labels"]
 
@@ -18,17 +19,10 @@ __all__ = ["captioned", "join_parts", "take_in_labels"]
 LABEL_SIZE = 0.95
 
 
-def captioned(r, groups: list[Group], em: float) -> bool:
-    """Does a caption-labelled block stand right above or under the region ``r`` (within
-    :data:`.captions.CAPTION_NEAR` ems, nothing between)?"""
-    return any(
-        CAPTION_LABEL.match(first_line(g)) and caption_beside(g, r, groups, em, False)
-        for g in groups
-    )
-
-
-def _family(g: Group) -> str:
-    return g.block.style.rsplit("@", 1)[0]
+def captioned(r, labelled: list[Group], groups: list[Group], em: float) -> bool:
+    """Does one of the caption-labelled blocks ``labelled`` stand right above or under the
+    region ``r`` (within :data:`.captions.CAPTION_NEAR` ems)?"""
+    return any(caption_beside(g, r, groups, em, False) for g in labelled)
 
 
 def _label(g: Group, own: set[str], em: float) -> bool:
@@ -37,7 +31,7 @@ def _label(g: Group, own: set[str], em: float) -> bool:
     return (
         g.block.lines <= 2
         and g.block.size <= LABEL_SIZE * em
-        and _family(g) in own
+        and style_family(g.block.style) in own
         and not CAPTION_LABEL.match(first_line(g))
     )
 
@@ -53,10 +47,14 @@ def take_in_labels(figures: list, groups: list[Group], em: float, inside, paragr
     region is set in and no paragraph of running text is (Calibri's legend under an Excel
     chart in a Times paper). Then the caption under the legend stands beside the figure.
     """
-    text = {_family(g) for g in groups if paragraph(g) and not any(inside(g, r) for r in figures)}
+    text = {
+        style_family(g.block.style)
+        for g in groups
+        if paragraph(g) and not any(inside(g, r) for r in figures)
+    }
     grown = list(figures)
     for k, r in enumerate(grown):
-        own = {_family(g) for g in groups if inside(g, r)} - text
+        own = {style_family(g.block.style) for g in groups if inside(g, r)} - text
         changed = bool(own)
         while changed:
             changed = False

@@ -8,9 +8,9 @@ from collections import Counter
 from basehalf_core.documents.quotations import closing_tags_read_as_text, quotations_read_as_text
 from basehalf_core.documents.text_blocks import (
     FOOTNOTE_SIZE_RATIO,
-    NARROW_HEADING_CHARS,
     TINY_RATIO,
     Block,
+    heading_lines,
     x_overlap,
 )
 
@@ -102,7 +102,7 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
 
     A drag keeps only text set like its two ends (a caption, table or permission block
     between them is set otherwise), but a heading between two paragraphs is read. A heading
-    is one or two short lines (three in a narrow column: :data:`NARROW_HEADING_CHARS`) at
+    is one or two short lines (three when short: :func:`.text_blocks.heading_lines`) at
     about the body's size or larger, inside a column of
     running text (no wider than it) and within three body sizes of it above or below. A
     headline across columns or a pull quote set much larger keeps its own style. A block set
@@ -136,9 +136,7 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
             if b.size < TINY_RATIO * size:
                 continue
             slack = outdent = size
-        elif b.chars > 120 or b.lines > (3 if b.chars <= NARROW_HEADING_CHARS else 2) * max(
-            b.numbered, 1
-        ):
+        elif b.chars > 120 or b.lines > heading_lines(b.chars) * max(b.numbered, 1):
             continue  # a heading and its first subsection's, grouped: up to two lines each
         elif HEADING_MAX_RATIO * size < b.size <= DISPLAY_HEADING_RATIO * size or (
             b.lines <= SUBHEADING_LINES

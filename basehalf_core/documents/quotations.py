@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from basehalf_core.documents.text import style_family
 from basehalf_core.documents.text_blocks import Block
 
 # A quotation is set at least this share of the text's size (Springer: 8.5 pt in 10 pt
@@ -32,14 +33,14 @@ def quotations_read_as_text(body: list[Block], body_style: str) -> None:
     right under it, is read as text. A footnote or a permission block has no text under it;
     a caption or a table is a region.
     """
-    family = body_style.rpartition("@")[0]
+    family = style_family(body_style)
     text = [b for b in body if b.style == body_style]
     if not family or not text:
         return
     size = Counter(b.size for b in text).most_common(1)[0][0]
     indent = QUOTE_INDENT * size
     for b in body:
-        if b.style == body_style or b.region or b.style.rpartition("@")[0] != family:
+        if b.style == body_style or b.region or style_family(b.style) != family:
             continue
         if not QUOTE_MIN_RATIO * size <= b.size < size:
             continue

@@ -159,9 +159,9 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
     A region holding a paragraph (a frame or column rules around running text) is no figure.
     """
     em = max(text_size(g.block for g in groups) or 10.0, 4.0)
-    labelled = [g.box for g in groups if CAPTION_LABEL.match(first_line(g))]
-    figures, small, boxes, rules, frames = _graphics(page, em, labelled)
-    figures += [r for r in small if captioned(r, groups, em)]
+    labelled = [g for g in groups if CAPTION_LABEL.match(first_line(g))]
+    figures, small, boxes, rules, frames = _graphics(page, em, [g.box for g in labelled])
+    figures += [r for r in small if captioned(r, labelled, groups, em)]
     tables = rule_pairs(rules, em)
     if not figures and not boxes and not tables:
         if rules:

@@ -18,7 +18,7 @@ from basehalf_core.documents.text_blocks import (
     FOOTNOTE_SIZE_RATIO,
     HEADING_LINES,
     HEADING_RATIO,
-    NARROW_HEADING_CHARS,
+    heading_lines,
 )
 
 
@@ -70,10 +70,11 @@ def headings_between(words: list[Word], chosen: list[int], size: float) -> set[i
     A résumé's "AWARDS" or a brochure's "Join R-Ladies Freiburg!" is set larger and in
     another face than the text, outside any column of running text the heading rules know,
     and a drag from one item into the next kept only text set like its ends. A block of the
-    running text's flow of at most :data:`HEADING_LINES` lines, set at least
-    :data:`HEADING_RATIO` times the ends' size, with a word of two letters or more (not a
-    figure's panel letter), is read; so is its number, where a font of its own makes it a
-    block of its own on the title's line.
+    running text's flow of at most :func:`.text_blocks.heading_lines` lines (a newspaper's
+    short headline takes three), set at least :data:`HEADING_RATIO` times the ends' size,
+    with a word of two letters or more (not a figure's panel letter), is read; so is its
+    number, where a font of its own makes it a block of its own on the title's line, and a
+    line centred right under it (:func:`_lines_under`).
     """
     lines: dict[int, set[int]] = {}
     texts: dict[int, list[Word]] = {}
@@ -86,8 +87,7 @@ def headings_between(words: list[Word], chosen: list[int], size: float) -> set[i
     short = {
         b
         for b, found in lines.items()
-        if len(found) <= HEADING_LINES
-        or (len(found) == 3 and sum(len(w.text) for w in texts[b]) <= NARROW_HEADING_CHARS)
+        if len(found) <= heading_lines(sum(len(w.text) for w in texts[b]))
     }
     heads = {
         b

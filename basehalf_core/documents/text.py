@@ -308,6 +308,11 @@ def run_key(word) -> str:
     return "body" if word.role == "body" else "aside"
 
 
+def style_family(style: str) -> str:
+    """The font family in a word's or block's style (``Times@10.0`` -> ``Times``)."""
+    return style.rpartition("@")[0]
+
+
 def style_size(style: str) -> float:
     """The size in a word's style (``Times@10.0`` -> 10.0); 0 when it has none."""
     _family, _, size = style.rpartition("@")

@@ -22,6 +22,12 @@ HEADING_LINES = 2
 NARROW_HEADING_CHARS = 60
 
 
+def heading_lines(chars: int) -> int:
+    """How many lines a heading of ``chars`` characters may take: :data:`HEADING_LINES`, or
+    three when it is short (:data:`NARROW_HEADING_CHARS`)."""
+    return 3 if chars <= NARROW_HEADING_CHARS else HEADING_LINES
+
+
 @dataclass
 class Block:
     """One text block as the reading-order pass sees it.
