@@ -168,6 +168,23 @@ def test_a_line_end_hyphen_joins_by_the_documents_own_words(head, tail, vocabula
     assert hyphen_joins(head, tail, vocabulary) is joins
 
 
+def test_a_non_breaking_hyphen_at_a_line_end_is_a_break(tmp_path):
+    # Typst and some Word templates hyphenate with U+2011; one inside a line stays.
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    writer = pymupdf.TextWriter(page.rect)
+    font = pymupdf.Font("cjk")  # a built-in font whose text layer keeps U+2011
+    first = "launch a fire\u2011breathing web applica\u2011"
+    writer.append((72, 100), first, font=font, fontsize=11)
+    writer.append((72, 114), "tion. Tech stack: Python and more.", font=font, fontsize=11)
+    writer.write_text(page)
+    doc.save(tmp_path / "nbh.pdf")
+    ours = open_document(tmp_path / "nbh.pdf")
+    words = ours.words(0)
+    quote = ours.passage(0, range(len(words))).quote
+    assert quote == "launch a fire\u2011breathing web application. Tech stack: Python and more."
+
+
 def test_a_compound_inside_a_line_is_evidence_and_a_line_end_break_is_not():
     vocab = line_vocabulary(["a higher-privileged mode, state-of-the-art", "and lower-", "level"])
     assert {"higher-privileged", "-privileged", "-art"} <= vocab

@@ -23,7 +23,11 @@ LIGATURES = {
     "ﬆ": "st",
 }
 _LIG_RE = re.compile("[" + "".join(LIGATURES) + "]")
-HYPHENS = ("-", "\u2010", "\u00ad")
+# A non-breaking hyphen (U+2011) at a line's end is the typesetter's break all the same
+# (Typst and some Word templates set their hyphenation with it); the soft hyphen is last: it
+# never prints inside a line.
+HYPHENS = ("-", "\u2010", "\u2011", "\u00ad")
+_PRINTED_HYPHENS = HYPHENS[:3]
 _WS_RE = re.compile(r"\s+")
 # Scripts written without spaces: each character is its own selection unit.
 _CJK_RE = re.compile(
@@ -39,7 +43,7 @@ _OPENERS = "\"'(“‘["
 _CLOSERS = "\"')”’]"
 # A compound hyphenated inside a line: both parts letters, the tail a word of three or more
 # (a line-end break leaves at least that much; "state-of-the-art" gives its pairs in turn).
-_COMPOUND_RE = re.compile(r"([^\W\d_]+)[-\u2010](?=([^\W\d_]{3,}))")
+_COMPOUND_RE = re.compile(r"([^\W\d_]+)[-\u2010\u2011](?=([^\W\d_]{3,}))")
 _FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-"})
 # Spaces, hyphens and the marks of sub- and superscripts (``d_k``, ``10000^(2i/d_model)``):
 # the page's plain text holds none of the marks, so ruling pages out must not need them.
@@ -212,10 +216,10 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
         # "Anglo-"/"Saxon", "Multi-"/"News": a capital after the break starts a word of its
         # own, unless the head is in capitals too and the joined word is the document's.
         capitals = head.rstrip()[-2:-1].isupper()
-        return capitals and joined in vocab and not any(c in core_tail for c in HYPHENS[:2])
+        return capitals and joined in vocab and not any(c in core_tail for c in _PRINTED_HYPHENS)
     if joined in vocab:
         return True
-    if any(c in core_tail for c in HYPHENS[:2]):
+    if any(c in core_tail for c in _PRINTED_HYPHENS):
         return False
     # The document writes this tail after a hyphen inside a line ("higher-privileged"), so
     # "lower-"/"privileged" is the same kind of compound, though "lower" is in it nowhere else.
