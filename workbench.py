@@ -77,9 +77,10 @@ def header(cells, get_folder, set_folder):
 
 @app.cell
 def settings(cells, mo):
-    model_box, api_base_box = cells.model_boxes()  # read at click time: typing survives re-runs
-    mo.hstack([model_box, api_base_box], justify="end")
-    return api_base_box, model_box
+    # One plain object, read at click time: typing in a box re-runs no cell.
+    model_settings = cells.model_settings()
+    mo.hstack([model_settings.model_box, model_settings.api_base_box], justify="end")
+    return (model_settings,)
 
 
 @app.cell
@@ -197,23 +198,22 @@ def card_detail(
 
 
 @app.cell
-def grader(api_base_box, bump, cells, current, model_box, ws):
+def grader(bump, cells, current, model_settings, ws):
     # Made once per folder and read at click time, so a click is never lost to a re-run.
     grade_button, draft_key, approve_key = cells.answer_key_buttons(
-        ws, current, model_box, bump, api_base_box
+        ws, current, model_settings, bump
     )
     return approve_key, draft_key, grade_button
 
 
 @app.cell
-def grade(api_base_box, cells, current, grade_button, mo, model_box, wiring, ws):
+def grade(cells, current, grade_button, mo, model_settings, wiring, ws):
     # Grading may call a paid model: only on Grade. One model rule (study.llm.resolve): the
     # box, else the environment.
     mo.stop(not grade_button.value or not current["card"])
     cells.start_grading(
-        ws, current["card"], model_box.value.strip() or None,
-        api_base_box.value.strip() or None, wiring,
-    )  # fmt: skip
+        ws, current["card"], model_settings.model(), model_settings.api_base(), wiring
+    )
     return
 
 
@@ -229,10 +229,10 @@ def agent(approve_key, draft_key, get_card, get_rev, grade_button, mo, panes, se
 
 
 @app.cell
-def ask(api_base_box, cells, current, mo, model_box, ws):
+def ask(cells, current, mo, model_settings, ws):
     mo.stop(ws is None)
     # Lazy: the chat's ~0.5 MiB of marimo scripts load once the canvas and reader are up.
-    ask_view = mo.lazy(cells.ask_box(ws, current, model_box, api_base_box))
+    ask_view = mo.lazy(cells.ask_box(ws, current, model_settings))
     ask_view
     return
 

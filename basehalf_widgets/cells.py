@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from html import escape as escape_html
 
@@ -88,7 +89,29 @@ def header(folder: str, get_folder: Callable[[], str], set_folder: Callable[[str
     return panes.keep(row, switch, download), watcher
 
 
-def model_boxes():
+@dataclass(frozen=True)
+class ModelSettings:
+    """The Model and API base boxes, handed to other cells as one plain object.
+
+    marimo re-runs every cell that names a UI element when its value changes. The cells that
+    make Grade, Draft and the Ask chat hold this object instead of the boxes, so typing in a
+    box re-runs none of them: a box hands its value over as it loses focus, in the very
+    moment the learner clicks Grade, and a button re-made under that click lost it.
+    """
+
+    model_box: mo.ui.text
+    api_base_box: mo.ui.text
+
+    def model(self) -> str | None:
+        """What the Model box holds now, or None (then the environment decides)."""
+        return self.model_box.value.strip() or None
+
+    def api_base(self) -> str | None:
+        """What the API base box holds now, or None."""
+        return self.api_base_box.value.strip() or None
+
+
+def model_settings() -> ModelSettings:
     """The Model and API base boxes: made once and read at click time, so what the learner
     typed survives every re-run."""
     model_box = mo.ui.text(
@@ -99,7 +122,7 @@ def model_boxes():
     api_base_box = mo.ui.text(
         placeholder=os.environ.get("BASEHALF_API_BASE") or "provider default", label="API base"
     )
-    return model_box, api_base_box
+    return ModelSettings(model_box, api_base_box)
 
 
 def note_editor(ws: Workspace, bump: Callable, open_card: Callable, documents: DocumentPane):
@@ -165,13 +188,13 @@ def canvas_pane(
     return panes.pane("canvas-pane", body)
 
 
-def answer_key_buttons(ws: Workspace, current: dict, model_box, bump: Callable, api_base_box):
+def answer_key_buttons(ws: Workspace, current: dict, settings: ModelSettings, bump: Callable):
     """Grade and the answer-key buttons, made once per folder and read at click time, so a
     click is never lost to a re-run. The Model and API base boxes count as for Grade."""
 
     def draft(_):
         # Draft an answer key with the model; the learner approves it here or in the editor.
-        cfg = llm.resolve(model_box.value.strip() or None, api_base_box.value.strip() or None)
+        cfg = llm.resolve(settings.model(), settings.api_base())
         if cfg is None:
             return "Drafting a key needs a model: set one in the Model box."
         try:
@@ -220,15 +243,15 @@ def start_grading(ws: Workspace, card: str, model: str | None, api_base: str | N
     mo.Thread(target=work, daemon=True).start()
 
 
-def ask_box(ws: Workspace, current: dict, model_box, api_base_box):
+def ask_box(ws: Workspace, current: dict, settings: ModelSettings):
     """The Ask chat (the open card, its upstream notes, the reader's selection), kept alive
     by the returned HTML (marimo holds UI elements weakly)."""
     respond = asking.chat_model(
         ws,
         card_path=lambda: current["open"],
         selection=lambda: current["reader"] and current["reader"].passage(),
-        model=lambda: model_box.value.strip() or None,
-        api_base=lambda: api_base_box.value.strip() or None,
+        model=settings.model,
+        api_base=settings.api_base,
     )
     # The chat draws Markdown with HTML and images: an answer is escaped as it streams, so
     # a note that talks the model into an <img> or ![](url) cannot make the browser fetch.

@@ -107,3 +107,23 @@ def test_cancel_stops_the_stream_and_writes_nothing(marimo_app, browser_page, tm
     assert "cancelled" not in spinning, (spinning, seen)
     expect(page.locator("[data-testid=grade-stream]")).to_contain_text("nothing was written")
     assert not (folder / "06-qkv-practice.grading.md").exists()
+
+
+def test_a_model_typed_then_grade_clicked_at_once_grades_with_that_model(
+    marimo_app, browser_page, tmp_path
+):
+    # The learner types a model and goes straight for Grade: the box hands its value over as
+    # it loses focus, in the same moment as the click. The click must count, with that model.
+    server = start(grading_reply("Correct"))
+    try:
+        page = browser_page
+        folder = open_practice(marimo_app, page, tmp_path, "openai/from-the-env", server.base_url)
+        page.get_by_label("Model").fill("openai/typed-just-now")
+        page.get_by_role("button", name="Grade").click()
+        table = page.locator("[data-testid=agent-area] [data-testid=verdicts][data-count='4']")
+        expect(table).to_be_visible(timeout=TIMEOUT)
+        assert [r.body["model"] for r in server.requests] == ["typed-just-now"]
+        grading = (folder / "06-qkv-practice.grading.md").read_text(encoding="utf-8")
+        assert "model: openai/typed-just-now" in grading
+    finally:
+        server.stop()

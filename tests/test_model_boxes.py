@@ -34,7 +34,7 @@ def warming():
     return [t for t in threading.enumerate() if t.name == "basehalf-litellm-warm-up"]
 
 seen = {"litellm_at_start": "litellm" in sys.modules}
-model_box, _ = cells.model_boxes()
+model_box = cells.model_settings().model_box
 model_box._update("offline")
 seen["offline_warms"] = bool(warming())
 model_box._update("openai/local-model")
@@ -97,15 +97,13 @@ def test_draft_answer_key_goes_to_the_server_in_the_api_base_box(tmp_path, opena
     openai_server.default = {
         "content": json.dumps({"key": [{"number": n, "answer": a} for n, a in KEY.items()]})
     }
-    model_box, api_base_box = cells.model_boxes()
+    settings = cells.model_settings()
     bumps = []
     current = {"open": "02-card.md", "reader": None, "card": "02-card.md"}
-    _, draft_key, _ = cells.answer_key_buttons(
-        ws, current, model_box, lambda: bumps.append(1), api_base_box
-    )
+    _, draft_key, _ = cells.answer_key_buttons(ws, current, settings, lambda: bumps.append(1))
     # No BASEHALF_API_BASE: the box is the only place the server is named.
-    model_box._update("openai/local-model")
-    api_base_box._update(openai_server.base_url)
+    settings.model_box._update("openai/local-model")
+    settings.api_base_box._update(openai_server.base_url)
     draft_key._update(1)  # the click
     assert draft_key.value.startswith("Drafted 2 answers"), draft_key.value
     assert len(openai_server.requests) == 1 and bumps == [1]
