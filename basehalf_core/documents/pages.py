@@ -149,11 +149,11 @@ class PageText:
             blocks = blocks_of(_column_segments(columns, info), tuple(rot))
         else:
             blocks = group(segments(units, info), tuple(rot))
-        mark_regions(blocks, page)
+        drawn = mark_regions(blocks, page)
         _mark_fixed_pitch(blocks, info)
         if running:
             blocks = mark_running(blocks, raw_words, height, running, tuple(rot))
-        order = order_blocks([b.block for b in blocks], h_disp)
+        order = order_blocks([b.block for b in blocks], h_disp, drawn)
         by_id = {b.block.id: b for b in blocks}
         words: list[Word] = []
         r = tuple(rot)

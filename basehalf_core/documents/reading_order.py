@@ -11,6 +11,7 @@ read with it, by :mod:`.headings`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from basehalf_core.documents.headings import headings_read_as_text
 from basehalf_core.documents.roles import assign_roles
@@ -383,7 +384,9 @@ def _by_frames(blocks: list[Block], min_col_gap: float, body_style: str) -> list
     return out
 
 
-def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, str]]:
+def order_blocks(
+    blocks: list[Block], page_height: float, drawn: Sequence[tuple] = ()
+) -> list[tuple[object, str]]:
     """Blocks in reading order with their roles.
 
     Order: headers, then the running text column by column with each footnote placed right
@@ -395,11 +398,13 @@ def order_blocks(blocks: list[Block], page_height: float) -> list[tuple[object, 
     Args:
         blocks: the page's text blocks in file order.
         page_height: displayed page height in points.
+        drawn: the figures' and boxes' rectangles in displayed space (see
+            :func:`~basehalf_core.documents.regions.mark_regions`).
 
     Returns:
         ``(block id, role)`` pairs in reading order; every block appears exactly once.
     """
-    roles = assign_roles(blocks, page_height)
+    roles = assign_roles(blocks, page_height, drawn)
     if not blocks:
         return []
     by_role: dict[str, list[Block]] = {

@@ -152,11 +152,15 @@ def _text_backgrounds(white: list, marks: list, inked: list, unseen: list) -> li
     ]
 
 
-def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
+def mark_regions(groups: list[Group], page: pymupdf.Page) -> list[tuple]:
     """Set ``Block.region``: ``box`` inside a filled box, ``float`` for figure and table
     contents (inside a figure region) and for a caption beside one.
 
     A region holding a paragraph (a frame or column rules around running text) is no figure.
+
+    Returns:
+        The figures' and boxes' rectangles in displayed page space (y down), also those
+        holding no text at all (a chessboard drawn with rules): what stands between blocks.
     """
     em = max(text_size(g.block for g in groups) or 10.0, 4.0)
     labelled = [g for g in groups if CAPTION_LABEL.match(first_line(g))]
@@ -166,7 +170,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
     if not figures and not boxes and not tables:
         if rules:
             _mark_footnote_rules(groups, rules, page.rect.height, tuple(page.rotation_matrix))
-        return
+        return []
 
     def inside(g: Group, r) -> bool:
         cx, cy = (g.box[0] + g.box[2]) / 2, (g.box[1] + g.box[3]) / 2
@@ -244,6 +248,8 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> None:
         g.block.bbox = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
     if figures:
         panel_labels(groups, figures, em)
+    turn = pymupdf.Matrix(page.rotation_matrix)
+    return [tuple(pymupdf.Rect(r) * turn) for r in figures + boxes]
 
 
 def _region_under(head: Group, groups: list[Group], em: float) -> str:

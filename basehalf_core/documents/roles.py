@@ -11,6 +11,7 @@ rectangle). The caller finds those from the page's drawings and puts them in ``B
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from itertools import pairwise
 
 from basehalf_core.documents.headings import SECTION_NUMBER
@@ -39,8 +40,11 @@ SPACING_LINES = 3
 SPACING_SAME = 0.8
 
 
-def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
-    """Decide each block's role; see the module docstring for the roles."""
+def assign_roles(
+    blocks: list[Block], page_height: float, drawn: Sequence[tuple] = ()
+) -> dict[object, str]:
+    """Decide each block's role; see the module docstring for the roles. ``drawn``: the
+    figures' and boxes' rectangles (displayed space), which stand between blocks too."""
     if not blocks:
         return {}
     dirs: Counter = Counter()
@@ -79,7 +83,7 @@ def assign_roles(blocks: list[Block], page_height: float) -> dict[object, str]:
             and _apart_from_above(b, blocks, roles, body_size)
             and (
                 not _beside_running_text(b, blocks, roles, body_size, page_height)
-                or _far_below_its_column(b, blocks, roles, body_size)
+                or _far_below_its_column(b, blocks, roles, body_size, drawn)
             )
         ):
             roles[b.id] = "footer"
@@ -287,7 +291,9 @@ FAR_BELOW = 3.0
 NOTE_CHARS = 20
 
 
-def _far_below_its_column(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
+def _far_below_its_column(
+    b: Block, blocks: list[Block], roles: dict, body_size: float, drawn: Sequence[tuple]
+) -> bool:
     """Does ``b`` stand far under its column's running text, with nothing between?
 
     JSAI sets the corresponding author's address ("連絡先: 川本一彦, kawa@…") in the text's
@@ -295,7 +301,8 @@ def _far_below_its_column(b: Block, blocks: list[Block], roles: dict, body_size:
     column's text runs on level with it, which makes a column's last line of its foot-band
     lines, and a drag across the column break read the address. A line that far under the
     text above it in its column, no figure or box between, is a note however its neighbour
-    runs.
+    runs. A figure drawn with no text in it (a chessboard of rules) stands between too: the
+    lines under it go on the column.
     """
     above = [
         o
@@ -308,11 +315,16 @@ def _far_below_its_column(b: Block, blocks: list[Block], roles: dict, body_size:
     if not above:
         return False
     nearest = max(above, key=lambda o: o.bbox[3])
+    between = any(
+        min(r[2], b.bbox[2]) > max(r[0], b.bbox[0]) and nearest.bbox[3] - 1 <= r[1] < b.bbox[1]
+        for r in drawn
+    )
     return (
         b.chars >= NOTE_CHARS
         and not b.fixed
         and roles[nearest.id] == "body"
         and not nearest.region
+        and not between
         and b.bbox[1] - nearest.bbox[3] >= FAR_BELOW * body_size
     )
 

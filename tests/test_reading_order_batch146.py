@@ -1,0 +1,49 @@
+"""Rules found in the session of batches 139 onwards (the helpers' ro146 and later).
+
+A mathematics preprint (batch 139) ends its right column with a paragraph of two lines under
+a chessboard drawn with rules, no text in it; the lines stand level with the left column's
+last lines, 120 points under the column's text above the drawing. A line that far under its
+column's text with nothing between is a note (a Japanese society's contact address), so the
+paragraph was left out of a drag into it. A figure drawn between them is something between:
+the lines under it go on the column.
+"""
+
+from __future__ import annotations
+
+from pagedraw import one_page, write_lines
+
+PROSE = (
+    "suppose we remove two opposite corners of the board and ask whether the figure that is "
+    "left can be tiled with dominoes laid across two cells each"
+)
+TEXT = PROSE.split()
+
+
+def _paragraph_under_a_drawn_board(page, board: bool = True) -> None:
+    """An A4 page of two columns; the right one's text stops, a board of rules (no text)
+    stands under it, and two lines under the board run level with the left column's foot."""
+    write_lines(page, 72, 104, [7] * 58, TEXT, size=11, lead=12)  # down to y = 788
+    write_lines(page, 310, 104, [7] * 40, TEXT, size=11, lead=12, start=3)  # to y = 572
+    if board:
+        for k in range(9):  # an 8 x 8 board: nine rules each way
+            page.draw_line((330 + 10 * k, 640), (330 + 10 * k, 720), width=0.5)
+            page.draw_line((330, 640 + 10 * k), (410, 640 + 10 * k), width=0.5)
+    write_lines(page, 322, 776, [7], TEXT, size=11, lead=12, start=9)
+    write_lines(page, 310, 788, [6], TEXT, size=11, lead=12, start=16)
+
+
+def test_lines_under_a_drawn_figure_at_the_foot_go_on_the_column(tmp_path):
+    doc = one_page(tmp_path, _paragraph_under_a_drawn_board)
+    words = doc.words(0)
+    foot = [w for w in words if w.rect[0] > 300 and w.rect[1] > 750]
+    assert {w.role for w in foot} == {"body"}
+    above = [w for w in words if w.rect[0] > 300 and w.rect[1] < 600]
+    quote = doc.passage(0, doc.select_between(0, above[-1].index, foot[-1].index)).quote
+    assert quote.split() == [above[-1].text, *(w.text for w in foot)]
+
+
+def test_without_the_drawing_such_lines_stay_a_note(tmp_path):
+    # The contact-note rule still holds where white space alone stands between.
+    doc = one_page(tmp_path, lambda page: _paragraph_under_a_drawn_board(page, board=False))
+    foot = [w for w in doc.words(0) if w.rect[0] > 300 and w.rect[1] > 750]
+    assert {w.role for w in foot} == {"footer"}
