@@ -185,6 +185,25 @@ def test_a_non_breaking_hyphen_at_a_line_end_is_a_break(tmp_path):
     assert quote == "launch a fire\u2011breathing web application. Tech stack: Python and more."
 
 
+def test_characters_that_print_nothing_make_no_word(tmp_path):
+    # Google Docs indents with zero-width spaces; an exporter leaves U+FFFC for a picture.
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    writer = pymupdf.TextWriter(page.rect)
+    font = pymupdf.Font("cjk")  # a built-in font whose text layer keeps them
+    writer.append((72, 100), "Dear Friends,", font=font, fontsize=11)
+    writer.append(
+        (72, 114), "\u200b\u200bsome of\u200b you know \ufffc the store", font=font, fontsize=11
+    )
+    writer.write_text(page)
+    doc.save(tmp_path / "unseen.pdf")
+    ours = open_document(tmp_path / "unseen.pdf")
+    words = ours.words(0)
+    read = "Dear Friends, some of you know the store"
+    assert " ".join(w.text for w in words) == read
+    assert ours.passage(0, range(len(words))).quote == read
+
+
 def test_a_compound_inside_a_line_is_evidence_and_a_line_end_break_is_not():
     vocab = line_vocabulary(["a higher-privileged mode, state-of-the-art", "and lower-", "level"])
     assert {"higher-privileged", "-privileged", "-art"} <= vocab

@@ -73,6 +73,25 @@ class _Segment:
         )
 
 
+# Characters that print nothing: Google Docs indents a paragraph with zero-width spaces, an
+# exporter leaves an object replacement character (U+FFFC) where a picture was anchored. A
+# reader sees no word there.
+UNSEEN = "\u200b\u2060\ufeff\ufffc"
+_UNSEEN_TABLE = str.maketrans("", "", UNSEEN)
+
+
+def seen_units(units: list[_Unit]) -> list[_Unit]:
+    """``units`` without the characters that print nothing; a unit of nothing else is gone."""
+    if not any(ch in u.text for u in units for ch in UNSEEN):
+        return units
+    out = []
+    for u in units:
+        text = u.text.translate(_UNSEEN_TABLE)
+        if text:
+            out.append(u if text == u.text else _Unit(u.rect, text, u.block, u.line, u.glue))
+    return out
+
+
 def box_of(segs: list[_Segment]) -> tuple[float, float, float, float]:
     """The box around these segments (unrotated points)."""
     return (
