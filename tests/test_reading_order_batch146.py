@@ -6,6 +6,13 @@ last lines, 120 points under the column's text above the drawing. A line that fa
 column's text with nothing between is a note (a Japanese society's contact address), so the
 paragraph was left out of a drag into it. A figure drawn between them is something between:
 the lines under it go on the column.
+
+A newsletter set in Google Docs (batch 140) stands two columns over a calendar across the
+page; the right column is short, the left one's paragraphs run on at a paragraph's spacing
+past its foot. With the calendar closing the gutter, the page was cut at the first gap across
+it, between two of the left column's paragraphs, and the right column was read in the middle
+of the left one. A gap that columns of paragraphs run on through is not where the top band
+ends when a wider gap lies lower.
 """
 
 from __future__ import annotations
@@ -47,3 +54,27 @@ def test_without_the_drawing_such_lines_stay_a_note(tmp_path):
     doc = one_page(tmp_path, lambda page: _paragraph_under_a_drawn_board(page, board=False))
     foot = [w for w in doc.words(0) if w.rect[0] > 300 and w.rect[1] > 750]
     assert {w.role for w in foot} == {"footer"}
+
+
+def _short_column_over_a_calendar(page) -> None:
+    """Two columns, the right one short, the left one's paragraphs (each under a bold event
+    heading) two points apart, over a calendar whose rows span the gutter."""
+    y = write_lines(page, 72, 84, [7] * 22, TEXT, size=10, lead=12.5)  # to y = 359
+    for start in (4, 8):
+        page.insert_text((72, y + 2), "Pistol Whippin Party Penguins", fontsize=10, fontname="hebo")
+        y = write_lines(page, 72, y + 14.5, [7] * 7, TEXT, size=10, lead=12.5, start=start)
+    write_lines(page, 324, 84, [7] * 14, TEXT, size=10, lead=12.5, start=2)  # to y = 247
+    page.insert_text((254, 600), "Calendar in Brief", fontsize=15, fontname="tiro")
+    for k, (month, act) in enumerate((("September", "5 - a reading"), ("October", "11 - a dance"))):
+        page.insert_text((72, 630 + 30 * k), month, fontsize=10, fontname="tiro")
+        page.insert_text((144, 630 + 30 * k), act + " at the store all evening", fontsize=10)
+
+
+def test_a_short_column_is_read_after_the_long_one_over_a_band(tmp_path):
+    doc = one_page(tmp_path, _short_column_over_a_calendar)
+    words = doc.words(0)
+    left = [w for w in words if w.rect[0] < 300 and w.rect[1] < 580]
+    right = [w for w in words if w.rect[0] > 300 and w.rect[1] < 580]
+    calendar = [w for w in words if w.rect[1] > 580]
+    assert max(w.index for w in left) < min(w.index for w in right)
+    assert max(w.index for w in right) < min(w.index for w in calendar)

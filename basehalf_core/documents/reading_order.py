@@ -116,7 +116,7 @@ def xy_cut(
     if rows:
         # Peel off the top band only: what lies below may split into columns of its own
         # (a title above two columns whose paragraphs end level).
-        cut = sum(rows[0]) / 2
+        cut = _row_cut(blocks, rows, min_col_gap)
         top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
         if top and rest:
@@ -134,6 +134,46 @@ def xy_cut(
             + xy_cut(below, min_col_gap, body_style, page)
         )
     return _by_rows(blocks)
+
+
+def _row_cut(blocks: list[Block], rows: list[tuple[float, float]], min_col_gap: float) -> float:
+    """Where to cut off the top band: the first gap across the page, unless columns of text
+    run on through it and a gap of a text size or more lies lower.
+
+    A newsletter's two columns stand over a band across the page (a calendar), which closes
+    the gutter; the left column's paragraphs run on at a paragraph's spacing past the foot
+    of the shorter right one. The first gap across the page was there, between two of the
+    left column's paragraphs: cut there, the right column was read in the middle of the left
+    one. A gap is run through when what lies above it splits into columns with paragraphs
+    (three lines or more) on both sides, and one of its blocks goes on under the gap, in its
+    column, within a text size of it. (A list's numbers and a table's cells are no columns of
+    paragraphs: their rows are read in turn.)
+    """
+    eps = 0.5
+    size = sorted(b.size for b in blocks)[len(blocks) // 2]
+
+    def halves(cut: float) -> tuple[list[Block], list[Block]]:
+        top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
+        return top, [b for b in blocks if b not in top]
+
+    def runs_through(cut: float) -> bool:
+        top, rest = halves(cut)
+        columns = gaps([(b.bbox[0] + eps, right_ink(b) - eps) for b in top], min_col_gap)
+        if not columns:
+            return False
+        lo, hi = max(columns, key=lambda g: g[1] - g[0])
+        if not (
+            any(b.lines >= 3 and b.bbox[2] <= hi for b in top)
+            and any(b.lines >= 3 and b.bbox[0] >= lo for b in top)
+        ):
+            return False
+        return any(x_overlap(a, b) and b.bbox[1] - a.bbox[3] < size for a in top for b in rest)
+
+    first = sum(rows[0]) / 2
+    if not runs_through(first):
+        return first
+    lower = [(lo + hi) / 2 for lo, hi in rows[1:] if hi - lo >= size]
+    return next((cut for cut in lower if not runs_through(cut)), first)
 
 
 def _sections(
