@@ -13,11 +13,19 @@ past its foot. With the calendar closing the gutter, the page was cut at the fir
 it, between two of the left column's paragraphs, and the right column was read in the middle
 of the left one. A gap that columns of paragraphs run on through is not where the top band
 ends when a wider gap lies lower.
+
+A simulation conference's paper set in Word (batch 141) labels a caption "Figure 3 - An
+AABB will span ...", a hyphen for the dash: not a caption's label, it was read between two
+paragraphs. A hyphen with a space on each side after the number is the label's dash; a
+range ("Figures 3-5") is not.
 """
 
 from __future__ import annotations
 
+import pytest
 from pagedraw import one_page, write_lines
+
+from basehalf_core.documents.captions import CAPTION_LABEL
 
 PROSE = (
     "suppose we remove two opposite corners of the board and ask whether the figure that is "
@@ -78,3 +86,18 @@ def test_a_short_column_is_read_after_the_long_one_over_a_band(tmp_path):
     calendar = [w for w in words if w.rect[1] > 580]
     assert max(w.index for w in left) < min(w.index for w in right)
     assert max(w.index for w in right) < min(w.index for w in calendar)
+
+
+@pytest.mark.parametrize(
+    ("line", "caption"),
+    [
+        ("Figure 3 - An AABB will span multiple cells", True),
+        ("Table 2 - Results of the runs", True),
+        ("Figure 3 – An AABB will span", True),
+        ("Figures 3-5 show the three cases", False),
+        ("Figure 3-5 shows the three cases", False),
+        ("Figure 3 -an odd line", False),
+    ],
+)
+def test_a_hyphen_with_spaces_after_the_number_is_a_captions_dash(line, caption):
+    assert bool(CAPTION_LABEL.match(line)) is caption

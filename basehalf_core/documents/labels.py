@@ -28,7 +28,9 @@ _CJK_LABEL = r"(图|図|表|그림|표)"
 CAPTION_LABEL = re.compile(
     # Chinese 图/表, Japanese 図/表, Korean 그림/표 label captions too; Korean papers may
     # bracket the label ("(그림 1) 초음파 센서"), its title not in lower case after it.
-    rf"^{_LABEL}\.?\s*[0-9IVXivx]+[a-z]?(\s*[.:：|—–]|$|\s+(?-i:[A-Z][A-Za-z])|{_CJK_TITLE})"
+    # A hyphen stands for the dash with a space on each side ("Figure 3 - An AABB"), never in
+    # a range ("Figures 3-5 show").
+    rf"^{_LABEL}\.?\s*[0-9IVXivx]+[a-z]?(\s*[.:：|—–]|\s+-\s|$|\s+(?-i:[A-Z][A-Za-z])|{_CJK_TITLE})"
     rf"|^[(（<〈\[]{_LABEL}\.?\s*[0-9IVXivx]+[a-z]?[)）>〉\]]\s*($|(?-i:[^a-z\s]))"
     # In square brackets, a title may open with a lower-case word ("[그림 3] epoch별 …").
     rf"|^\[{_CJK_LABEL}\s*[0-9]+\]\s+\S",
