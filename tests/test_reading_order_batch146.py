@@ -14,6 +14,12 @@ it, between two of the left column's paragraphs, and the right column was read i
 of the left one. A gap that columns of paragraphs run on through is not where the top band
 ends when a wider gap lies lower.
 
+A parish bulletin (batch 140) opens its left column with a picture (no text) and its right
+column with "OFFERINGS", one line centred over the column in a font of its own: the only text
+above the columns' first lines, it was peeled as the page's title and read before the left
+column. The page's first line, centred over one column and at least the size of its text, is
+that column's head.
+
 A simulation conference's paper set in Word (batch 141) labels a caption "Figure 3 - An
 AABB will span ...", a hyphen for the dash: not a caption's label, it was read between two
 paragraphs. A hyphen with a space on each side after the number is the label's dash; a
@@ -22,6 +28,7 @@ range ("Figures 3-5") is not.
 
 from __future__ import annotations
 
+import pymupdf
 import pytest
 from pagedraw import one_page, write_lines
 
@@ -86,6 +93,27 @@ def test_a_short_column_is_read_after_the_long_one_over_a_band(tmp_path):
     calendar = [w for w in words if w.rect[1] > 580]
     assert max(w.index for w in left) < min(w.index for w in right)
     assert max(w.index for w in right) < min(w.index for w in calendar)
+
+
+def _head_over_the_right_column(page) -> None:
+    """A letter page as the bulletin sets it: the right column's head centred over it at the
+    top, a picture (no text) under it, then centred lines and a paragraph; the left
+    column's text starts level with the picture (under a picture of its own)."""
+    page.set_mediabox(pymupdf.Rect(0, 0, 612, 792))
+    page.insert_text((402, 70), "OFFERINGS", fontsize=11, fontname="hebo")
+    write_lines(page, 35, 114, [8] * 40, TEXT, size=10, lead=12)
+    page.insert_text((392, 121), "Sunday Offerings", fontsize=11, fontname="helv")
+    page.insert_text((360, 147), "Sunday October 16th $6,863.10", fontsize=11, fontname="helv")
+    write_lines(page, 331, 244, [8] * 36, TEXT, size=10, lead=12, start=5)
+
+
+def test_the_pages_first_line_centred_over_a_column_heads_it(tmp_path):
+    doc = one_page(tmp_path, _head_over_the_right_column)
+    words = doc.words(0)
+    left = [w for w in words if w.rect[0] < 300]
+    right = [w for w in words if w.rect[0] > 320 and w.rect[1] > 100]
+    quote = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
+    assert quote.split() == [left[-1].text, "OFFERINGS", "Sunday"]
 
 
 @pytest.mark.parametrize(

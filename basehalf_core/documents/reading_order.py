@@ -25,6 +25,7 @@ from basehalf_core.documents.text_blocks import Block, dir_key, gaps, right_ink,
 from basehalf_core.documents.title_band import (
     band_beside_gutter,
     heads_over_columns,
+    lone_column_head,
     runs_on,
     title_band,
 )
@@ -75,6 +76,7 @@ def xy_cut(
             and rest
             and all(b.style != body_style for b in top)
             and not runs_on(top, rest)
+            and not lone_column_head(top, rest, min_col_gap, page)
             # A row of column heads on bands of their own heads the columns under them.
             and not all(b.banner for b in top)
         ):

@@ -132,6 +132,45 @@ def centred_title(b: Block, page: list[Block]) -> bool:
     return False
 
 
+# A lone column head is set at most this much larger than the text of the column under it.
+LONE_HEAD_RATIO = 1.3
+
+
+def lone_column_head(
+    top: list[Block], rest: list[Block], min_col_gap: float, page: list[Block]
+) -> bool:
+    """Is ``top`` the page's first line, centred over one column of ``rest`` and at least
+    the size of its text: that column's head rather than title matter?
+
+    A parish bulletin opens its left column with a picture ("Mass Intentions", no text) and
+    its right column with "OFFERINGS", a line centred over the column in a font of its own:
+    the only text above the columns' first lines, it was peeled as a title and read before
+    the left column. A title crosses the gutter or stands over the page's middle; a journal's
+    label ("RESEARCH ARTICLE") or a date line is set flush with an edge, and smaller; the
+    authors' line centred over a paper's main column stands under its title.
+    """
+    if len(top) != 1 or top[0].lines != 1:
+        return False
+    head = top[0]
+    if any(b.bbox[3] <= head.bbox[1] for b in page):
+        return False
+    gutters = gaps([(b.bbox[0] + 0.5, right_ink(b) - 0.5) for b in rest], min_col_gap)
+    if not gutters:
+        return False
+    edges = [min(b.bbox[0] for b in rest), *(hi for _lo, hi in gutters)]
+    ends = [lo for lo, _hi in gutters] + [max(right_ink(b) for b in rest)]
+    for left, right in zip(edges, ends, strict=True):
+        if not (left - 1 <= head.bbox[0] and head.bbox[2] <= right + 1):
+            continue
+        under = [b for b in rest if left - 1 <= b.bbox[0] and right_ink(b) <= right + 1]
+        if not under:
+            return False
+        size = sorted(b.size for b in under)[len(under) // 2]
+        middle = (head.bbox[0] + head.bbox[2] - left - right) / 2
+        return size <= head.size <= LONE_HEAD_RATIO * size and abs(middle) <= size
+    return False
+
+
 def runs_on(top: list[Block], rest: list[Block]) -> bool:
     """The band is one line of blocks side by side, one of which goes on in a block right
     under it, as wide and as far left.
