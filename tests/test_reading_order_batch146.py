@@ -20,6 +20,12 @@ above the columns' first lines, it was peeled as the page's title and read befor
 column. The page's first line, centred over one column and at least the size of its text, is
 that column's head.
 
+A parish letter (batch 140) opens its page with a section's heading and a line right under
+it ("In Anlage 1 findet sich die Terminübersicht für OKTOBER."), set off from the text below
+by two lines: the heading was text, the line under it was taken for a running head and a drag
+from it left it out. A line that follows text right above it at a line's spacing is no
+running head.
+
 A simulation conference's paper set in Word (batch 141) labels a caption "Figure 3 - An
 AABB will span ...", a hyphen for the dash: not a caption's label, it was read between two
 paragraphs. A hyphen with a space on each side after the number is the label's dash; a
@@ -114,6 +120,26 @@ def test_the_pages_first_line_centred_over_a_column_heads_it(tmp_path):
     right = [w for w in words if w.rect[0] > 320 and w.rect[1] > 100]
     quote = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
     assert quote.split() == [left[-1].text, "OFFERINGS", "Sunday"]
+
+
+def _heading_and_a_line_at_the_top(page) -> None:
+    """An A4 page: a section's heading at the top, a line under it at a line's spacing,
+    then after a gap two columns of text."""
+    page.insert_text((36, 48), "2", fontsize=12, fontname="helv")
+    page.insert_text((72, 48), "Blick auf Gottesdienste und Veranstaltungen", fontsize=12)
+    page.insert_text((36, 66), "In Anlage 1 findet sich die Termine fuer Oktober.", fontsize=11.5)
+    write_lines(page, 36, 110, [6] * 40, TEXT, size=11.5, lead=14, font="helv")
+    write_lines(page, 300, 110, [6] * 40, TEXT, size=11.5, lead=14, start=3, font="helv")
+
+
+def test_a_line_right_under_text_at_the_top_is_no_running_head(tmp_path):
+    doc = one_page(tmp_path, _heading_and_a_line_at_the_top)
+    words = doc.words(0)
+    line = [w for w in words if 53 < w.rect[1] < 70]
+    assert line and {w.role for w in line} == {"body"}
+    first = next(w for w in words if w.text == "Anlage")
+    quote = doc.passage(0, doc.select_between(0, first.index, first.index + 9)).quote
+    assert quote.startswith("Anlage 1 findet sich die Termine fuer Oktober.")
 
 
 @pytest.mark.parametrize(

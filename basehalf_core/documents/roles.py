@@ -75,6 +75,7 @@ def assign_roles(
             and y1 <= HEADER_BAND * page_height
             and _stands_apart(b, blocks, roles, body_size)
             and not _heads_its_column(b, blocks, roles, body_size)
+            and not _follows_text(b, blocks, roles, body_size)
         ):
             roles[b.id] = "header"
         elif (
@@ -213,6 +214,24 @@ def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) 
         if o is not b and roles[o.id] == "body" and o.bbox[1] >= b.bbox[3] - 1
     ]
     return not below or min(below) - b.bbox[3] >= 1.2 * body_size
+
+
+def _follows_text(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
+    """Does ``b`` follow a line of the text right above it, at a line's spacing?
+
+    A parish letter opens its page with a section's heading ("2 Blick auf Gottesdienste")
+    and a line under it ("In Anlage 1 findet sich die Terminübersicht"); set off from the
+    text below, the second line was taken for a running head though the heading over it was
+    not. What follows text at a line's spacing is text.
+    """
+    return any(
+        o is not b
+        and roles[o.id] == "body"
+        and x_overlap(o, b)
+        and o.size >= FOOTNOTE_SIZE_RATIO * body_size
+        and 0 <= b.bbox[1] - o.bbox[3] <= 0.5 * body_size
+        for o in blocks
+    )
 
 
 # A section heading at a column's top stands at most this many text sizes over the column's
