@@ -26,6 +26,11 @@ by two lines: the heading was text, the line under it was taken for a running he
 from it left it out. A line that follows text right above it at a line's spacing is no
 running head.
 
+A networking paper (batch 144) draws a ring atop its right column on a box that reaches 14
+points into the first line of the caption under it ("Figure 2: An identifier circle ..."):
+a caption was looked for at most an em inside its figure, so the caption was read at the
+column break. Up to half a caption may lie inside its figure's box.
+
 A simulation conference's paper set in Word (batch 141) labels a caption "Figure 3 - An
 AABB will span ...", a hyphen for the dash: not a caption's label, it was read between two
 paragraphs. A hyphen with a space on each side after the number is the label's dash; a
@@ -140,6 +145,32 @@ def test_a_line_right_under_text_at_the_top_is_no_running_head(tmp_path):
     first = next(w for w in words if w.text == "Anlage")
     quote = doc.passage(0, doc.select_between(0, first.index, first.index + 9)).quote
     assert quote.startswith("Anlage 1 findet sich die Termine fuer Oktober.")
+
+
+def _caption_under_a_reaching_box(page) -> None:
+    """Two columns; atop the right one a ring drawn on a box whose foot reaches into the
+    first line of the caption under it."""
+    write_lines(page, 54, 80, [8] * 60, TEXT, size=9, lead=11)
+    page.draw_rect((360, 40, 520, 166), color=None, fill=(0.93, 0.93, 0.93))
+    page.draw_circle((440, 98), 38, color=(0, 0, 0), width=0.6)
+    for k, line in enumerate(
+        (
+            "Figure 2: An identifier circle consisting of the",
+            "three nodes 0, 1, and 3. In this example, key 1",
+            "is located at node 1 and key 6 at node 0.",
+        )
+    ):
+        page.insert_text((317, 160 + 11 * k), line, fontsize=9, fontname="tibo")
+    write_lines(page, 317, 215, [8] * 50, TEXT, size=9, lead=11, start=3)
+
+
+def test_a_caption_reaching_into_its_figures_box_is_the_figures(tmp_path):
+    doc = one_page(tmp_path, _caption_under_a_reaching_box)
+    words = doc.words(0)
+    left = [w for w in words if w.rect[0] < 300]
+    right = [w for w in words if w.rect[0] > 310 and w.rect[1] > 200]
+    quote = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
+    assert quote.split() == [left[-1].text, right[0].text]
 
 
 @pytest.mark.parametrize(

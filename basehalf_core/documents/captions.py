@@ -169,9 +169,12 @@ def caption_beside(g: Group, r, groups: list[Group], em: float, far_off: bool = 
     if min(x1, r[2]) <= max(x0, r[0]):
         return False
     far = max(CAPTION_NEAR * em, CAPTION_FAR_SHARE * (r[3] - r[1]) if far_off else 0.0)
+    # A figure's drawn background may reach into its caption's lines (a ring diagram's
+    # white box over the caption's first line): up to half the caption may lie inside.
+    overlap = max(em, 0.5 * (y1 - y0))
     for top, bottom in ((r[3], y0), (y1, r[1])):  # under the region, above it
         gap = bottom - top
-        if not -em <= gap <= far:
+        if not -overlap <= gap <= far:
             continue
         if gap <= CAPTION_NEAR * em:
             return True
