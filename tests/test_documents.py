@@ -157,6 +157,10 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
         ("lower-", "privileged", line_vocabulary(["to higher privileged code"]), True),
         # ... but not after a prefix's few letters: "re-"/"search" beside "beam-search"
         ("re-", "search", line_vocabulary(["a beam-search decoder"]), True),
+        # ... unless the document writes this very compound inside a line, also when it
+        # writes the joined word too
+        ("pre-", "copy", line_vocabulary(["the pre-copy phase ends, precopy"]), False),
+        ("pre-", "copy", line_vocabulary(["the copy phase ends, precopy"]), True),
         ("infor-", "mation", line_vocabulary(["a higher-privileged mode"]), True),
         # a name the document writes on its own before a word in lower case: a compound
         ("Springer-", "enhanced", {"springer", "layout"}, False),

@@ -217,6 +217,10 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
         # own, unless the head is in capitals too and the joined word is the document's.
         capitals = head.rstrip()[-2:-1].isupper()
         return capitals and joined in vocab and not any(c in core_tail for c in _PRINTED_HYPHENS)
+    # The document writes this very compound inside a line ("pre-copy", 33 times beside one
+    # "precopy"): after a prefix's few letters too, the break is the compound's own hyphen.
+    if f"{h[-1]}-{t[0]}" in vocab:
+        return False
     if joined in vocab:
         return True
     if any(c in core_tail for c in _PRINTED_HYPHENS):
