@@ -98,12 +98,10 @@ def test_the_ask_chat_shows_the_answer_escaped(tmp_path, openai_server):
     openai_server.default = {"content": HOSTILE_ANSWERS[0] + " " + HOSTILE_ANSWERS[3]}
     (tmp_path / "n.md").write_text("# A note\n\nText.\n", encoding="utf-8")
     ws = Workspace.open(tmp_path)
-    view = cells.ask_box(
-        ws,
-        {"open": "n.md", "reader": None},
-        SimpleNamespace(value="openai/x"),
-        SimpleNamespace(value=openai_server.base_url),
+    settings = cells.ModelSettings(
+        SimpleNamespace(value="openai/x"), SimpleNamespace(value=openai_server.base_url)
     )
+    view = cells.ask_box(ws, {"open": "n.md", "reader": None}, settings)
     chat = next(e for e in view._bh_keep if hasattr(e, "_model"))
     shown = "".join(chat._model([SimpleNamespace(role="user", content="what?")], None))
     html = _rendered(shown)
