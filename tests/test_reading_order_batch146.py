@@ -31,6 +31,12 @@ points into the first line of the caption under it ("Figure 2: An identifier cir
 a caption was looked for at most an em inside its figure, so the caption was read at the
 column break. Up to half a caption may lie inside its figure's box.
 
+A cancer charity's booklet (batch 145) sets an aside in a box: a heading over two columns of
+paragraphs in a sans font, both columns breaking a paragraph at the same height. The
+heading closes the gutter, and the box's first row of paragraphs, in no block of the
+running text's font, was peeled as title matter: the box was read in rows of paragraph
+pairs. Paragraphs side by side, set alike and longer than an author's block, are columns.
+
 A simulation conference's paper set in Word (batch 141) labels a caption "Figure 3 - An
 AABB will span ...", a hyphen for the dash: not a caption's label, it was read between two
 paragraphs. A hyphen with a space on each side after the number is the label's dash; a
@@ -171,6 +177,26 @@ def test_a_caption_reaching_into_its_figures_box_is_the_figures(tmp_path):
     right = [w for w in words if w.rect[0] > 310 and w.rect[1] > 200]
     quote = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
     assert quote.split() == [left[-1].text, right[0].text]
+
+
+def _aside_in_two_columns(page) -> None:
+    """A booklet's A5 page: running text in a serif font, then a box with a sans heading
+    over two columns of sans paragraphs that break at the same height."""
+    page.set_mediabox(pymupdf.Rect(0, 0, 420, 595))
+    write_lines(page, 108, 110, [9] * 8, TEXT, size=11, lead=15)
+    page.draw_rect((86, 262, 376, 540), color=(0.9, 0.7, 0.1), fill=(1, 0.97, 0.85), width=1.5)
+    page.insert_text((96, 282), "Inherited breast cancer gene", fontsize=12, fontname="hebo")
+    for x, start in ((96, 0), (236, 7)):
+        y = write_lines(page, x, 302, [4] * 7, TEXT, size=9, lead=12.5, start=start, font="helv")
+        write_lines(page, x, y + 10, [4] * 7, TEXT, size=9, lead=12.5, start=start + 3, font="helv")
+
+
+def test_paragraphs_side_by_side_in_a_font_of_their_own_are_columns(tmp_path):
+    doc = one_page(tmp_path, _aside_in_two_columns)
+    words = doc.words(0)
+    left = [w for w in words if w.rect[0] < 230 and w.rect[1] > 290]
+    right = [w for w in words if w.rect[0] > 230 and w.rect[1] > 290]
+    assert max(w.index for w in left) < min(w.index for w in right)
 
 
 @pytest.mark.parametrize(

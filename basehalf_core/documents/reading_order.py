@@ -75,6 +75,10 @@ def xy_cut(
             top
             and rest
             and all(b.style != body_style for b in top)
+            # Paragraphs side by side in a font of their own (a booklet's boxed aside) are
+            # columns, not title matter (an author's block of name, place and e-mail is
+            # shorter).
+            and not _paragraph_columns(top, min_col_gap, TITLE_BLOCK_LINES + 1)
             and not runs_on(top, rest)
             and not lone_column_head(top, rest, min_col_gap, page)
             # A row of column heads on bands of their own heads the columns under them.
@@ -151,7 +155,6 @@ def _row_cut(blocks: list[Block], rows: list[tuple[float, float]], min_col_gap: 
     column, within a text size of it. (A list's numbers and a table's cells are no columns of
     paragraphs: their rows are read in turn.)
     """
-    eps = 0.5
     size = sorted(b.size for b in blocks)[len(blocks) // 2]
 
     def halves(cut: float) -> tuple[list[Block], list[Block]]:
@@ -160,22 +163,35 @@ def _row_cut(blocks: list[Block], rows: list[tuple[float, float]], min_col_gap: 
 
     def runs_through(cut: float) -> bool:
         top, rest = halves(cut)
-        columns = gaps([(b.bbox[0] + eps, right_ink(b) - eps) for b in top], min_col_gap)
-        if not columns:
-            return False
-        lo, hi = max(columns, key=lambda g: g[1] - g[0])
-        if not (
-            any(b.lines >= 3 and b.bbox[2] <= hi for b in top)
-            and any(b.lines >= 3 and b.bbox[0] >= lo for b in top)
-        ):
-            return False
-        return any(x_overlap(a, b) and b.bbox[1] - a.bbox[3] < size for a in top for b in rest)
+        return _paragraph_columns(top, min_col_gap) and any(
+            x_overlap(a, b) and b.bbox[1] - a.bbox[3] < size for a in top for b in rest
+        )
 
     first = sum(rows[0]) / 2
     if not runs_through(first):
         return first
     lower = [(lo + hi) / 2 for lo, hi in rows[1:] if hi - lo >= size]
     return next((cut for cut in lower if not runs_through(cut)), first)
+
+
+# A paragraph has at least this many lines (a title's rows, a list's numbers and a table's
+# cells have fewer).
+PARAGRAPH_LINES = 3
+# An author's block (name, department, institution, place, e-mail) has at most this many.
+TITLE_BLOCK_LINES = 5
+
+
+def _paragraph_columns(
+    blocks: list[Block], min_col_gap: float, lines: int = PARAGRAPH_LINES
+) -> bool:
+    """Do ``blocks`` split into columns with a paragraph (of ``lines`` lines or more) set
+    alike on each side of the widest gutter?"""
+    columns = gaps([(b.bbox[0] + 0.5, right_ink(b) - 0.5) for b in blocks], min_col_gap)
+    if not columns:
+        return False
+    lo, hi = max(columns, key=lambda g: g[1] - g[0])
+    left = {b.style for b in blocks if b.lines >= lines and b.bbox[2] <= hi}
+    return any(b.lines >= lines and b.bbox[0] >= lo and b.style in left for b in blocks)
 
 
 def _sections(

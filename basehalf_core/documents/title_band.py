@@ -103,6 +103,8 @@ def title_band(
 CENTRED_LINES = 3
 CENTRED_GAP = 2.0
 CENTRED_SLACK = 0.2
+# ... and at most this share of the widest block on the page.
+CENTRED_WIDTH = 0.8
 
 
 def centred_title(b: Block, page: list[Block]) -> bool:
@@ -118,6 +120,11 @@ def centred_title(b: Block, page: list[Block]) -> bool:
         return False
     x0, y0, x1, y1 = b.bbox
     middle, width = (x0 + x1) / 2, x1 - x0
+    # Nearly as wide as the page's text, a block is a paragraph or a list's item (a
+    # booklet's bullet line and the item's next lines, 8 points apart, look centred on each
+    # other); an author's name or affiliation is shorter.
+    if width > CENTRED_WIDTH * max(o.bbox[2] - o.bbox[0] for o in page):
+        return False
     for o in page:
         if o is b or o.direction != b.direction or not x_overlap(o, b):
             continue
