@@ -36,6 +36,9 @@ paragraphs in a sans font, both columns breaking a paragraph at the same height.
 heading closes the gutter, and the box's first row of paragraphs, in no block of the
 running text's font, was peeled as title matter: the box was read in rows of paragraph
 pairs. Paragraphs side by side, set alike and longer than an author's block, are columns.
+Above the box, a list item's bullet line and its next lines (8 points further right) looked
+centred on each other and were taken for rows of authors: a block nearly as wide as the
+page's text is no title matter.
 
 A simulation conference's paper set in Word (batch 141) labels a caption "Figure 3 - An
 AABB will span ...", a hyphen for the dash: not a caption's label, it was read between two
@@ -50,6 +53,8 @@ import pytest
 from pagedraw import one_page, write_lines
 
 from basehalf_core.documents.captions import CAPTION_LABEL
+from basehalf_core.documents.text_blocks import Block
+from basehalf_core.documents.title_band import centred_title
 
 PROSE = (
     "suppose we remove two opposite corners of the board and ask whether the figure that is "
@@ -197,6 +202,24 @@ def test_paragraphs_side_by_side_in_a_font_of_their_own_are_columns(tmp_path):
     left = [w for w in words if w.rect[0] < 230 and w.rect[1] > 290]
     right = [w for w in words if w.rect[0] > 230 and w.rect[1] > 290]
     assert max(w.index for w in left) < min(w.index for w in right)
+
+
+def _block(k: int, bbox, lines: int = 1) -> Block:
+    return Block(k, bbox, (1.0, 0.0), 11.0, 40 * lines, lines, style="MinionPro@11.0")
+
+
+@pytest.mark.parametrize(
+    ("bbox", "centred"),
+    [
+        ((116, 121, 368, 136), False),  # a list item's next line under its bullet line
+        ((190, 121, 294, 136), True),  # an author's affiliation under the name
+    ],
+)
+def test_a_block_nearly_as_wide_as_the_text_is_no_title_row(bbox, centred):
+    bullet = _block(0, (108, 106, 374, 121))
+    name = _block(1, (200, 106, 284, 121)) if centred else bullet
+    page = [bullet, name, _block(2, (108, 200, 376, 245), 3), _block(3, bbox)]
+    assert centred_title(page[3], page) is centred
 
 
 @pytest.mark.parametrize(
