@@ -14,6 +14,12 @@ it, between two of the left column's paragraphs, and the right column was read i
 of the left one. A gap that columns of paragraphs run on through is not where the top band
 ends when a wider gap lies lower.
 
+A care provider's newsletter set in Word (batch 145) leaves a blank line between paragraphs,
+level in both of its columns, over a box across the page: the gaps across the page were a
+blank line wide, wider than the text size a column was allowed to run on within, and the
+columns were read in rows of paragraph pairs. A column's next paragraph follows within two
+text sizes.
+
 A parish bulletin (batch 140) opens its left column with a picture (no text) and its right
 column with "OFFERINGS", one line centred over the column in a font of its own: the only text
 above the columns' first lines, it was peeled as the page's title and read before the left
@@ -206,6 +212,27 @@ def test_paragraphs_side_by_side_in_a_font_of_their_own_are_columns(tmp_path):
 
 def _block(k: int, bbox, lines: int = 1) -> Block:
     return Block(k, bbox, (1.0, 0.0), 11.0, 40 * lines, lines, style="MinionPro@11.0")
+
+
+def _paragraphs_level_over_a_box(page) -> None:
+    """Two columns of paragraphs, a blank line between them level in both columns, over a
+    line of contact details across the page."""
+    for x, start in ((142, 0), (369, 5)):
+        y = 400.0
+        for k in range(3):
+            y = write_lines(page, x, y, [6] * 4, TEXT, size=11, lead=13.4, start=start + 4 * k)
+            y += 13.4  # the blank line
+    page.insert_text(
+        (187, 690), "We love to hear suggestions and feedback from clients", fontsize=12
+    )
+
+
+def test_paragraphs_a_blank_line_apart_level_in_two_columns_read_column_by_column(tmp_path):
+    doc = one_page(tmp_path, _paragraphs_level_over_a_box)
+    words = doc.words(0)
+    left = [w for w in words if w.rect[0] < 360 and w.rect[1] < 650]
+    right = [w for w in words if w.rect[0] > 360 and w.rect[1] < 650]
+    assert max(w.index for w in left) < min(w.index for w in right)
 
 
 @pytest.mark.parametrize(

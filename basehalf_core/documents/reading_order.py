@@ -152,8 +152,9 @@ def _row_cut(blocks: list[Block], rows: list[tuple[float, float]], min_col_gap: 
     left column's paragraphs: cut there, the right column was read in the middle of the left
     one. A gap is run through when what lies above it splits into columns with paragraphs
     (three lines or more) on both sides, and one of its blocks goes on under the gap, in its
-    column, within a text size of it. (A list's numbers and a table's cells are no columns of
-    paragraphs: their rows are read in turn.)
+    column, within :data:`RUN_ON` text sizes of it (a Word newsletter leaves a blank line
+    between paragraphs, level in both columns). A list's numbers and a table's cells are no
+    columns of paragraphs: their rows are read in turn.
     """
     size = sorted(b.size for b in blocks)[len(blocks) // 2]
 
@@ -164,7 +165,7 @@ def _row_cut(blocks: list[Block], rows: list[tuple[float, float]], min_col_gap: 
     def runs_through(cut: float) -> bool:
         top, rest = halves(cut)
         return _paragraph_columns(top, min_col_gap) and any(
-            x_overlap(a, b) and b.bbox[1] - a.bbox[3] < size for a in top for b in rest
+            x_overlap(a, b) and b.bbox[1] - a.bbox[3] < RUN_ON * size for a in top for b in rest
         )
 
     first = sum(rows[0]) / 2
@@ -179,6 +180,8 @@ def _row_cut(blocks: list[Block], rows: list[tuple[float, float]], min_col_gap: 
 PARAGRAPH_LINES = 3
 # An author's block (name, department, institution, place, e-mail) has at most this many.
 TITLE_BLOCK_LINES = 5
+# A column's next paragraph follows within this many text sizes (a blank line between).
+RUN_ON = 2.0
 
 
 def _paragraph_columns(
