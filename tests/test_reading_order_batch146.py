@@ -46,6 +46,12 @@ Above the box, a list item's bullet line and its next lines (8 points further ri
 centred on each other and were taken for rows of authors: a block nearly as wide as the
 page's text is no title matter.
 
+A school's newsletter (batch 147) sets a page's title in 21 points at the top, over a photo
+across the page, the text in 13: standing apart from the text in the page's top band, it was
+taken for a running head and a drag from it into the first column left it out. A line set
+half again the text's size or larger is no running head (unless it repeats on the pages
+around it).
+
 A simulation conference's paper set in Word (batch 141) labels a caption "Figure 3 - An
 AABB will span ...", a hyphen for the dash: not a caption's label, it was read between two
 paragraphs. A hyphen with a space on each side after the number is the label's dash; a
@@ -233,6 +239,27 @@ def test_paragraphs_a_blank_line_apart_level_in_two_columns_read_column_by_colum
     left = [w for w in words if w.rect[0] < 360 and w.rect[1] < 650]
     right = [w for w in words if w.rect[0] > 360 and w.rect[1] < 650]
     assert max(w.index for w in left) < min(w.index for w in right)
+
+
+def _title_over_a_photo(page) -> None:
+    """An A4 page: a title in 21 points at the top, a photo (no text) under it, then two
+    columns of 13-point text."""
+    page.insert_text(
+        (59, 52), "IT IS NOT THE END, RATHER IT BEGINS HERE", fontsize=21, fontname="tibo"
+    )
+    page.draw_rect((14, 66, 585, 200), color=None, fill=(0.4, 0.5, 0.3))
+    write_lines(page, 14, 232, [7] * 38, TEXT, size=13, lead=14.5)
+    write_lines(page, 323, 228, [7] * 36, TEXT, size=13, lead=14.5, start=4)
+
+
+def test_a_title_half_again_the_texts_size_at_the_top_is_no_running_head(tmp_path):
+    doc = one_page(tmp_path, _title_over_a_photo)
+    words = doc.words(0)
+    title = [w for w in words if w.rect[1] < 60]
+    assert title and {w.role for w in title} == {"body"}
+    first = next(w for w in words if w.rect[1] > 205 and w.rect[0] < 300)
+    quote = doc.passage(0, doc.select_between(0, title[-1].index, first.index)).quote
+    assert quote.split() == ["HERE", first.text]
 
 
 @pytest.mark.parametrize(

@@ -27,6 +27,9 @@ from basehalf_core.documents.text_blocks import (
 # Page bands (fractions of the displayed height) where running heads and footers live.
 HEADER_BAND = 0.09
 FOOTER_BAND = 0.90
+# A line at the page's top set this many times the text's size or larger is a title, not a
+# running head (unless it repeats on the pages around it).
+TITLE_RATIO = 1.5
 FOOTNOTE_MARKERS = "*∗†‡§¶#0123456789⁰¹²³⁴⁵⁶⁷⁸⁹"
 # Unmarked small print is a foot block (permission, copyright, "received" lines) when it starts
 # below this fraction of the page, is at most this tall, and sits this many body sizes below the
@@ -73,6 +76,9 @@ def assign_roles(
         elif (
             b.lines <= 2
             and y1 <= HEADER_BAND * page_height
+            # A running head is set about the text's size; a page's title set half again as
+            # large over a photo ("IT IS NOT THE END", 21 points over 13) is read.
+            and b.size < TITLE_RATIO * body_size
             and _stands_apart(b, blocks, roles, body_size)
             and not _heads_its_column(b, blocks, roles, body_size)
             and not _follows_text(b, blocks, roles, body_size)
