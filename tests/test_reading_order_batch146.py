@@ -52,6 +52,12 @@ taken for a running head and a drag from it into the first column left it out. A
 half again the text's size or larger is no running head (unless it repeats on the pages
 around it).
 
+A university's IT newsletter printed from a browser (batch 148) wraps a story round an icon:
+its last two lines run on under the icon, full width, 12 points under the lines beside it, in
+the page's foot band, and were taken for a running footer. A block opening in lower case
+under a line of the same style that ends without a sentence's end goes on with that sentence
+(a URL or a chart's axis letter is no sentence's word).
+
 A simulation conference's paper set in Word (batch 141) labels a caption "Figure 3 - An
 AABB will span ...", a hyphen for the dash: not a caption's label, it was read between two
 paragraphs. A hyphen with a space on each side after the number is the label's dash; a
@@ -260,6 +266,34 @@ def test_a_title_half_again_the_texts_size_at_the_top_is_no_running_head(tmp_pat
     first = next(w for w in words if w.rect[1] > 205 and w.rect[0] < 300)
     quote = doc.passage(0, doc.select_between(0, title[-1].index, first.index)).quote
     assert quote.split() == ["HERE", first.text]
+
+
+def _story_wrapped_round_an_icon(page, tail: str = "no visible downtime for users at all") -> None:
+    """A letter page: a story's heading, four lines set right of an icon, and two lines
+    under the icon near the page's foot, the browser's address line under them."""
+    page.set_mediabox(pymupdf.Rect(0, 0, 611, 792))
+    write_lines(page, 63, 520, [12] * 8, TEXT, size=11.5, lead=14, font="helv")
+    page.insert_text((63, 648), "Users move to new mail servers", fontsize=10, fontname="hebo")
+    page.draw_rect((63, 660, 130, 716), color=None, fill=(0.2, 0.4, 0.8))
+    y = write_lines(page, 142, 670, [9] * 3, TEXT, size=11.5, lead=14, font="helv")
+    page.insert_text((142, y), "the new servers are ready for the repair with", fontsize=11.5)
+    page.insert_text((63, 744), tail, fontsize=11.5)
+    page.insert_text((63, 758), "the move takes one night.", fontsize=11.5)
+    page.insert_text((26, 782), "https://mail.example.org/mail/u/0/?ui=2&view=pt", fontsize=8)
+
+
+def test_lines_going_on_with_a_sentence_at_the_foot_are_no_footer(tmp_path):
+    doc = one_page(tmp_path, _story_wrapped_round_an_icon)
+    words = doc.words(0)
+    tail = [w for w in words if 728 < w.rect[1] < 760]
+    assert tail and {w.role for w in tail} == {"body"}
+    assert next(w for w in words if w.text.startswith("https")).role == "footer"
+
+
+def test_a_url_at_the_foot_starts_no_sentence(tmp_path):
+    doc = one_page(tmp_path, lambda p: _story_wrapped_round_an_icon(p, "https://uw.edu/it"))
+    words = doc.words(0)
+    assert next(w for w in words if w.text == "https://uw.edu/it").role == "footer"
 
 
 @pytest.mark.parametrize(

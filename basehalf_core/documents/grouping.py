@@ -324,6 +324,9 @@ def blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[Group]:
         texts = (u.text.strip().lstrip("^_(") for m in members for u in m.units)
         first = next((t[0] for t in texts if t), "")
         word = next((u.text for m in members for u in m.units if u.text.strip()), "")
+        last = next(
+            (u.text for m in reversed(members) for u in reversed(m.units) if u.text.strip()), ""
+        )
         out.append(
             Group(
                 Block(
@@ -335,6 +338,7 @@ def blocks_of(groups: list[tuple[list[_Segment], tuple]], rot) -> list[Group]:
                     lines=len(members) - pieces,
                     first_char=first,
                     first_word=word,
+                    last_word=last,
                     style=f"{family}@{size}",
                     first_line=(min(fxa, fxb), min(fya, fyb), max(fxa, fxb), max(fya, fyb)),
                     ink_right=_ink_right(members) if tuple(rot) == (1, 0, 0, 1, 0, 0) else None,

@@ -88,6 +88,7 @@ def assign_roles(
             b.lines <= 2
             and y0 >= FOOTER_BAND * page_height
             and _apart_from_above(b, blocks, roles, body_size)
+            and not _continues_sentence(b, blocks, roles, body_size)
             and (
                 not _beside_running_text(b, blocks, roles, body_size, page_height)
                 or _far_below_its_column(b, blocks, roles, body_size, drawn)
@@ -237,6 +238,42 @@ def _follows_text(b: Block, blocks: list[Block], roles: dict, body_size: float) 
         and o.size >= FOOTNOTE_SIZE_RATIO * body_size
         and 0 <= b.bbox[1] - o.bbox[3] <= 0.5 * body_size
         for o in blocks
+    )
+
+
+# What ends a sentence, or a line that is no sentence's middle.
+SENTENCE_ENDS = '.!?:;)]"”’»…'
+
+
+def _continues_sentence(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
+    """Does ``b`` go on with the sentence of the text right above it in its column?
+
+    An e-mail newsletter printed from a browser wraps a story round an icon: the story's
+    last two lines run on under the icon, full width, 12 points under the lines beside it,
+    in the foot band: they were taken for a running footer. A footer starts no sentence in
+    the middle: a block opening in lower case under a line of the same style that ends
+    without a sentence's end is that sentence going on, when it stands nearer to it than a
+    note far under its column (:data:`FAR_BELOW`).
+    """
+    word = b.first_word.rstrip(",;:")
+    if len(word) < 2 or not word.isalpha() or not word.islower():
+        return False  # a URL, a chart's axis letter: no sentence's words
+    above = [
+        o
+        for o in blocks
+        if o is not b
+        and roles[o.id] == "body"
+        and o.style == b.style
+        and x_overlap(o, b)
+        and o.bbox[3] <= b.bbox[1] + 1
+    ]
+    if not above:
+        return False
+    nearest = max(above, key=lambda o: o.bbox[3])
+    return (
+        b.bbox[1] - nearest.bbox[3] < FAR_BELOW * body_size
+        and bool(nearest.last_word)
+        and not nearest.last_word.endswith(tuple(SENTENCE_ENDS))
     )
 
 

@@ -56,6 +56,7 @@ class Block:
             right half reaches into the gutter (None if the box's edge is the ink's).
         numbered: how many of its lines open with a section's number and go on (a section's
             heading and its first subsection's heading grouped as one block).
+        last_word: its last word ("" if none), to see whether its sentence goes on.
     """
 
     id: object
@@ -76,6 +77,7 @@ class Block:
     frame: tuple[float, float, float, float] | None = None
     ink_right: float | None = None
     numbered: int = 0
+    last_word: str = ""
 
 
 def dir_key(direction: tuple[float, float]) -> tuple[int, int]:
