@@ -58,6 +58,13 @@ the page's foot band, and were taken for a running footer. A block opening in lo
 under a line of the same style that ends without a sentence's end goes on with that sentence
 (a URL or a chart's axis letter is no sentence's word).
 
+A parish bulletin (batch 147) frames its sermon in a box whose right side runs 3 points
+left of the schedule beside it, the whole half-page set in a font other than the facing
+page's text: too close for a gutter, the sermon and the schedule were read across, row by
+row, and each row of the sermon in a font of its own was peeled as title matter. A gap
+holding an upright rule (a column rule, or a frame's side) with text level on both sides is
+a gutter, and a paragraph of more than five lines in the text's size is no title matter.
+
 A simulation conference's paper set in Word (batch 141) labels a caption "Figure 3 - An
 AABB will span ...", a hyphen for the dash: not a caption's label, it was read between two
 paragraphs. A hyphen with a space on each side after the number is the label's dash; a
@@ -294,6 +301,36 @@ def test_a_url_at_the_foot_starts_no_sentence(tmp_path):
     doc = one_page(tmp_path, lambda p: _story_wrapped_round_an_icon(p, "https://uw.edu/it"))
     words = doc.words(0)
     assert next(w for w in words if w.text == "https://uw.edu/it").role == "footer"
+
+
+def _sermon_beside_a_schedule(page, frame: bool = True) -> None:
+    """A landscape spread: on the left half, a sermon (sans) in a frame or beside a rule,
+    its schedule 3 points right of it; on the right half, the facing page's serif text."""
+    page.set_mediabox(pymupdf.Rect(0, 0, 1008, 612))
+    if frame:
+        page.draw_rect((15, 18, 242, 524), color=(0, 0, 0), width=0.8)
+    else:
+        page.draw_line((242, 18), (242, 524), color=(0, 0, 0), width=0.8)
+    for k in range(3):
+        write_lines(
+            page, 18, 80 + 130 * k, [6] * 8, TEXT, size=12, lead=14, start=3 * k, font="helv"
+        )
+    page.insert_text((322, 170), "WEEKEND LITURGY", fontsize=16, fontname="hebo")
+    for k, day in enumerate(
+        ("Sat. Oct. 13th", "Sun. Oct. 14th", "Sun. Oct. 14th", "Sat. Oct. 20th")
+    ):
+        page.insert_text((245, 206 + 30 * k), f"{day} 5:00 pm at St. Anne's", fontsize=13)
+    for y in (60, 240, 400):
+        write_lines(page, 536, y, [12] * 10, TEXT, size=12, lead=14, start=5, font="tiro")
+
+
+@pytest.mark.parametrize("frame", [True, False], ids=["frame", "rule"])
+def test_a_rule_in_a_narrow_gap_is_a_gutter(tmp_path, frame):
+    doc = one_page(tmp_path, lambda page: _sermon_beside_a_schedule(page, frame))
+    words = doc.words(0)
+    sermon = [w for w in words if w.rect[2] < 241]
+    schedule = [w for w in words if 243 < w.rect[0] < 500]
+    assert max(w.index for w in sermon) < min(w.index for w in schedule)
 
 
 @pytest.mark.parametrize(

@@ -154,7 +154,7 @@ class PageText:
         _mark_fixed_pitch(blocks, info)
         if running:
             blocks = mark_running(blocks, raw_words, height, running, tuple(rot))
-        order = order_blocks([b.block for b in blocks], h_disp, drawn)
+        order = order_blocks([b.block for b in blocks], h_disp, drawn.regions, drawn.column_rules)
         by_id = {b.block.id: b for b in blocks}
         words: list[Word] = []
         r = tuple(rot)

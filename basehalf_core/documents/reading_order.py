@@ -21,6 +21,7 @@ from basehalf_core.documents.sections import (
     headings_in_gutter,
     side_heads,
 )
+from basehalf_core.documents.text import style_size
 from basehalf_core.documents.text_blocks import Block, dir_key, gaps, right_ink, x_overlap
 from basehalf_core.documents.title_band import (
     band_beside_gutter,
@@ -43,7 +44,11 @@ def _body_style(body: list[Block]) -> str:
 
 
 def xy_cut(
-    blocks: list[Block], min_col_gap: float, body_style: str = "", page: list[Block] | None = None
+    blocks: list[Block],
+    min_col_gap: float,
+    body_style: str = "",
+    page: list[Block] | None = None,
+    rules: Sequence[tuple] = (),
 ) -> list[Block]:
     """Order blocks by recursive XY-cut, preferring a column split when one exists.
 
@@ -75,49 +80,50 @@ def xy_cut(
             top
             and rest
             and all(b.style != body_style for b in top)
-            # Paragraphs side by side in a font of their own (a booklet's boxed aside) are
-            # columns, not title matter (an author's block of name, place and e-mail is
-            # shorter).
-            and not _paragraph_columns(top, min_col_gap, TITLE_BLOCK_LINES + 1)
+            and not _paragraphs_of_their_own(top, min_col_gap, body_style)
             and not runs_on(top, rest)
             and not lone_column_head(top, rest, min_col_gap, page)
             # A row of column heads on bands of their own heads the columns under them.
             and not all(b.banner for b in top)
         ):
-            return xy_cut(top, min_col_gap, body_style, page) + xy_cut(
-                rest, min_col_gap, body_style, page
+            return xy_cut(top, min_col_gap, body_style, page, rules) + xy_cut(
+                rest, min_col_gap, body_style, page, rules
             )
         elif band := title_band(blocks, rows, body_style, page):
             # Read as a table of its own: an author's name, affiliation and e-mail in turn.
             rest = [b for b in blocks if b not in band]
-            return xy_cut(band, min_col_gap) + xy_cut(rest, min_col_gap, body_style, page)
+            return xy_cut(band, min_col_gap) + xy_cut(rest, min_col_gap, body_style, page, rules)
     cols, headings = headings_in_gutter(
         blocks, gaps([(b.bbox[0] + eps, right_ink(b) - eps) for b in blocks], min_col_gap)
     )
     if headings:
-        return _sections(blocks, headings, min_col_gap, body_style, page)
+        return _sections(blocks, headings, min_col_gap, body_style, page, rules)
     if not cols:
-        cols = _gutters_under_overhangs(blocks, min_col_gap) or _narrow_gutters(blocks, min_col_gap)
+        cols = (
+            _gutters_under_overhangs(blocks, min_col_gap)
+            or _narrow_gutters(blocks, min_col_gap)
+            or _ruled_gutters(blocks, rules)
+        )
     if cols:
         # Cut at the widest gutter; recurse on each side.
         lo, hi = max(cols, key=lambda g: g[1] - g[0])
         headings = balanced_section_headings(blocks, rows, (lo, hi)) if rows else []
         if headings:
-            return _sections(blocks, headings, min_col_gap, body_style, page)
+            return _sections(blocks, headings, min_col_gap, body_style, page, rules)
         band = band_beside_gutter(blocks, rows, (lo, hi), min_col_gap)
         if band:
             top, rest = band
-            return xy_cut(top, min_col_gap, body_style, page) + xy_cut(
-                rest, min_col_gap, body_style, page
+            return xy_cut(top, min_col_gap, body_style, page, rules) + xy_cut(
+                rest, min_col_gap, body_style, page, rules
             )
         cut = (lo + hi) / 2
         left = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 < cut]
         right = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 >= cut]
         heads = side_heads(left, right, min_col_gap)
         if heads:
-            return _by_side_heads(heads, left, right, min_col_gap, body_style, page)
-        return xy_cut(left, min_col_gap, body_style, page) + xy_cut(
-            right, min_col_gap, body_style, page
+            return _by_side_heads(heads, left, right, min_col_gap, body_style, page, rules)
+        return xy_cut(left, min_col_gap, body_style, page, rules) + xy_cut(
+            right, min_col_gap, body_style, page, rules
         )
     if rows:
         # Peel off the top band only: what lies below may split into columns of its own
@@ -126,8 +132,8 @@ def xy_cut(
         top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
         rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
         if top and rest:
-            return xy_cut(top, min_col_gap, body_style, page) + xy_cut(
-                rest, min_col_gap, body_style, page
+            return xy_cut(top, min_col_gap, body_style, page, rules) + xy_cut(
+                rest, min_col_gap, body_style, page, rules
             )
     # Before reading by height across the gutter: a band that only touches the columns'
     # top or foot is read before or after them, and the columns split.
@@ -135,9 +141,9 @@ def xy_cut(
     if bands:
         above, rest, below = bands
         return (
-            xy_cut(above, min_col_gap, body_style, page)
-            + xy_cut(rest, min_col_gap, body_style, page)
-            + xy_cut(below, min_col_gap, body_style, page)
+            xy_cut(above, min_col_gap, body_style, page, rules)
+            + xy_cut(rest, min_col_gap, body_style, page, rules)
+            + xy_cut(below, min_col_gap, body_style, page, rules)
         )
     return _by_rows(blocks)
 
@@ -180,8 +186,25 @@ def _row_cut(blocks: list[Block], rows: list[tuple[float, float]], min_col_gap: 
 PARAGRAPH_LINES = 3
 # An author's block (name, department, institution, place, e-mail) has at most this many.
 TITLE_BLOCK_LINES = 5
+# A paragraph set at least this share of the text's size is in the text's size.
+TEXT_SIZE_SHARE = 0.9
 # A column's next paragraph follows within this many text sizes (a blank line between).
 RUN_ON = 2.0
+
+
+def _paragraphs_of_their_own(top: list[Block], min_col_gap: float, body_style: str) -> bool:
+    """Does a band above a row's gap hold running text in a font of its own, not title
+    matter?
+
+    A booklet's boxed aside sets paragraphs side by side in a sans font (columns of
+    paragraphs set alike, longer than an author's block of name, place and e-mail); a
+    bulletin's sermon runs beside its schedule in a font of its own, in the text's size.
+    A paper's list of affiliations is as long, but set smaller than the text.
+    """
+    if _paragraph_columns(top, min_col_gap, TITLE_BLOCK_LINES + 1):
+        return True
+    size = style_size(body_style)
+    return any(b.lines > TITLE_BLOCK_LINES and b.size >= TEXT_SIZE_SHARE * size for b in top)
 
 
 def _paragraph_columns(
@@ -198,7 +221,7 @@ def _paragraph_columns(
 
 
 def _sections(
-    blocks: list[Block], headings: list[Block], min_col_gap: float, body_style: str, page
+    blocks: list[Block], headings: list[Block], min_col_gap: float, body_style: str, page, rules
 ) -> list[Block]:
     """``blocks`` read section by section: each heading opens a section of columns of its
     own (:mod:`.sections`). A heading gets the running text's style, so that a drag from
@@ -211,12 +234,18 @@ def _sections(
         middle = (heading.bbox[1] + heading.bbox[3]) / 2
         above = [b for b in rest if (b.bbox[1] + b.bbox[3]) / 2 < middle]
         rest = [b for b in rest if b not in above]
-        out += [*xy_cut(above, min_col_gap, body_style, page), heading]
-    return out + xy_cut(rest, min_col_gap, body_style, page)
+        out += [*xy_cut(above, min_col_gap, body_style, page, rules), heading]
+    return out + xy_cut(rest, min_col_gap, body_style, page, rules)
 
 
 def _by_side_heads(
-    heads: list[Block], left: list[Block], right: list[Block], min_col_gap: float, body_style, page
+    heads: list[Block],
+    left: list[Block],
+    right: list[Block],
+    min_col_gap: float,
+    body_style,
+    page,
+    rules,
 ) -> list[Block]:
     """A margin column's side heads (:func:`.sections.side_heads`) each read before the text
     beside and under it down to the next head, then the margin's notes in that stretch; what
@@ -237,8 +266,8 @@ def _by_side_heads(
         for h in head:
             if body_style and not h.region:
                 h.style = body_style
-        out += head + xy_cut(text, min_col_gap, body_style, page)
-        out += xy_cut(notes, min_col_gap, body_style, page)
+        out += head + xy_cut(text, min_col_gap, body_style, page, rules)
+        out += xy_cut(notes, min_col_gap, body_style, page, rules)
     return out
 
 
@@ -282,6 +311,32 @@ def _gutters_under_overhangs(blocks: list[Block], min_col_gap: float) -> list[tu
             for b in crossing
         ):
             out.append((lo, hi))
+    return out
+
+
+# Text beside a column rule on each side holds at least this many lines.
+RULED_LINES = 3
+
+
+def _ruled_gutters(blocks: list[Block], rules: Sequence[tuple]) -> list[tuple[float, float]]:
+    """Gutters narrower than a column gap with a column rule drawn in them.
+
+    A parish bulletin draws a rule between its sermon and its schedule, the schedule's
+    lines starting 3 points right of the sermon's: too close for a gutter, the two were
+    read across, row by row. Any gap between the blocks that holds an upright rule, with
+    :data:`RULED_LINES` lines of text level with the rule on each side, is a gutter.
+    """
+    out = []
+    for lo, hi in gaps([(b.bbox[0] + 0.5, right_ink(b) - 0.5) for b in blocks], 0.5):
+        for r in rules:
+            if not lo - 2 <= (r[0] + r[2]) / 2 <= hi + 2:
+                continue
+            level = [b for b in blocks if b.bbox[1] < r[3] and b.bbox[3] > r[1]]
+            left = sum(b.lines for b in level if b.bbox[2] <= hi)
+            right = sum(b.lines for b in level if b.bbox[0] >= lo)
+            if left >= RULED_LINES and right >= RULED_LINES:
+                out.append((lo, hi))
+                break
     return out
 
 
@@ -409,7 +464,9 @@ def _level(a: Block, b: Block) -> bool:
     return abs((ay0 + ay1) - (by0 + by1)) / 2 <= LEVEL_SLACK * max(a.size, b.size, 1.0)
 
 
-def _by_frames(blocks: list[Block], min_col_gap: float, body_style: str) -> list[Block]:
+def _by_frames(
+    blocks: list[Block], min_col_gap: float, body_style: str, rules: Sequence[tuple] = ()
+) -> list[Block]:
     """XY-cut with what is drawn around (``Block.frame``) read as one, then its own blocks.
 
     Each frame stands in the cut as one block the size of its outline, so no column or row
@@ -421,7 +478,7 @@ def _by_frames(blocks: list[Block], min_col_gap: float, body_style: str) -> list
         if b.frame is not None:
             framed.setdefault(b.frame, []).append(b)
     if not framed:
-        return xy_cut(blocks, min_col_gap, body_style)
+        return xy_cut(blocks, min_col_gap, body_style, rules=rules)
     members: dict[int, list[Block]] = {}  # id() of a frame's stand-in -> the frame's blocks
     stand_ins = []
     for box, inner in framed.items():
@@ -439,14 +496,17 @@ def _by_frames(blocks: list[Block], min_col_gap: float, body_style: str) -> list
         stand_ins.append(stand_in)
     loose = [b for b in blocks if b.frame is None]
     out: list[Block] = []
-    for b in xy_cut(loose + stand_ins, min_col_gap, body_style):
+    for b in xy_cut(loose + stand_ins, min_col_gap, body_style, rules=rules):
         inner = members.get(id(b))
-        out += [b] if inner is None else xy_cut(inner, min_col_gap, body_style, blocks)
+        out += [b] if inner is None else xy_cut(inner, min_col_gap, body_style, blocks, rules)
     return out
 
 
 def order_blocks(
-    blocks: list[Block], page_height: float, drawn: Sequence[tuple] = ()
+    blocks: list[Block],
+    page_height: float,
+    drawn: Sequence[tuple] = (),
+    column_rules: Sequence[tuple] = (),
 ) -> list[tuple[object, str]]:
     """Blocks in reading order with their roles.
 
@@ -461,6 +521,7 @@ def order_blocks(
         page_height: displayed page height in points.
         drawn: the figures' and boxes' rectangles in displayed space (see
             :func:`~basehalf_core.documents.regions.mark_regions`).
+        column_rules: the upright rules drawn between columns, in displayed space.
 
     Returns:
         ``(block id, role)`` pairs in reading order; every block appears exactly once.
@@ -483,7 +544,7 @@ def order_blocks(
         body_style = _body_style(by_role["body"])
         # Headings first: one at a column's top is part of the text, not a title band.
         headings_read_as_text(by_role["body"], body_style)
-        body = _by_frames(flow, gap, body_style)
+        body = _by_frames(flow, gap, body_style, column_rules)
     else:
         body = [b for b in blocks if roles[b.id] in FLOW_ROLES]
     ordered = list(body)

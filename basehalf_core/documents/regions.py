@@ -7,6 +7,8 @@ labels) is told in :mod:`basehalf_core.documents.captions`.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pymupdf
 
 from basehalf_core.documents.captions import (
@@ -61,7 +63,9 @@ def _cluster(rects: list, gap: float) -> list[list[float]]:
     return out
 
 
-def _graphics(page: pymupdf.Page, em: float, captions: list) -> tuple[list, list, list, list, list]:
+def _graphics(
+    page: pymupdf.Page, em: float, captions: list
+) -> tuple[list, list, list, list, list, list]:
     """Figure regions (images and drawings grouped), drawings too low to be figures unless
     captioned, filled boxes, rules and frames (see :func:`.outlines.frames_of`), unrotated
     points. ``captions``: the boxes of the blocks
@@ -72,7 +76,8 @@ def _graphics(page: pymupdf.Page, em: float, captions: list) -> tuple[list, list
     page, a background or a page frame. A box is a filled rectangle of a colour other than
     white; colours are read only when such a rectangle is drawn. A rule is a mark at most
     :data:`RULE_THICKNESS` points thick (:data:`RULE_EM` of an em on a poster set large)
-    and at least two ems long.
+    and at least two ems long; a column rule, as thin, stands upright at least
+    :data:`COLUMN_RULE_EMS` ems tall.
     """
     with PYMUPDF_LOCK:
         mb = page.mediabox
@@ -81,9 +86,10 @@ def _graphics(page: pymupdf.Page, em: float, captions: list) -> tuple[list, list
     marks = [tuple(r) for kind, r in log if kind in GRAPHIC_KINDS]
     marks = [r for r in marks if (r[2] - r[0]) * (r[3] - r[1]) < half]
     if not marks or len(marks) > MAX_GRAPHICS:
-        return [], [], [], [], []
+        return [], [], [], [], [], []
     thin = max(RULE_THICKNESS, RULE_EM * em)
     rules = [r for r in marks if r[3] - r[1] <= thin and r[2] - r[0] >= 2 * em]
+    posts = [r for r in marks if r[2] - r[0] <= thin and r[3] - r[1] >= COLUMN_RULE_EMS * em]
 
     def sized(r, w: float, h: float) -> bool:
         return r[2] - r[0] >= w * em and r[3] - r[1] >= h * em
@@ -120,7 +126,7 @@ def _graphics(page: pymupdf.Page, em: float, captions: list) -> tuple[list, list
     # text boxed by four rules: LaTeX's \fbox), which mark_regions looks for.
     small = [r for r in clusters if not sized(r, 2, 2) and sized(r, 2, 1)]
     figures += ruled_tables(rules, em, captions)
-    return figures, small, boxes, rules, frames_of(frames, em)
+    return figures, small, boxes, rules, frames_of(frames, em), posts
 
 
 def _paper_white(d: dict) -> bool:
@@ -152,25 +158,41 @@ def _text_backgrounds(white: list, marks: list, inked: list, unseen: list) -> li
     ]
 
 
-def mark_regions(groups: list[Group], page: pymupdf.Page) -> list[tuple]:
+class Drawn(NamedTuple):
+    """What the page draws that the reading order looks at, in displayed space (y down)."""
+
+    regions: list[tuple]  # figures and boxes, also those holding no text
+    column_rules: list[tuple]  # upright rules between columns
+
+
+def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     """Set ``Block.region``: ``box`` inside a filled box, ``float`` for figure and table
     contents (inside a figure region) and for a caption beside one.
 
     A region holding a paragraph (a frame or column rules around running text) is no figure.
 
     Returns:
-        The figures' and boxes' rectangles in displayed page space (y down), also those
-        holding no text at all (a chessboard drawn with rules): what stands between blocks.
+        The figures' and boxes' rectangles (also those holding no text at all, a chessboard
+        drawn with rules: what stands between blocks) and the upright rules.
     """
     em = max(text_size(g.block for g in groups) or 10.0, 4.0)
     labelled = [g for g in groups if CAPTION_LABEL.match(first_line(g))]
-    figures, small, boxes, rules, frames = _graphics(page, em, [g.box for g in labelled])
+    figures, small, boxes, rules, frames, posts = _graphics(page, em, [g.box for g in labelled])
+    # A frame's sides part what it holds from what stands beside it, as a column rule does.
+    posts += [
+        (x, f[1], x, f[3])
+        for f in frames
+        if f[3] - f[1] >= COLUMN_RULE_EMS * em
+        for x in (f[0], f[2])
+    ]
+    turn = pymupdf.Matrix(page.rotation_matrix)
+    column_rules = [tuple(pymupdf.Rect(r) * turn) for r in posts]
     figures += [r for r in small if captioned(r, labelled, groups, em)]
     tables = rule_pairs(rules, em)
     if not figures and not boxes and not tables:
         if rules:
             _mark_footnote_rules(groups, rules, page.rect.height, tuple(page.rotation_matrix))
-        return []
+        return Drawn([], column_rules)
 
     def inside(g: Group, r) -> bool:
         cx, cy = (g.box[0] + g.box[2]) / 2, (g.box[1] + g.box[3]) / 2
@@ -248,8 +270,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> list[tuple]:
         g.block.bbox = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
     if figures:
         panel_labels(groups, figures, em)
-    turn = pymupdf.Matrix(page.rotation_matrix)
-    return [tuple(pymupdf.Rect(r) * turn) for r in figures + boxes]
+    return Drawn([tuple(pymupdf.Rect(r) * turn) for r in figures + boxes], column_rules)
 
 
 def _region_under(head: Group, groups: list[Group], em: float) -> str:
@@ -309,6 +330,8 @@ RULE_THICKNESS = 1.5
 # ... or at most this share of an em: a poster's text is set at 25 points, its tables' rules
 # in proportion (2.8 points).
 RULE_EM = 0.15
+# A column rule stands at least this many ems tall.
+COLUMN_RULE_EMS = 5
 # A footnote rule spans at most this share of the width of the notes under it (Word draws
 # it two inches long whatever the column: 0.6 of a 3.3-inch column, more of its notes' text
 # set in after their marker).
