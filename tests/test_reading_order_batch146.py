@@ -49,8 +49,8 @@ page's text is no title matter.
 A school's newsletter (batch 147) sets a page's title in 21 points at the top, over a photo
 across the page, the text in 13: standing apart from the text in the page's top band, it was
 taken for a running head and a drag from it into the first column left it out. A line set
-half again the text's size or larger is no running head (unless it repeats on the pages
-around it).
+half again the text's size or larger, centred over the text, is no running head; a
+newsletter's large running head stands in a corner (batch 130's "NEWSLETTER" flush right).
 
 A university's IT newsletter printed from a browser (batch 148) wraps a story round an icon:
 its last two lines run on under the icon, full width, 12 points under the lines beside it, in
@@ -331,6 +331,21 @@ def test_a_rule_in_a_narrow_gap_is_a_gutter(tmp_path, frame):
     sermon = [w for w in words if w.rect[2] < 241]
     schedule = [w for w in words if 243 < w.rect[0] < 500]
     assert max(w.index for w in sermon) < min(w.index for w in schedule)
+
+
+def _large_head_in_a_corner(page) -> None:
+    """An A4 page: the issue flush left and "NEWSLETTER" flush right at the very top, set
+    large, then two columns of 12-point text."""
+    page.insert_text((17, 30), "Aug 2019/001", fontsize=20, fontname="helv")
+    page.insert_text((423, 34), "NEWSLETTER", fontsize=27.5, fontname="hebo")
+    write_lines(page, 22, 74, [7] * 30, TEXT, size=12, lead=14.5, font="helv")
+    write_lines(page, 298, 74, [7] * 30, TEXT, size=12, lead=14.5, start=4, font="helv")
+
+
+def test_a_large_head_in_a_corner_stays_a_running_head(tmp_path):
+    doc = one_page(tmp_path, _large_head_in_a_corner)
+    head = [w for w in doc.words(0) if w.text == "NEWSLETTER"]
+    assert [w.role for w in head] == ["header"]
 
 
 @pytest.mark.parametrize(

@@ -27,8 +27,8 @@ from basehalf_core.documents.text_blocks import (
 # Page bands (fractions of the displayed height) where running heads and footers live.
 HEADER_BAND = 0.09
 FOOTER_BAND = 0.90
-# A line at the page's top set this many times the text's size or larger is a title, not a
-# running head (unless it repeats on the pages around it).
+# A line at the page's top set this many times the text's size or larger, centred over the
+# text, is a title, not a running head (unless it repeats on the pages around it).
 TITLE_RATIO = 1.5
 FOOTNOTE_MARKERS = "*∗†‡§¶#0123456789⁰¹²³⁴⁵⁶⁷⁸⁹"
 # Unmarked small print is a foot block (permission, copyright, "received" lines) when it starts
@@ -76,9 +76,7 @@ def assign_roles(
         elif (
             b.lines <= 2
             and y1 <= HEADER_BAND * page_height
-            # A running head is set about the text's size; a page's title set half again as
-            # large over a photo ("IT IS NOT THE END", 21 points over 13) is read.
-            and b.size < TITLE_RATIO * body_size
+            and not _page_title(b, blocks, roles, body_size)
             and _stands_apart(b, blocks, roles, body_size)
             and not _heads_its_column(b, blocks, roles, body_size)
             and not _follows_text(b, blocks, roles, body_size)
@@ -239,6 +237,24 @@ def _follows_text(b: Block, blocks: list[Block], roles: dict, body_size: float) 
         and 0 <= b.bbox[1] - o.bbox[3] <= 0.5 * body_size
         for o in blocks
     )
+
+
+def _page_title(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
+    """Is ``b`` a page's title: set half again the text's size or larger, centred over the
+    text (within two text sizes)?
+
+    A school's newsletter sets a page's title ("IT IS NOT THE END, RATHER IT BEGINS HERE",
+    21 points over 13-point text) across the top over a photo: apart from the text, it was
+    taken for a running head. A newsletter's large running head stands in a corner
+    ("NEWSLETTER" flush right, the issue flush left).
+    """
+    if b.size < TITLE_RATIO * body_size:
+        return False
+    text = [o for o in blocks if roles[o.id] == "body" and o is not b]
+    if not text:
+        return False
+    middle = (min(o.bbox[0] for o in text) + max(o.bbox[2] for o in text)) / 2
+    return abs((b.bbox[0] + b.bbox[2]) / 2 - middle) <= 2 * body_size
 
 
 # What ends a sentence, or a line that is no sentence's middle.
