@@ -208,6 +208,33 @@ def test_characters_that_print_nothing_make_no_word(tmp_path):
     assert ours.passage(0, range(len(words))).quote == read
 
 
+def test_a_hyphen_before_a_piece_of_the_same_line_set_otherwise_is_no_line_end():
+    # An LREC paper's label "Eight Recent News Documents" in bold, "- From the Daily" right
+    # after it in roman: two segments (two "lines" to the words), one printed line.
+    from types import SimpleNamespace
+
+    from basehalf_core.documents.text import join_words
+
+    def word(text, line, x0, x1, y=100.0):
+        return SimpleNamespace(
+            text=text, block=0, line=line, rect=(x0, y - 9, x1, y + 2), glue=False,
+            broken=False, style="Times@10.0",
+        )  # fmt: skip
+
+    words = [
+        word("News", 0, 124.2, 146.9),
+        word("Documents-", 0, 155.6, 206.7),
+        word("From", 1, 215.6, 237.4),
+        word("the", 1, 246.0, 258.2),
+        word("Daily", 1, 267.0, 289.2),
+        word("Telegraph", 2, 54.0, 95.0, y=112.0),
+    ]
+    assert join_words(words, set()) == "News Documents- From the Daily Telegraph"
+    # A line that does end in a hyphen still joins its broken word.
+    words[4:] = [word("tele-", 1, 267.0, 289.2), word("graph", 2, 54.0, 80.0, y=112.0)]
+    assert join_words(words, set()).endswith("From the telegraph")
+
+
 def test_a_compound_inside_a_line_is_evidence_and_a_line_end_break_is_not():
     vocab = line_vocabulary(["a higher-privileged mode, state-of-the-art", "and lower-", "level"])
     assert {"higher-privileged", "-privileged", "-art"} <= vocab

@@ -293,7 +293,13 @@ def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
                 out.append(" ")
                 pos += 1
         nxt = words[k + 1] if k + 1 < len(words) else None
-        line_end = nxt is not None and (nxt.block, nxt.line) != (w.block, w.line)
+        # A piece of the same printed line set otherwise ("Documents" bold, "- From" not)
+        # may be a line of its own to PyMuPDF: standing level, a gap on, it is no line end.
+        line_end = (
+            nxt is not None
+            and (nxt.block, nxt.line) != (w.block, w.line)
+            and not _spaced_level(w.rect, nxt.rect)
+        )
         glue_next = False
         if line_end and raw.endswith(HYPHENS) and raw[-2:-1].isalnum():
             # Either way the word goes on: no space after a line-end hyphen.
