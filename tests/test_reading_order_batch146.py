@@ -65,6 +65,13 @@ row, and each row of the sermon in a font of its own was peeled as title matter.
 holding an upright rule (a column rule, or a frame's side) with text level on both sides is
 a gutter, and a paragraph of more than five lines in the text's size is no title matter.
 
+A TACL paper (batch 149) justifies a list item's heading of three words across its column
+("Sequence-to-sequence  text  generation."), two text sizes between the words: split at the
+wide spaces, the last two words were a block of their own, read at the column's foot. A gap
+on a line that the words of the lines above and below run across is a word space.
+With the words of such lines kept together, a paragraph right under a table's bottom rule
+was taken for a footnote under its rule: a drawn table's own rule is no footnote rule.
+
 A simulation conference's paper set in Word (batch 141) labels a caption "Figure 3 - An
 AABB will span ...", a hyphen for the dash: not a caption's label, it was read between two
 paragraphs. A hyphen with a space on each side after the number is the label's dash; a
@@ -75,7 +82,7 @@ from __future__ import annotations
 
 import pymupdf
 import pytest
-from pagedraw import one_page, write_lines
+from pagedraw import justify, one_page, write_lines
 
 from basehalf_core.documents.captions import CAPTION_LABEL
 from basehalf_core.documents.text_blocks import Block
@@ -346,6 +353,51 @@ def test_a_large_head_in_a_corner_stays_a_running_head(tmp_path):
     doc = one_page(tmp_path, _large_head_in_a_corner)
     head = [w for w in doc.words(0) if w.text == "NEWSLETTER"]
     assert [w.role for w in head] == ["header"]
+
+
+def _justified_list_heading(page) -> None:
+    """Two columns of 11-point text; in the left one a list item's heading of three words
+    stretched across the column, two sizes between them."""
+    y = 90.0
+    for k in range(6):  # justified lines, flush on both sides of the column
+        justify(page, 72, y, TEXT[k : k + 7], 298.8, size=11)
+        y += 13.5
+    for x, word in ((82.9, "Sequence-to-sequence"), (206.8, "text"), (246.4, "generation.")):
+        page.insert_text((x, y), word, fontsize=11, fontname="tiro")
+    for k in range(40):
+        justify(page, 72, y + 13.5 * (k + 1), TEXT[k % 10 : k % 10 + 7], 298.8, size=11)
+    write_lines(page, 313, 90, [8] * 50, TEXT, size=11, lead=13.5, start=5)
+
+
+def test_a_justified_lines_wide_word_spaces_do_not_split_it(tmp_path):
+    doc = one_page(tmp_path, _justified_list_heading)
+    words = doc.words(0)
+    heading = [w for w in words if w.text in ("Sequence-to-sequence", "text", "generation.")]
+    assert len({w.block for w in heading}) == 1
+    left = [w for w in words if w.rect[0] < 305]
+    right = [w for w in words if w.rect[0] > 305]
+    quote = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
+    assert quote.split() == [left[-1].text, right[0].text]
+
+
+def _paragraph_under_a_ruled_table(page) -> None:
+    """A letter page's left column: text, a table drawn with four rules across the column,
+    then a paragraph right under its bottom rule, low on the page."""
+    page.set_mediabox(pymupdf.Rect(0, 0, 612, 792))
+    write_lines(page, 54, 80, [9] * 26, TEXT, size=9, lead=11.5)
+    page.insert_text((57, 403), "Table 1: Effect of distance on throughput", fontsize=9)
+    for y in (408, 436, 520, 550):
+        page.draw_line((54, y), (294, y), width=0.6)
+    for k in range(6):
+        page.insert_text((60, 450 + 12 * k), f"Local {k}   1.6 ms   0.6%   44 Mbps", fontsize=7.5)
+    write_lines(page, 54, 562, [9] * 14, TEXT, size=9, lead=11.5, start=4)
+    write_lines(page, 318, 80, [9] * 56, TEXT, size=9, lead=11.5, start=6)
+
+
+def test_a_paragraph_under_a_tables_bottom_rule_is_no_footnote(tmp_path):
+    doc = one_page(tmp_path, _paragraph_under_a_ruled_table)
+    under = [w for w in doc.words(0) if w.rect[0] < 300 and w.rect[1] > 552]
+    assert under and {w.role for w in under} == {"body"}
 
 
 @pytest.mark.parametrize(

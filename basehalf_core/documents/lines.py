@@ -25,6 +25,10 @@ from basehalf_core.documents.text import is_cjk, script_text
 SPLIT_GAP = 1.5
 # On an OCR text layer a line splits only at a gap this wide (or at a gutter).
 OCR_SPLIT_GAP = 3.0
+# A justified line's word space reaches at most this many sizes; the words of the lines
+# within this many sizes above and below it run across it.
+JUSTIFIED_GAP = 3.0
+JUSTIFIED_REACH = 3.5
 # A change of style splits a line at a narrower gap (a line number set close to the text).
 STYLE_GAP = 0.6
 # Characters of CJK text that count as one word of a line's style (see grouping._carries).
@@ -52,7 +56,10 @@ def segments(units: list[_Unit], info: dict) -> list[_Segment]:
         own[id(u)] = (family, size)
         if (
             cur is not None
-            and _continues(cur, u, family, size, direction, key, split_gap)
+            and (
+                _continues(cur, u, family, size, direction, key, split_gap)
+                or _justified_space(cur, u, family, size, direction, gutters)
+            )
             and not (
                 direction == (1.0, 0.0)
                 and not _label_alone(cur)
@@ -273,6 +280,26 @@ class _Gutters:
             found = self.memo[key] = ending >= 5 and crossing <= GUTTER_CROSSING * ending
         return found
 
+    def crossed(self, last: _Unit, u: _Unit, size: float) -> bool:
+        """Do words of the lines just above and below run across the gap from ``last`` to
+        ``u``: a word space a justified line stretched, not a gutter?
+
+        LaTeX justifies a list item's heading of three words across its column ("Sequence-
+        to-sequence  text  generation."), two sizes between them: split there, the last
+        two words were a block of their own, read at the column's foot.
+        """
+        x = (last.rect[2] + u.rect[0]) / 2
+        y = (u.rect[1] + u.rect[3]) / 2
+        lo = bisect_left(self.tops, y - JUSTIFIED_REACH * size)
+        hi = bisect_right(self.tops, y + JUSTIFIED_REACH * size)
+        above = below = False
+        for r in self.units[lo:hi]:
+            if r[0] < x < r[2]:
+                middle = (r[1] + r[3]) / 2
+                above |= middle < y - 0.5 * size
+                below |= middle > y + 0.5 * size
+        return above and below
+
     def column_edge(self, last: _Unit, u: _Unit, size: float) -> bool:
         """Does ``u`` stand at the left edge of a column whose text starts right under it?
 
@@ -305,6 +332,30 @@ class _Gutters:
             elif last.rect[0] <= r[2] <= x:
                 left = True
         return left and len(starts) >= EDGE_LINES
+
+
+def _justified_space(cur: _Segment, u: _Unit, family: str, size: float, direction, gutters) -> bool:
+    """Is the wide gap before ``u`` a word space a justified line stretched: the same style
+    on the same baseline, at most :data:`JUSTIFIED_GAP` sizes, words above and below
+    running across it (:meth:`_Gutters.crossed`)?"""
+    if (
+        direction != (1.0, 0.0)
+        or cur.direction != direction
+        or (family, size)
+        != (
+            cur.family,
+            cur.size,
+        )
+    ):
+        return False
+    last = cur.units[-1]
+    em = max(size, 1.0)
+    gap = u.rect[0] - last.rect[2]
+    return (
+        abs(u.rect[3] - last.rect[3]) <= 0.3 * em
+        and 0 < gap <= JUSTIFIED_GAP * em
+        and gutters.crossed(last, u, size)
+    )
 
 
 def _continues(

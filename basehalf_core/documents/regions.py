@@ -242,8 +242,12 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
         )
         figures = take_in_labels(figures, groups, em, inside, paragraph)
     headings = [(g, r) for g in groups for r in banners if inside(g, r)]
-    if rules:
-        _mark_footnote_rules(groups, rules, page.rect.height, tuple(page.rotation_matrix))
+    # A drawn table's own rule (its bottom rule, a paragraph right under it) is no footnote
+    # rule; the pairs of rules that only place captions are not looked at (a footnote rule
+    # pairs with the rule over a permission block).
+    notes_rules = [r for r in rules if not any(within(r, q, 2.0) for q in figures)]
+    if notes_rules:
+        _mark_footnote_rules(groups, notes_rules, page.rect.height, tuple(page.rotation_matrix))
     for g in groups:
         if any(g is h for h, _r in headings):
             continue
