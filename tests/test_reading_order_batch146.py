@@ -72,6 +72,12 @@ on a line that the words of the lines above and below run across is a word space
 With the words of such lines kept together, a paragraph right under a table's bottom rule
 was taken for a footnote under its rule: a drawn table's own rule is no footnote rule.
 
+An astronomy club's newsletter (batch 140) sets a story's byline ("June 2014 – Tony
+Falletta") in 8 points flush with its heading's left edge, over 9-point text: a drag from
+the heading into the text left the byline out as small print, and one across it from the
+story before read only a byline centred under its heading. A one-line block right under a
+heading, centred on it or flush with its left edge, is read with it.
+
 A simulation conference's paper set in Word (batch 141) labels a caption "Figure 3 - An
 AABB will span ...", a hyphen for the dash: not a caption's label, it was read between two
 paragraphs. A hyphen with a space on each side after the number is the label's dash; a
@@ -85,6 +91,8 @@ import pytest
 from pagedraw import justify, one_page, write_lines
 
 from basehalf_core.documents.captions import CAPTION_LABEL
+from basehalf_core.documents.pages import Word
+from basehalf_core.documents.selection import keep_running_text
 from basehalf_core.documents.text_blocks import Block
 from basehalf_core.documents.title_band import centred_title
 
@@ -398,6 +406,33 @@ def test_a_paragraph_under_a_tables_bottom_rule_is_no_footnote(tmp_path):
     doc = one_page(tmp_path, _paragraph_under_a_ruled_table)
     under = [w for w in doc.words(0) if w.rect[0] < 300 and w.rect[1] > 552]
     assert under and {w.role for w in under} == {"body"}
+
+
+def _story_with_a_byline() -> list[Word]:
+    """As the newsletter's words come out: the story's heading (restyled to the text's
+    family), its byline flush under it in 8 points, the story's text in 9."""
+    rows = [
+        (["President's", "Message"], 561, 579, "Arial@10.0"),
+        (["June", "2014", "–", "Tony", "Falletta"], 580, 589, "Arial@8.0"),
+        (["Greetings", "Fellow", "Astronomers!"], 591, 601, "Arial@9.0"),
+        (["June", "is", "just", "about", "here"], 612, 622, "Arial@9.0"),
+    ]
+    words = []
+    for block, (texts, y0, y1, style) in enumerate(rows):
+        x = 178.0
+        for text in texts:
+            rect = (x, y0, x + 6 * len(text), y1)
+            words.append(Word(len(words), text, rect, rect, block, 0, style=style))
+            x = rect[2] + 3
+    return words
+
+
+def test_a_drag_from_a_heading_keeps_the_byline_flush_under_it():
+    words = _story_with_a_byline()
+    kept = keep_running_text(words, list(range(len(words))))
+    assert [words[k].text for k in kept][:7] == [
+        "President's", "Message", "June", "2014", "–", "Tony", "Falletta"
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize(

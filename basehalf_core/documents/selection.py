@@ -110,11 +110,13 @@ UNDER_HEADING_GAP = 2.0
 
 
 def _lines_under(words: list[Word], chosen: list[int], heads: dict[int, list[Word]]) -> set[int]:
-    """One-line blocks among ``chosen`` centred right under a heading read (a newspaper's
-    byline "By ROY MCROYSTON" under its headline, a deck): read with it, in any size.
+    """One-line blocks among ``chosen`` right under a heading read (a newspaper's byline
+    "By ROY MCROYSTON" centred under its headline, a deck; a newsletter's "June 2014 – Tony
+    Falletta" flush with its heading's left edge): read with it, in any size.
 
-    Centred on the heading within its size, at most :data:`UNDER_HEADING_GAP` of its sizes
-    under its last line, in the running text's flow.
+    Centred on the heading within its size or flush with its left edge within half of it,
+    at most :data:`UNDER_HEADING_GAP` of its sizes under its last line, in the running
+    text's flow.
     """
     blocks: dict[int, list[Word]] = {}
     for k in chosen:
@@ -134,9 +136,8 @@ def _lines_under(words: list[Word], chosen: list[int], heads: dict[int, list[Wor
             hx0, hx1 = min(w.rect[0] for w in head), max(w.rect[2] for w in head)
             bottom = max(w.rect[3] for w in head)
             if (
-                abs((x0 + x1) - (hx0 + hx1)) / 2 <= size
-                and 0 <= y0 - bottom <= UNDER_HEADING_GAP * size
-            ):
+                abs((x0 + x1) - (hx0 + hx1)) / 2 <= size or abs(x0 - hx0) <= 0.5 * size
+            ) and 0 <= y0 - bottom <= UNDER_HEADING_GAP * size:
                 out.add(b)
     return out
 
@@ -150,7 +151,8 @@ def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
     that starts in a caption (or a title) and ends in running text keeps all between, but
     for print set smaller than both its ends (a DOI and subject line between an abstract
     and the text, a footnote): what is smaller than everything the drag means to read is a
-    note beside it. A line of keywords there is read (:func:`_labelled`).
+    note beside it. A line of keywords there is read (:func:`_labelled`), and so is a
+    byline right under the heading the drag starts in (:func:`_lines_under`).
     """
     style = words[chosen[0]].style
     if style != words[chosen[-1]].style:
@@ -162,6 +164,15 @@ def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
         small = FOOTNOTE_SIZE_RATIO * min(ends)
         smaller = [k for k in chosen if 0 < style_size(words[k].style) < small]
         left_out = set(smaller) - set(_labelled(words, chosen, smaller))
+        # A drag from a heading keeps the byline right under it ("June 2014 – Tony
+        # Falletta", set smaller than the text under it).
+        first = words[chosen[0]].block
+        head = [w for w in words if w.block == first]
+        if ends[0] > ends[1] and len({w.line for w in head}) <= heading_lines(
+            sum(len(w.text) for w in head)
+        ):
+            under = _lines_under(words, chosen, {first: head})
+            left_out = {k for k in left_out if words[k].block not in under}
         return [k for k in chosen if k not in left_out]
     heads = headings_between(words, chosen, style_size(style))
     kept = {k for k in chosen if words[k].style == style or words[k].block in heads}
