@@ -88,7 +88,7 @@ from __future__ import annotations
 
 import pymupdf
 import pytest
-from pagedraw import justify, one_page, write_lines
+from pagedraw import across_columns, justify, one_page, write_lines
 
 from basehalf_core.documents.captions import CAPTION_LABEL
 from basehalf_core.documents.pages import Word
@@ -171,11 +171,8 @@ def _head_over_the_right_column(page) -> None:
 
 def test_the_pages_first_line_centred_over_a_column_heads_it(tmp_path):
     doc = one_page(tmp_path, _head_over_the_right_column)
-    words = doc.words(0)
-    left = [w for w in words if w.rect[0] < 300]
-    right = [w for w in words if w.rect[0] > 320 and w.rect[1] > 100]
-    quote = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
-    assert quote.split() == [left[-1].text, "OFFERINGS", "Sunday"]
+    quote, first, last = across_columns(doc, split=320, right_below=100)
+    assert (quote, last) == (f"{first} OFFERINGS Sunday", "Sunday")
 
 
 def _heading_and_a_line_at_the_top(page) -> None:
@@ -217,11 +214,8 @@ def _caption_under_a_reaching_box(page) -> None:
 
 def test_a_caption_reaching_into_its_figures_box_is_the_figures(tmp_path):
     doc = one_page(tmp_path, _caption_under_a_reaching_box)
-    words = doc.words(0)
-    left = [w for w in words if w.rect[0] < 300]
-    right = [w for w in words if w.rect[0] > 310 and w.rect[1] > 200]
-    quote = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
-    assert quote.split() == [left[-1].text, right[0].text]
+    quote, first, last = across_columns(doc, split=310, right_below=200)
+    assert quote == f"{first} {last}"
 
 
 def _aside_in_two_columns(page) -> None:
