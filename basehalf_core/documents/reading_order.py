@@ -13,6 +13,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from basehalf_core.documents.gutters import (
+    OVERHANG_COLUMN_LINES,
+    gutters_under_overhangs,
+    narrow_gutters,
+    ruled_gutters,
+)
 from basehalf_core.documents.headings import headings_read_as_text
 from basehalf_core.documents.roles import assign_roles
 from basehalf_core.documents.sections import (
@@ -100,9 +106,9 @@ def xy_cut(
         return _sections(blocks, headings, min_col_gap, body_style, page, rules)
     if not cols:
         cols = (
-            _gutters_under_overhangs(blocks, min_col_gap)
-            or _narrow_gutters(blocks, min_col_gap)
-            or _ruled_gutters(blocks, rules)
+            gutters_under_overhangs(blocks, min_col_gap)
+            or narrow_gutters(blocks, min_col_gap)
+            or ruled_gutters(blocks, rules)
         )
     if cols:
         # Cut at the widest gutter; recurse on each side.
@@ -268,107 +274,6 @@ def _by_side_heads(
                 h.style = body_style
         out += head + xy_cut(text, min_col_gap, body_style, page, rules)
         out += xy_cut(notes, min_col_gap, body_style, page, rules)
-    return out
-
-
-# A line that overhangs a gutter keeps at least this share of its width on one side of it,
-# and at most this many lines overhang one gutter (a contents page's dot leaders are many).
-OVERHANG_SIDE = 2 / 3
-OVERHANG_LINES = 1
-# The gutter runs between paragraphs of running text: a block of at least this many lines on
-# either side (a table's cells and a contents page's entries are shorter).
-OVERHANG_COLUMN_LINES = 5
-
-
-def _gutters_under_overhangs(blocks: list[Block], min_col_gap: float) -> list[tuple[float, float]]:
-    """Column gutters that only a single line reaching over them from one side crosses.
-
-    A picture's caption set under it reaches a little way into the next column (a textbook's
-    photo across two of three columns) and closes the gutter the columns of text leave
-    open: the page would be read across its columns, row by row. A gutter that the blocks
-    of more than one line leave open, with paragraphs of at least
-    :data:`OVERHANG_COLUMN_LINES` lines on both sides, is still a gutter when at most
-    :data:`OVERHANG_LINES` block crosses it, as one line lying for at least
-    :data:`OVERHANG_SIDE` of its width on one side, level with such a paragraph (not above
-    the columns, with the title matter); that line is read on the side where its middle
-    lies. A headline or a heading centred across two columns lies across the gutter,
-    not on one side; the dot leaders of a contents page cross it row after row.
-    """
-    tall = [b for b in blocks if b.lines > 1]
-    if len(tall) < 2:
-        return []
-    out = []
-    for lo, hi in gaps([(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in tall], min_col_gap):
-        mid = (lo + hi) / 2
-        text = [b for b in tall if b.lines >= OVERHANG_COLUMN_LINES]
-        if not any(b.bbox[2] - 1 <= lo for b in text) or not any(b.bbox[0] + 1 >= hi for b in text):
-            continue
-        crossing = [b for b in blocks if b.bbox[0] + 1 < hi and b.bbox[2] - 1 > lo]
-        if len(crossing) <= OVERHANG_LINES and all(
-            b.lines == 1
-            and max(mid - b.bbox[0], b.bbox[2] - mid) >= OVERHANG_SIDE * (b.bbox[2] - b.bbox[0])
-            and any(t.bbox[1] <= b.bbox[1] and b.bbox[3] <= t.bbox[3] for t in text)
-            for b in crossing
-        ):
-            out.append((lo, hi))
-    return out
-
-
-# Text beside a column rule on each side holds at least this many lines.
-RULED_LINES = 3
-
-
-def _ruled_gutters(blocks: list[Block], rules: Sequence[tuple]) -> list[tuple[float, float]]:
-    """Gutters narrower than a column gap with a column rule drawn in them.
-
-    A parish bulletin draws a rule between its sermon and its schedule, the schedule's
-    lines starting 3 points right of the sermon's: too close for a gutter, the two were
-    read across, row by row. Any gap between the blocks that holds an upright rule, with
-    :data:`RULED_LINES` lines of text level with the rule on each side, is a gutter.
-    """
-    out = []
-    for lo, hi in gaps([(b.bbox[0] + 0.5, right_ink(b) - 0.5) for b in blocks], 0.5):
-        for r in rules:
-            if not lo - 2 <= (r[0] + r[2]) / 2 <= hi + 2:
-                continue
-            level = [b for b in blocks if b.bbox[1] < r[3] and b.bbox[3] > r[1]]
-            left = sum(b.lines for b in level if b.bbox[2] <= hi)
-            right = sum(b.lines for b in level if b.bbox[0] >= lo)
-            if left >= RULED_LINES and right >= RULED_LINES:
-                out.append((lo, hi))
-                break
-    return out
-
-
-# A narrow gutter is at least this share of the usual one (a résumé's sidebar set close to
-# its main column), with text of at least this many lines on each side.
-NARROW_GUTTER = 0.5
-NARROW_GUTTER_LINES = 10
-# Lines of text hold this many characters on average: a contents page's page numbers, a
-# table's figures or a listing's line numbers beside a narrow gap are no column.
-NARROW_GUTTER_CHARS = 12
-
-
-def _narrow_gutters(blocks: list[Block], min_col_gap: float) -> list[tuple[float, float]]:
-    """Gutters narrower than ``min_col_gap`` that run the whole height between two columns
-    of text.
-
-    A résumé sets its sidebar's text up to 5 points from the main column (Deedy's: the
-    "About me" paragraph ends at 224.9, the main column starts at 229.5), under the gap a
-    column break needs, and the page was read row by row across both. A gap of at least
-    :data:`NARROW_GUTTER` of the usual one that no block crosses is a gutter when each side
-    holds :data:`NARROW_GUTTER_LINES` lines of text or more (blocks of lines of
-    :data:`NARROW_GUTTER_CHARS` characters on average); a word space is narrower.
-    """
-    out = []
-    text = [b for b in blocks if b.chars >= NARROW_GUTTER_CHARS * b.lines]
-    for lo, hi in gaps(
-        [(b.bbox[0] + 0.5, right_ink(b) - 0.5) for b in blocks], NARROW_GUTTER * min_col_gap
-    ):
-        left = sum(b.lines for b in text if right_ink(b) - 0.5 <= lo)
-        right = sum(b.lines for b in text if b.bbox[0] + 0.5 >= hi)
-        if min(left, right) >= NARROW_GUTTER_LINES:
-            out.append((lo, hi))
     return out
 
 
