@@ -78,6 +78,12 @@ the heading into the text left the byline out as small print, and one across it 
 story before read only a byline centred under its heading. A one-line block right under a
 heading, centred on it or flush with its left edge, is read with it.
 
+An annual report (batch 152) sets three columns over a row of panels, the first panel
+across the first two columns, an app's badges under the third: the gutter right of the
+second column runs the page's whole height, and the third column was read after the panel.
+A paragraph right under a gap across the page, on one side of the gutter, spanning the
+columns of prose above it on that side, ends those columns: the row above is read first.
+
 A simulation conference's paper set in Word (batch 141) labels a caption "Figure 3 - An
 AABB will span ...", a hyphen for the dash: not a caption's label, it was read between two
 paragraphs. A hyphen with a space on each side after the number is the label's dash; a
@@ -427,6 +433,24 @@ def test_a_drag_from_a_heading_keeps_the_byline_flush_under_it():
     assert [words[k].text for k in kept][:7] == [
         "President's", "Message", "June", "2014", "–", "Tony", "Falletta"
     ]  # fmt: skip
+
+
+def _three_columns_over_panels(page) -> None:
+    """A letter page: three columns of prose, the third the longest, over a panel across
+    the first two and a line of badges under the third."""
+    page.set_mediabox(pymupdf.Rect(0, 0, 612, 792))
+    for x, start, lines in ((54, 0, 30), (216, 3, 30), (398, 6, 34)):
+        write_lines(page, x, 72, [5] * lines, TEXT, size=8, lead=12.5, start=start, font="helv")
+    write_lines(page, 54, 540, [11] * 6, TEXT, size=8, lead=11, start=9, font="helv")
+    page.insert_text((419, 540), "iOS Android", fontsize=9, fontname="helv")
+
+
+def test_a_panel_under_two_of_three_columns_ends_them(tmp_path):
+    doc = one_page(tmp_path, _three_columns_over_panels)
+    words = doc.words(0)
+    third = [w for w in words if w.rect[0] > 390 and w.rect[1] < 520]
+    panel = [w for w in words if w.rect[0] < 380 and w.rect[1] > 520]
+    assert max(w.index for w in third) < min(w.index for w in panel)
 
 
 @pytest.mark.parametrize(

@@ -31,6 +31,7 @@ from basehalf_core.documents.text import style_size
 from basehalf_core.documents.text_blocks import Block, dir_key, gaps, right_ink, x_overlap
 from basehalf_core.documents.title_band import (
     band_beside_gutter,
+    band_under_columns,
     heads_over_columns,
     lone_column_head,
     runs_on,
@@ -116,7 +117,9 @@ def xy_cut(
         headings = balanced_section_headings(blocks, rows, (lo, hi)) if rows else []
         if headings:
             return _sections(blocks, headings, min_col_gap, body_style, page, rules)
-        band = band_beside_gutter(blocks, rows, (lo, hi), min_col_gap)
+        band = band_beside_gutter(blocks, rows, (lo, hi), min_col_gap) or band_under_columns(
+            blocks, rows, (lo, hi), min_col_gap
+        )
         if band:
             top, rest = band
             return xy_cut(top, min_col_gap, body_style, page, rules) + xy_cut(

@@ -235,3 +235,70 @@ def band_beside_gutter(
         ):
             return above, below
     return None
+
+
+# A panel under columns is a paragraph (this many lines or more) across this share of them.
+BAND_LINES = 3
+BAND_SPAN = 0.8
+# A line of prose holds at least this many characters.
+BAND_CHARS = 15
+# The panel's top stands within this many of its sizes under the gap.
+BAND_REACH = 3.0
+
+
+def band_under_columns(
+    blocks: list[Block],
+    rows: list[tuple[float, float]],
+    gutter: tuple[float, float],
+    min_gap: float,
+) -> tuple[list[Block], list[Block]] | None:
+    """The blocks above a row's gap and those below, when a paragraph below it on one side
+    of ``gutter`` spans the columns of paragraphs above it on that side: ``(above, below)``
+    or None.
+
+    An annual report sets three columns over a row of panels, the first panel across the
+    first two columns: the gutter right of the second column runs the page's whole height,
+    and the third column was read after the panel under the first two. The gap across the
+    page over the panels ends the columns. (A column that goes on down the page leaves no
+    such gap; figures' and boxes' contents, and a table's columns of figures, are not
+    looked at.)
+    """
+    eps = 0.5
+
+    def left_of(b: Block) -> bool:
+        return b.bbox[2] <= gutter[0] + eps
+
+    def right_of(b: Block) -> bool:
+        return b.bbox[0] >= gutter[1] - eps
+
+    for lo, hi in rows:
+        cut = (lo + hi) / 2
+        above = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
+        below = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
+        for side in (left_of, right_of):
+            over = [b for b in above if side(b) and not b.region]
+            if not over or not below:
+                continue
+            width = max(b.bbox[2] for b in over) - min(b.bbox[0] for b in over)
+            for g_lo, g_hi in gaps([(b.bbox[0] + eps, right_ink(b) - eps) for b in over], min_gap):
+                # Lines of prose, not a table's column of figures.
+                paragraphs = [
+                    b for b in over if b.lines >= BAND_LINES and b.chars >= BAND_CHARS * b.lines
+                ]
+                if not (
+                    any(b.bbox[2] <= g_lo + eps for b in paragraphs)
+                    and any(b.bbox[0] >= g_hi - eps for b in paragraphs)
+                ):
+                    continue
+                if any(
+                    side(b)
+                    and not b.region
+                    and b.lines >= BAND_LINES
+                    and b.bbox[0] < g_lo
+                    and b.bbox[2] > g_hi
+                    and b.bbox[2] - b.bbox[0] >= BAND_SPAN * width
+                    and b.bbox[1] <= hi + BAND_REACH * b.size  # right under the gap
+                    for b in below
+                ):
+                    return above, below
+    return None
