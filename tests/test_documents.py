@@ -235,6 +235,20 @@ def test_a_hyphen_before_a_piece_of_the_same_line_set_otherwise_is_no_line_end()
     assert join_words(words, set()).endswith("From the telegraph")
 
 
+def test_a_word_drawn_twice_at_the_same_place_is_read_once(tmp_path):
+    # "Fake bold": a voucher draws its notice twice, a hair apart, as two text objects.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=492)
+    for dx in (0.0, 0.3):
+        page.insert_text((36 + dx, 355), "Before redeeming this voucher, please write", fontsize=8)
+    page.insert_text((36, 345), "Details of the offer follow below.", fontsize=8)
+    doc.save(tmp_path / "twice.pdf")
+    ours = open_document(tmp_path / "twice.pdf")
+    words = ours.words(0)
+    quote = ours.passage(0, range(len(words))).quote
+    assert quote == "Details of the offer follow below. Before redeeming this voucher, please write"
+
+
 def test_a_compound_inside_a_line_is_evidence_and_a_line_end_break_is_not():
     vocab = line_vocabulary(["a higher-privileged mode, state-of-the-art", "and lower-", "level"])
     assert {"higher-privileged", "-privileged", "-art"} <= vocab

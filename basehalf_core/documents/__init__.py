@@ -18,7 +18,9 @@ orders a page's blocks (``text_blocks``), which ``roles`` sorts into running tex
 and whose headings ``headings`` reads with the running text (and quotations and closing tags,
 ``quotations``); ``title_band`` tells the title matter read before the columns from the
 columns' own first lines and heads; ``sections`` finds the headings that open sections of
-balanced columns (a glossary's letters) and the side heads of a margin; ``selection`` decides
+balanced columns (a glossary's letters) and the side heads of a margin; ``gutters`` the
+gutters the plain gap test misses (under an overhang, beside a sidebar, with a rule drawn in
+them); ``selection`` decides
 which words a drag keeps (running text, not the caption or footnote it sweeps past).
 """
 
@@ -32,6 +34,7 @@ __all__ = [
     "figure_parts",
     "glued",
     "grouping",
+    "gutters",
     "hanging",
     "headings",
     "labels",

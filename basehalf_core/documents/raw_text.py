@@ -92,6 +92,36 @@ def seen_units(units: list[_Unit]) -> list[_Unit]:
     return out
 
 
+# Two units of the same text whose boxes lie within this many points of each other are one
+# word drawn twice.
+TWICE = 1.0
+
+
+def drawn_once(units: list[_Unit]) -> list[_Unit]:
+    """``units`` with each word drawn twice at the same place kept once.
+
+    A voucher sets its notice in "fake bold": every word drawn twice, a hair apart, in two
+    text objects; MuPDF reads each line twice (two blocks), and a drag read every word
+    twice. A unit of the same text as an earlier one, its box within :data:`TWICE` points
+    of that one's on every side, is the same ink.
+    """
+    seen: dict[tuple[str, int, int], list[tuple[float, float, float, float]]] = {}
+    out = []
+    for u in units:
+        kx, ky = round(u.rect[0]), round(u.rect[1])
+        near = (
+            r
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+            for r in seen.get((u.text, kx + dx, ky + dy), ())
+        )
+        if any(all(abs(a - b) <= TWICE for a, b in zip(r, u.rect, strict=True)) for r in near):
+            continue
+        seen.setdefault((u.text, kx, ky), []).append(u.rect)
+        out.append(u)
+    return out
+
+
 def box_of(segs: list[_Segment]) -> tuple[float, float, float, float]:
     """The box around these segments (unrotated points)."""
     return (
