@@ -84,6 +84,11 @@ second column runs the page's whole height, and the third column was read after 
 A paragraph right under a gap across the page, on one side of the gutter, spanning the
 columns of prose above it on that side, ends those columns: the row above is read first.
 
+The same newsletter signs a story "- ARHAAN ABBAS ABIDI" at the page's foot, under the right
+column, in about the text's size: it was taken for a running footer and left out of a drag to
+it. One line opening with a dash and ending in a word of letters is a signature; a footer's
+dashes frame a number ("- 3 -").
+
 A simulation conference's paper set in Word (batch 141) labels a caption "Figure 3 - An
 AABB will span ...", a hyphen for the dash: not a caption's label, it was read between two
 paragraphs. A hyphen with a space on each side after the number is the label's dash; a
@@ -451,6 +456,18 @@ def test_a_panel_under_two_of_three_columns_ends_them(tmp_path):
     third = [w for w in words if w.rect[0] > 390 and w.rect[1] < 520]
     panel = [w for w in words if w.rect[0] < 380 and w.rect[1] > 520]
     assert max(w.index for w in third) < min(w.index for w in panel)
+
+
+@pytest.mark.parametrize(("foot", "role"), [("- ARHAAN ABBAS ABIDI", "body"), ("- 3 -", "footer")])
+def test_a_signature_at_the_foot_is_read_and_a_framed_number_is_not(tmp_path, foot, role):
+    def draw(page) -> None:
+        write_lines(page, 14, 232, [7] * 38, TEXT, size=13, lead=14.5)
+        write_lines(page, 323, 228, [7] * 36, TEXT, size=13, lead=14.5, start=4)
+        page.insert_text((418, 822), foot, fontsize=12, fontname="tiro")
+
+    doc = one_page(tmp_path, draw)
+    signed = [w for w in doc.words(0) if w.rect[1] > 805]
+    assert signed and {w.role for w in signed} == {role}
 
 
 @pytest.mark.parametrize(

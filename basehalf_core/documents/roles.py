@@ -87,6 +87,7 @@ def assign_roles(
             and y0 >= FOOTER_BAND * page_height
             and _apart_from_above(b, blocks, roles, body_size)
             and not _continues_sentence(b, blocks, roles, body_size)
+            and not _signature(b, body_size)
             and (
                 not _beside_running_text(b, blocks, roles, body_size, page_height)
                 or _far_below_its_column(b, blocks, roles, body_size, drawn)
@@ -290,6 +291,26 @@ def _continues_sentence(b: Block, blocks: list[Block], roles: dict, body_size: f
         b.bbox[1] - nearest.bbox[3] < FAR_BELOW * body_size
         and bool(nearest.last_word)
         and not nearest.last_word.endswith(tuple(SENTENCE_ENDS))
+    )
+
+
+# Dashes that open an author's signature ("- ARHAAN ABBAS ABIDI", "— J. Smith").
+SIGNATURE_DASHES = ("-", "\u2013", "\u2014")
+
+
+def _signature(b: Block, body_size: float) -> bool:
+    """Is ``b`` an author's signature under the text: one line at about the text's size,
+    opening with a dash and ending in a word of letters?
+
+    A school's newsletter signs a story "- ARHAAN ABBAS ABIDI" at the page's foot, under
+    the right column: it was taken for a running footer. A footer's dashes frame a page's
+    number ("- 3 -"), an issue ("– Issue 12"), or a web address: it ends in no name.
+    """
+    return (
+        b.lines == 1
+        and b.first_word.startswith(SIGNATURE_DASHES)
+        and b.last_word.rstrip(".").isalpha()
+        and b.size >= FOOTNOTE_SIZE_RATIO * body_size
     )
 
 
