@@ -28,7 +28,14 @@ from basehalf_core.documents.sections import (
     side_heads,
 )
 from basehalf_core.documents.text import style_size
-from basehalf_core.documents.text_blocks import Block, dir_key, gaps, right_ink, x_overlap
+from basehalf_core.documents.text_blocks import (
+    Block,
+    dir_key,
+    gaps,
+    right_ink,
+    split_at,
+    x_overlap,
+)
 from basehalf_core.documents.title_band import (
     band_beside_gutter,
     band_under_columns,
@@ -79,8 +86,7 @@ def xy_cut(
     rows = gaps([(b.bbox[1] + eps, b.bbox[3] - eps) for b in blocks], 0.0)
     if body_style and rows:
         cut = sum(rows[0]) / 2
-        top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
-        rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
+        top, rest = split_at(blocks, cut)
         if top and rest and heads_over_columns(top, rest, min_col_gap, body_style, page):
             pass  # read with the columns they head, by the column cut below
         elif (
@@ -138,8 +144,7 @@ def xy_cut(
         # Peel off the top band only: what lies below may split into columns of its own
         # (a title above two columns whose paragraphs end level).
         cut = _row_cut(blocks, rows, min_col_gap)
-        top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
-        rest = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
+        top, rest = split_at(blocks, cut)
         if top and rest:
             return xy_cut(top, min_col_gap, body_style, page, rules) + xy_cut(
                 rest, min_col_gap, body_style, page, rules
@@ -173,12 +178,8 @@ def _row_cut(blocks: list[Block], rows: list[tuple[float, float]], min_col_gap: 
     """
     size = sorted(b.size for b in blocks)[len(blocks) // 2]
 
-    def halves(cut: float) -> tuple[list[Block], list[Block]]:
-        top = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
-        return top, [b for b in blocks if b not in top]
-
     def runs_through(cut: float) -> bool:
-        top, rest = halves(cut)
+        top, rest = split_at(blocks, cut)
         return _paragraph_columns(top, min_col_gap) and any(
             x_overlap(a, b) and b.bbox[1] - a.bbox[3] < RUN_ON * size for a in top for b in rest
         )
@@ -241,8 +242,7 @@ def _sections(
         if body_style and not heading.region:
             heading.style = body_style
         middle = (heading.bbox[1] + heading.bbox[3]) / 2
-        above = [b for b in rest if (b.bbox[1] + b.bbox[3]) / 2 < middle]
-        rest = [b for b in rest if b not in above]
+        above, rest = split_at(rest, middle)
         out += [*xy_cut(above, min_col_gap, body_style, page, rules), heading]
     return out + xy_cut(rest, min_col_gap, body_style, page, rules)
 

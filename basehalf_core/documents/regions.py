@@ -177,6 +177,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     """
     em = max(text_size(g.block for g in groups) or 10.0, 4.0)
     labelled = [g for g in groups if CAPTION_LABEL.match(first_line(g))]
+    rot = tuple(page.rotation_matrix)
     figures, small, boxes, rules, frames, posts = _graphics(page, em, [g.box for g in labelled])
     # A frame's sides part what it holds from what stands beside it, as a column rule does.
     posts += [
@@ -185,13 +186,13 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
         if f[3] - f[1] >= COLUMN_RULE_EMS * em
         for x in (f[0], f[2])
     ]
-    turn = pymupdf.Matrix(page.rotation_matrix)
+    turn = pymupdf.Matrix(rot)
     column_rules = [tuple(pymupdf.Rect(r) * turn) for r in posts]
     figures += [r for r in small if captioned(r, labelled, groups, em)]
     tables = rule_pairs(rules, em)
     if not figures and not boxes and not tables:
         if rules:
-            _mark_footnote_rules(groups, rules, page.rect.height, tuple(page.rotation_matrix))
+            _mark_footnote_rules(groups, rules, page.rect.height, rot)
         return Drawn([], column_rules)
 
     def inside(g: Group, r) -> bool:
@@ -237,9 +238,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     figures = [r for r in figures if r not in banners]
     boxes = [r for r in boxes if r not in banners]
     if figures:
-        groups[:] = split_fused_captions(
-            groups, figures, em, tuple(page.rotation_matrix), paragraph
-        )
+        groups[:] = split_fused_captions(groups, figures, em, rot, paragraph)
         figures = take_in_labels(figures, groups, em, inside, paragraph)
     headings = [(g, r) for g in groups for r in banners if inside(g, r)]
     # A drawn table's own rule (its bottom rule, a paragraph right under it) is no footnote
@@ -247,7 +246,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     # pairs with the rule over a permission block).
     notes_rules = [r for r in rules if not any(within(r, q, 2.0) for q in figures)]
     if notes_rules:
-        _mark_footnote_rules(groups, notes_rules, page.rect.height, tuple(page.rotation_matrix))
+        _mark_footnote_rules(groups, notes_rules, page.rect.height, rot)
     for g in groups:
         if any(g is h for h, _r in headings):
             continue
@@ -268,9 +267,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
         g.block.banner = True
         # The band, not its words, is what stands across the page: no column is cut through
         # it (a poster's full-width "References" band was read between two columns above it).
-        x0, y0, x1, y1 = pymupdf.Rect(band[0], g.box[1], band[2], g.box[3]) * pymupdf.Matrix(
-            page.rotation_matrix
-        )
+        x0, y0, x1, y1 = pymupdf.Rect(band[0], g.box[1], band[2], g.box[3]) * turn
         g.block.bbox = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
     if figures:
         panel_labels(groups, figures, em)

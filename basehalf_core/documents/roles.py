@@ -222,6 +222,17 @@ def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) 
     return not below or min(below) - b.bbox[3] >= 1.2 * body_size
 
 
+def _nearest_above(b: Block, blocks: list[Block], keep) -> Block | None:
+    """The block ``keep`` accepts that ends nearest above ``b`` in its column (overlapping it
+    across), or None."""
+    above = [
+        o
+        for o in blocks
+        if o is not b and keep(o) and x_overlap(o, b) and o.bbox[3] <= b.bbox[1] + 1
+    ]
+    return max(above, key=lambda o: o.bbox[3], default=None)
+
+
 def _follows_text(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
     """Does ``b`` follow a line of the text right above it, at a line's spacing?
 
@@ -275,20 +286,10 @@ def _continues_sentence(b: Block, blocks: list[Block], roles: dict, body_size: f
     word = b.first_word.rstrip(",;:")
     if len(word) < 2 or not word.isalpha() or not word.islower():
         return False  # a URL, a chart's axis letter: no sentence's words
-    above = [
-        o
-        for o in blocks
-        if o is not b
-        and roles[o.id] == "body"
-        and o.style == b.style
-        and x_overlap(o, b)
-        and o.bbox[3] <= b.bbox[1] + 1
-    ]
-    if not above:
-        return False
-    nearest = max(above, key=lambda o: o.bbox[3])
+    nearest = _nearest_above(b, blocks, lambda o: roles[o.id] == "body" and o.style == b.style)
     return (
-        b.bbox[1] - nearest.bbox[3] < FAR_BELOW * body_size
+        nearest is not None
+        and b.bbox[1] - nearest.bbox[3] < FAR_BELOW * body_size
         and bool(nearest.last_word)
         and not nearest.last_word.endswith(tuple(SENTENCE_ENDS))
     )
@@ -403,17 +404,9 @@ def _far_below_its_column(
     runs. A figure drawn with no text in it (a chessboard of rules) stands between too: the
     lines under it go on the column.
     """
-    above = [
-        o
-        for o in blocks
-        if o is not b
-        and roles[o.id] in ("body", "float", "box")
-        and x_overlap(o, b)
-        and o.bbox[3] <= b.bbox[1] + 1
-    ]
-    if not above:
+    nearest = _nearest_above(b, blocks, lambda o: roles[o.id] in ("body", "float", "box"))
+    if nearest is None:
         return False
-    nearest = max(above, key=lambda o: o.bbox[3])
     between = any(
         min(r[2], b.bbox[2]) > max(r[0], b.bbox[0]) and nearest.bbox[3] - 1 <= r[1] < b.bbox[1]
         for r in drawn
@@ -442,20 +435,10 @@ def _set_apart_below(
         return False
     if b.bbox[3] - b.bbox[1] > FOOT_BLOCK_HEIGHT * page_height:
         return False
-    above = [
-        o
-        for o in blocks
-        if o is not b
-        and roles[o.id] == "body"
-        and not o.region
-        and o.bbox[3] <= b.bbox[1] + 1
-        and x_overlap(o, b)
-    ]
-    if not above:
-        return False
-    nearest = max(above, key=lambda o: o.bbox[3])
+    nearest = _nearest_above(b, blocks, lambda o: roles[o.id] == "body" and not o.region)
     return (
-        nearest.size > FOOTNOTE_SIZE_RATIO * body_size
+        nearest is not None
+        and nearest.size > FOOTNOTE_SIZE_RATIO * body_size
         and b.bbox[1] - nearest.bbox[3] >= FOOT_BLOCK_GAP * body_size
     )
 

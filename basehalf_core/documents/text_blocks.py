@@ -109,6 +109,12 @@ def x_overlap(a: Block, b: Block) -> bool:
     return min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0]) > 0
 
 
+def split_at(blocks: list[Block], y: float) -> tuple[list[Block], list[Block]]:
+    """A row cut at height ``y``: the blocks whose middle lies above it, and the rest."""
+    above = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < y]
+    return above, [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= y]
+
+
 def gaps(intervals: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
     """Empty stretches between merged intervals that are at least ``min_gap`` wide."""
     out = []

@@ -7,7 +7,7 @@ out of :mod:`.reading_order`, which calls these from its XY-cut.
 
 from __future__ import annotations
 
-from basehalf_core.documents.text_blocks import Block, gaps, right_ink, x_overlap
+from basehalf_core.documents.text_blocks import Block, gaps, right_ink, split_at, x_overlap
 
 # A column head stands at most this many of its sizes over a paragraph of running text of at
 # least this many lines, set this much smaller than the head.
@@ -86,7 +86,7 @@ def title_band(
     band: list[Block] = []
     for gap in rows:
         cut = sum(gap) / 2
-        above = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
+        above = split_at(blocks, cut)[0]
         new = [b for b in above if b not in band]
         if not all(b.style != body_style or centred_title(b, page) for b in new):
             break
@@ -218,8 +218,7 @@ def band_beside_gutter(
     eps = 0.5
     for lo, hi in rows:
         cut = (lo + hi) / 2
-        above = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
-        below = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
+        above, below = split_at(blocks, cut)
         if not above or not below:
             continue
         one_side = all(b.bbox[0] >= gutter[1] - eps for b in above) or all(
@@ -272,33 +271,30 @@ def band_under_columns(
         return b.bbox[0] >= gutter[1] - eps
 
     for lo, hi in rows:
-        cut = (lo + hi) / 2
-        above = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 < cut]
-        below = [b for b in blocks if (b.bbox[1] + b.bbox[3]) / 2 >= cut]
+        above, below = split_at(blocks, (lo + hi) / 2)
         for side in (left_of, right_of):
             over = [b for b in above if side(b) and not b.region]
             if not over or not below:
                 continue
             width = max(b.bbox[2] for b in over) - min(b.bbox[0] for b in over)
+            # Lines of prose, not a table's column of figures.
+            paragraphs = [
+                b for b in over if b.lines >= BAND_LINES and b.chars >= BAND_CHARS * b.lines
+            ]
+            panels = [
+                b
+                for b in below
+                if side(b)
+                and not b.region
+                and b.lines >= BAND_LINES
+                and b.bbox[2] - b.bbox[0] >= BAND_SPAN * width
+                and b.bbox[1] <= hi + BAND_REACH * b.size  # right under the gap
+            ]
             for g_lo, g_hi in gaps([(b.bbox[0] + eps, right_ink(b) - eps) for b in over], min_gap):
-                # Lines of prose, not a table's column of figures.
-                paragraphs = [
-                    b for b in over if b.lines >= BAND_LINES and b.chars >= BAND_CHARS * b.lines
-                ]
-                if not (
+                if (
                     any(b.bbox[2] <= g_lo + eps for b in paragraphs)
                     and any(b.bbox[0] >= g_hi - eps for b in paragraphs)
-                ):
-                    continue
-                if any(
-                    side(b)
-                    and not b.region
-                    and b.lines >= BAND_LINES
-                    and b.bbox[0] < g_lo
-                    and b.bbox[2] > g_hi
-                    and b.bbox[2] - b.bbox[0] >= BAND_SPAN * width
-                    and b.bbox[1] <= hi + BAND_REACH * b.size  # right under the gap
-                    for b in below
+                    and any(b.bbox[0] < g_lo and b.bbox[2] > g_hi for b in panels)
                 ):
                     return above, below
     return None
