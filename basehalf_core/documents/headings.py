@@ -21,8 +21,9 @@ HEADING_MAX_RATIO = 1.6
 # under it, and more space sets it off above than below.
 DISPLAY_HEADING_RATIO = 2.4
 DISPLAY_HEADING_GAP = 1.0
-# A heading centred over its paragraph may stand this many body sizes above it.
-CENTRED_HEADING_GAP = 2.0
+# A heading centred over its paragraph may stand this many body sizes above it (REVTeX's
+# "III. CALIBRATION", 9 pt over 10 pt text, 2.2 sizes over it).
+CENTRED_HEADING_GAP = 2.5
 # A one-line subheading in small capitals comes out smaller still (Frontiers: 8.5 pt over
 # 9.5 pt text); down to this ratio it is read when it hangs on its paragraph like the above.
 SUBHEADING_MIN_RATIO = 0.8
@@ -383,11 +384,15 @@ def _hangs_on_its_paragraph(b: Block, text: list[Block], size: float) -> bool:
     middle of its space or across columns; a title is followed by its authors, not by text.
     """
     x0, y0, x1, y1 = b.bbox
+    ends = (b.first_word, b.last_word)
+    if b.size < size and not any(sum(c.isalpha() for c in w) >= 2 for w in ends):
+        return False  # a number alone, set smaller than the text: a table's cell, a marker
     # A numbered subheading set smaller than the text may stand further off it (REVTeX's and
-    # AIP's "II. EXPERIMENTAL DETAILS", 9 pt bold over 10 pt text, 1.7 sizes above it); a
-    # display heading set larger hangs closer, and so does small print without a section's
-    # number (a figure legend's last line, ACM's reference format, a copyright line).
-    far = b.size < size and bool(SECTION_NUMBER.fullmatch(b.first_word))
+    # AIP's "II. EXPERIMENTAL DETAILS", 9 pt bold over 10 pt text, 1.7 sizes above it), and
+    # so may one in capitals (a leaflet's "GETTING TO THE CENTRE", 10 pt over 11 pt, 1.3
+    # sizes); a display heading set larger hangs closer, and so does small print without a
+    # section's number (a figure legend's last line, ACM's reference format, a copyright line).
+    far = b.size < size and (bool(SECTION_NUMBER.fullmatch(b.first_word)) or _capitals(b))
     reach = CENTRED_HEADING_GAP if far else DISPLAY_HEADING_GAP
 
     def opens(t: Block) -> bool:
@@ -412,3 +417,13 @@ def _hangs_on_its_paragraph(b: Block, text: list[Block], size: float) -> bool:
     below = min(t.bbox[1] for t in under) - y1
     above = [y0 - t.bbox[3] for t in text if t.bbox[3] <= y0 + 1 and x_overlap(t, b)]
     return not above or min(above) > below
+
+
+def _capitals(b: Block) -> bool:
+    """Does ``b`` open and close with words in capitals ("GETTING TO THE CENTRE", "FOR YOUR
+    PRAYERS")? A heading is set so; a figure legend's last line or a copyright line is not,
+    nor an identifier ("RIN 2120–AA64")."""
+    return all(
+        sum(c.isalpha() for c in w) >= 2 and w.isupper() and not any(c.isdigit() for c in w)
+        for w in (b.first_word, b.last_word)
+    )

@@ -1,0 +1,83 @@
+"""Rules found in the session of batches 155 onwards (the helpers' ro162 and later).
+
+A REVTeX physics draft (batch 153) centres "III. CALIBRATION", 9-point bold capitals, over
+its 10-point section 2.2 text sizes above the text, far under the table above it: a numbered
+heading set smaller than the text was read only within 2 sizes of its paragraph, and a drag
+from the left column into the right one left it out. A children's centre's leaflet (batch
+138) sets "GETTING TO THE WEYBRIDGE CHILDREN'S CENTRE" in 10-point capitals over 11-point
+text, 1.3 sizes above it: only a numbered heading set smaller may stand that far off. A
+heading set smaller than the text in capitals stands as far off as a numbered one, and a
+centred one up to 2.5 sizes; a number alone set smaller (a table's cell over a section's
+heading, Tor's message diagram) is no heading, nor an identifier in capitals with digits
+("RIN 2120–AA64"), nor a figure legend's last line (``test_reading_order_batch26``).
+"""
+
+from __future__ import annotations
+
+import pymupdf
+from conftest import drag
+from pagedraw import one_page, write_lines
+
+VOCABULARY = (
+    "the wave moves to the right and its energy stays the same over the whole run as the "
+    "scheme keeps the sum of squares"
+)
+WORDS = VOCABULARY.split()
+SIZE, LEAD = 10.0, 12.0
+LEFT = 54
+
+
+def _heading_over_text(head: str, *, size: float, above: float, centred: bool = False):
+    """A page drawer: a column of 10-point text ending "into small complexes."; ``head``
+    three lines lower, in ``size`` points of Helvetica (flush left, or centred over the
+    column); its paragraph "The films were prepared ..." starting ``above`` points under
+    the heading's baseline."""
+
+    def draw(page) -> None:
+        y = write_lines(page, LEFT, 70, [8] * 20, WORDS, size=SIZE, lead=LEAD)
+        page.insert_text((LEFT, y), "into small complexes.", fontsize=SIZE, fontname="tiro")
+        y += 4 * LEAD
+        x = LEFT
+        if centred:
+            # Centred over the widest of the column's lines.
+            lines = [" ".join(WORDS[(k + j) % len(WORDS)] for j in range(8)) for k in range(21)]
+            right = LEFT + max(
+                pymupdf.get_text_length(t, fontsize=SIZE, fontname="tiro") for t in lines
+            )
+            width = pymupdf.get_text_length(head, fontsize=size, fontname="helv")
+            x = (LEFT + right - width) / 2
+        page.insert_text((x, y), head, fontsize=size, fontname="helv")
+        y += above
+        page.insert_text((LEFT, y), "The films were prepared by sputtering", fontsize=SIZE)
+        write_lines(page, LEFT, y + LEAD, [8] * 20, WORDS, size=SIZE, lead=LEAD, start=3)
+
+    return draw
+
+
+def test_a_heading_in_capitals_set_smaller_stands_as_far_off_as_a_numbered_one(tmp_path):
+    # The leaflet's "GETTING TO THE ... CENTRE": 9 pt capitals, 1.3 text sizes over its text.
+    head = "GETTING TO THE CENTRE"
+    doc = one_page(tmp_path, _heading_over_text(head, size=9, above=27))
+    got = drag(doc, 0, "complexes.", "films")
+    assert got == f"complexes. {head} The films", got
+
+
+def test_a_numbered_heading_centred_over_its_text_may_stand_two_sizes_off(tmp_path):
+    # REVTeX's "III. CALIBRATION", 9 pt bold, centred 2.2 text sizes over its section.
+    doc = one_page(tmp_path, _heading_over_text("III. CALIBRATION", size=9, above=36, centred=True))
+    got = drag(doc, 0, "complexes.", "films")
+    assert got == "complexes. III. CALIBRATION The films", got
+
+
+def test_a_number_alone_set_smaller_and_centred_is_no_heading(tmp_path):
+    # A table's cell "1" centred over the text, set apart like the heading above.
+    doc = one_page(tmp_path, _heading_over_text("1", size=9, above=36, centred=True))
+    got = drag(doc, 0, "complexes.", "films")
+    assert got == "complexes. The films", got
+
+
+def test_an_identifier_in_capitals_with_digits_is_no_heading(tmp_path):
+    # The Federal Register's "RIN 2120–AA64" in 8 pt over its 9 pt text is title matter.
+    doc = one_page(tmp_path, _heading_over_text("RIN 2120-AA64", size=9, above=27))
+    got = drag(doc, 0, "complexes.", "films")
+    assert got == "complexes. The films", got
