@@ -10,6 +10,12 @@ heading set smaller than the text in capitals stands as far off as a numbered on
 centred one up to 2.5 sizes; a number alone set smaller (a table's cell over a section's
 heading, Tor's message diagram) is no heading, nor an identifier in capitals with digits
 ("RIN 2120–AA64"), nor a figure legend's last line (``test_reading_order_batch26``).
+
+Warp's technical report (batch 153) draws its architecture in the right column: a row of
+servers' icons, a range of keys under each in the text's own font, an axis drawn as a rule
+under the labels and "Key Space" under it. The figure's region ended at the icons, the
+labels were read as text and the caption, four ems under the region, as text too. A rule
+right under a figure is a part of it, and so are two short lines between them.
 """
 
 from __future__ import annotations
@@ -81,3 +87,29 @@ def test_an_identifier_in_capitals_with_digits_is_no_heading(tmp_path):
     doc = one_page(tmp_path, _heading_over_text("RIN 2120-AA64", size=9, above=27))
     got = drag(doc, 0, "complexes.", "films")
     assert got == "complexes. The films", got
+
+
+def _servers_over_a_key_space(page) -> None:
+    """Warp's figure 1 in a column: a row of five servers' icons joined by a line, a range
+    of keys under each in the text's font ("K – O" over "Key Space" under the middle one),
+    an axis drawn as a rule under the labels, the caption under it, the text going on."""
+    y = write_lines(page, LEFT, 70, [8] * 12, WORDS, size=SIZE, lead=LEAD)
+    page.insert_text((LEFT, y), "we outline a novel protocol for", fontsize=SIZE, fontname="tiro")
+    top = y + 20
+    page.draw_line((LEFT + 20, top + 14), (LEFT + 200, top + 14), width=0.8)
+    for k, keys in enumerate(["A - E", "F - J", "K - O", "P - T", "U - Z"]):
+        x = LEFT + 10 + 40 * k
+        page.draw_rect((x, top, x + 23, top + 28), width=0.4, fill=(0.6, 0.7, 0.9))
+        page.insert_text((x, top + 38), keys, fontsize=SIZE, fontname="tiro")
+    page.draw_line((LEFT + 5, top + 44), (LEFT + 200, top + 44), width=0.4)
+    page.insert_text((LEFT + 80, top + 53), "Key Space", fontsize=SIZE, fontname="tiro")
+    caption = "Figure 1: The architecture of Warp."
+    page.insert_text((LEFT, top + 90), caption, fontsize=9, fontname="tiro")
+    page.insert_text((LEFT, top + 120), "providing efficient transactions", fontsize=SIZE)
+    write_lines(page, LEFT, top + 132, [8] * 12, WORDS, size=SIZE, lead=LEAD, start=5)
+
+
+def test_a_rule_under_a_figures_labels_is_part_of_the_figure(tmp_path):
+    doc = one_page(tmp_path, _servers_over_a_key_space)
+    got = drag(doc, 0, "for", "providing")
+    assert got == "for providing", got

@@ -81,9 +81,16 @@ def take_in_labels(figures: list, groups: list[Group], em: float, inside, paragr
 
 # Two parts of one figure stand at most this many ems apart, one over the other.
 PART_GAP = 2.0
+# A label of two lines between two parts holds at most this many characters a line.
+PART_LABEL_CHARS = 12
 
 
-def join_parts(figures: list, groups: list[Group], em: float, inside) -> list:
+def _not_label(g: Group) -> bool:
+    """Is ``g`` more than a line, or two short lines ("K − O" over "Key Space"), of text?"""
+    return g.block.lines > 2 or (g.block.lines == 2 and g.block.chars > 2 * PART_LABEL_CHARS)
+
+
+def join_parts(figures: list, groups: list[Group], em: float, inside, rules=()) -> list:
     """Figure regions with the parts of one figure joined: two regions one right over the
     other (at most :data:`PART_GAP` ems apart, across the same width) with only single lines
     between them, none a caption, are one figure and those lines its contents, unless the box
@@ -93,12 +100,18 @@ def join_parts(figures: list, groups: list[Group], em: float, inside) -> list:
     A paper draws a sentence as a figure, three lines of words with arrows between them: the
     arrows under the first line and those round the other two cluster apart, and the middle
     line, between the two, was read as running text.
+
+    A rule right under a figure is a part of it too (Warp's key space: a row of servers'
+    icons, a label under each, an axis drawn as a rule under the labels), never a figure on
+    its own: ``rules`` join a figure, not each other.
     """
+    rules = [r for r in rules if r not in figures]
+    figures = list(figures)
     joined = True
     while joined:
         joined = False
         for a in figures:
-            for b in figures:
+            for b in figures + rules:
                 if a is b or not 0 <= b[1] - a[3] <= PART_GAP * em:
                     continue
                 if min(a[2], b[2]) - max(a[0], b[0]) < 0.5 * min(a[2] - a[0], b[2] - b[0]):
@@ -109,7 +122,7 @@ def join_parts(figures: list, groups: list[Group], em: float, inside) -> list:
                     if a[3] - 1 <= (g.box[1] + g.box[3]) / 2 <= b[1] + 1
                     and min(g.box[2], a[2], b[2]) > max(g.box[0], a[0], b[0])
                 ]
-                if any(g.block.lines > 1 or CAPTION_LABEL.match(first_line(g)) for g in between):
+                if any(_not_label(g) or CAPTION_LABEL.match(first_line(g)) for g in between):
                     continue
                 union = (min(a[0], b[0]), a[1], max(a[2], b[2]), max(a[3], b[3]))
                 if any(
@@ -118,6 +131,7 @@ def join_parts(figures: list, groups: list[Group], em: float, inside) -> list:
                 ):
                     continue
                 figures = [r for r in figures if r is not a and r is not b] + [union]
+                rules = [r for r in rules if r is not b]
                 joined = True
                 break
             if joined:

@@ -222,7 +222,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
             inside(g, r) and paragraph(g) and not CAPTION_LABEL.match(first_line(g)) for g in groups
         )
 
-    figures = join_parts([r for r in figures if not holds_text(r)], groups, em, inside)
+    figures = join_parts([r for r in figures if not holds_text(r)], groups, em, inside, rules)
     # A banner is drawn as a filled box, and its fill is a mark that makes a figure too. Its
     # heading is read in the flow: no title or caption of the figure under it either.
     regions = boxes + figures
