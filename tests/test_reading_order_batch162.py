@@ -16,6 +16,13 @@ servers' icons, a range of keys under each in the text's own font, an axis drawn
 under the labels and "Key Space" under it. The figure's region ended at the icons, the
 labels were read as text and the caption, four ems under the region, as text too. A rule
 right under a figure is a part of it, and so are two short lines between them.
+
+A student newsletter (batch 155) sets three columns ending level, and under the left two
+"Fast Eating Facts" in 18 points across their gutter over a map; the gutter right of the
+middle column runs on down the page beside a box, so the page was cut there first and the
+heading read between the middle column and the right one. A heading set larger than the
+columns' text, right under a gap across the page and across a gutter of the columns above
+it on one side, ends those columns, as a panel across them does.
 """
 
 from __future__ import annotations
@@ -113,3 +120,27 @@ def test_a_rule_under_a_figures_labels_is_part_of_the_figure(tmp_path):
     doc = one_page(tmp_path, _servers_over_a_key_space)
     got = drag(doc, 0, "for", "providing")
     assert got == "for providing", got
+
+
+def _facts_under_two_columns(page) -> None:
+    """A newsletter's page: three columns of 11-point text ending level; under the left two,
+    "Fast Eating Facts" in 18 points across their gutter over a map drawn with no text in
+    it, under the right one a box of addresses."""
+    for k, x in enumerate((37, 221)):
+        write_lines(page, x, 370, [5] * 11, WORDS, size=11, lead=13, start=7 * k)
+    page.insert_text((37, 370 + 13 * 11), "and the last words", fontsize=11, fontname="tiro")
+    page.insert_text((221, 370 + 13 * 11), "of the middle column", fontsize=11, fontname="tiro")
+    page.insert_text((404, 370), "August. Wall's donated", fontsize=11, fontname="tiro")
+    write_lines(page, 404, 383, [5] * 11, WORDS, size=11, lead=13, start=3)
+    page.insert_text((100, 548), "Fast Eating Facts", fontsize=18, fontname="tiro")
+    page.draw_rect((40, 570, 380, 740), width=0, fill=(0.7, 0.5, 0.8))
+    page.draw_rect((419, 554, 560, 744), width=0, fill=(0.8, 0.7, 0.9))
+    lines = ["1330 Miller Drive", "Student Center 204", "Coral Gables", "Media Contact:"]
+    for k, line in enumerate(lines):
+        page.insert_text((430, 600 + 14 * k), line, fontsize=11, fontname="hebo")
+
+
+def test_a_heading_across_a_gutter_under_columns_ends_them(tmp_path):
+    doc = one_page(tmp_path, _facts_under_two_columns)
+    got = drag(doc, 0, "column", "August.")
+    assert got == "column August.", got

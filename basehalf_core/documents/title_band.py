@@ -7,7 +7,14 @@ out of :mod:`.reading_order`, which calls these from its XY-cut.
 
 from __future__ import annotations
 
-from basehalf_core.documents.text_blocks import Block, gaps, right_ink, split_at, x_overlap
+from basehalf_core.documents.text_blocks import (
+    HEADING_RATIO,
+    Block,
+    gaps,
+    right_ink,
+    split_at,
+    x_overlap,
+)
 
 # A column head stands at most this many of its sizes over a paragraph of running text of at
 # least this many lines, set this much smaller than the head.
@@ -260,7 +267,9 @@ def band_under_columns(
     and the third column was read after the panel under the first two. The gap across the
     page over the panels ends the columns. (A column that goes on down the page leaves no
     such gap; figures' and boxes' contents, and a table's columns of figures, are not
-    looked at.)
+    looked at.) A heading of at most two lines set larger than the columns' text
+    (:data:`.text_blocks.HEADING_RATIO`) across a gutter of theirs ends them too (a
+    newsletter's "Fast Eating Facts" over a map under its first two columns).
     """
     eps = 0.5
 
@@ -281,14 +290,18 @@ def band_under_columns(
             paragraphs = [
                 b for b in over if b.lines >= BAND_LINES and b.chars >= BAND_CHARS * b.lines
             ]
+            text = max((b.size for b in paragraphs), default=0.0)
             panels = [
                 b
                 for b in below
                 if side(b)
                 and not b.region
-                and b.lines >= BAND_LINES
-                and b.bbox[2] - b.bbox[0] >= BAND_SPAN * width
                 and b.bbox[1] <= hi + BAND_REACH * b.size  # right under the gap
+                and (
+                    (b.lines >= BAND_LINES and b.bbox[2] - b.bbox[0] >= BAND_SPAN * width)
+                    # A heading set larger than the columns' text, across a gutter of theirs.
+                    or (b.lines <= 2 and text and b.size >= HEADING_RATIO * text)
+                )
             ]
             for g_lo, g_hi in gaps([(b.bbox[0] + eps, right_ink(b) - eps) for b in over], min_gap):
                 if (
