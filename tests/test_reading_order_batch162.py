@@ -23,6 +23,12 @@ middle column runs on down the page beside a box, so the page was cut there firs
 heading read between the middle column and the right one. A heading set larger than the
 columns' text, right under a gap across the page and across a gutter of the columns above
 it on one side, ends those columns, as a panel across them does.
+
+A mathematics department's newsletter (batch 142) sets a photo across its left column and
+right under it the caption in 10 points, the 12-point text going on a line under the caption:
+with no text above it in the column, the caption hung on the paragraph under it like a
+subheading and a drag past the photo read it. A picture right over a line counts as what is
+above it: the caption is closer to its photo than to the text, a heading is not.
 """
 
 from __future__ import annotations
@@ -144,3 +150,34 @@ def test_a_heading_across_a_gutter_under_columns_ends_them(tmp_path):
     doc = one_page(tmp_path, _facts_under_two_columns)
     got = drag(doc, 0, "column", "August.")
     assert got == "column August.", got
+
+
+def _photo_in_a_column(line: str, under: float, over: float):
+    """A page drawer: a department's newsletter, 12-point text in a column, a photo across
+    it, ``line`` in 10 points with its baseline ``under`` points under the photo, the text
+    going on ``over`` points under that baseline."""
+
+    def draw(page) -> None:
+        y = write_lines(page, 36, 80, [6] * 12, WORDS, size=12, lead=14.5, font="helv")
+        page.insert_text((36, y), "to discuss the murmurations", fontsize=12)
+        top = y + 12
+        page.draw_rect((36, top, 290, top + 190), width=0, fill=(0.4, 0.5, 0.4))
+        page.insert_text((36, top + 190 + under), line, fontsize=10)
+        y = top + 190 + under + over
+        page.insert_text((36, y), "phenomenon, which was first uncovered", fontsize=12)
+        write_lines(page, 36, y + 14.5, [6] * 12, WORDS, size=12, lead=14.5, start=4, font="helv")
+
+    return draw
+
+
+def test_a_caption_closer_to_its_photo_than_to_the_text_is_no_heading(tmp_path):
+    photo = _photo_in_a_column("Pozdnyakov (left) and Lee at ICERM", under=10, over=25)
+    doc = one_page(tmp_path, photo)
+    got = drag(doc, 0, "murmurations", "phenomenon,")
+    assert got == "murmurations phenomenon,", got
+
+
+def test_a_heading_closer_to_its_text_than_to_the_photo_over_it_is_read(tmp_path):
+    doc = one_page(tmp_path, _photo_in_a_column("Murmurations in arithmetic", under=25, over=15))
+    got = drag(doc, 0, "murmurations", "phenomenon,")
+    assert got == "murmurations Murmurations in arithmetic phenomenon,", got

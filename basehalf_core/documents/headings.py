@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 from basehalf_core.documents.quotations import closing_tags_read_as_text, quotations_read_as_text
 from basehalf_core.documents.text_blocks import (
@@ -42,7 +43,7 @@ OUTDENT_MAX = 0.5
 HEADING_SLACK = 0.5
 
 
-def headings_read_as_text(body: list[Block], body_style: str) -> None:
+def headings_read_as_text(body: list[Block], body_style: str, drawn: Sequence[tuple] = ()) -> None:
     """Give section headings and code listings the running text's style: a drag reads them.
 
     Repeated until nothing changes: a heading whose paragraph opens with a subheading
@@ -56,7 +57,7 @@ def headings_read_as_text(body: list[Block], body_style: str) -> None:
     closing_tags_read_as_text(body, body_style)
     for _ in range(len(body) + 1):
         if not (
-            _headings_read_as_text_once(body, body_style)
+            _headings_read_as_text_once(body, body_style, drawn)
             or _heading_pieces_read_as_text(body, body_style)
         ):
             break
@@ -98,7 +99,7 @@ def _heading_pieces_read_as_text(body: list[Block], body_style: str) -> bool:
     return changed
 
 
-def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
+def _headings_read_as_text_once(body: list[Block], body_style: str, drawn: Sequence[tuple]) -> bool:
     """One pass of :func:`headings_read_as_text`; whether it restyled any block.
 
     A drag keeps only text set like its two ends (a caption, table or permission block
@@ -145,7 +146,7 @@ def _headings_read_as_text_once(body: list[Block], body_style: str) -> bool:
         ):
             # Set out into the margin (a textbook's section heads start left of the text
             # they open) it hangs on its paragraph at the column's edge.
-            if _hangs_on_its_paragraph(b, text, size) or _outdented_heading(b, text, size):
+            if _hangs_on_its_paragraph(b, text, size, drawn) or _outdented_heading(b, text, size):
                 b.style = body_style
                 changed = True
             continue
@@ -372,16 +373,19 @@ def _outdented_heading(b: Block, text: list[Block], size: float) -> bool:
     return False
 
 
-def _hangs_on_its_paragraph(b: Block, text: list[Block], size: float) -> bool:
+def _hangs_on_its_paragraph(
+    b: Block, text: list[Block], size: float, drawn: Sequence[tuple] = ()
+) -> bool:
     """A heading set apart above and close above the paragraph it opens.
 
     A heading set much larger than the text (or a subheading in small capitals, smaller) is
     still a section heading when the text starts
     right under it (within :data:`DISPLAY_HEADING_GAP` body sizes), flush with it at the
     column's left edge and no narrower than it (or, centred over it, within
-    :data:`CENTRED_HEADING_GAP`), and the space above it (to the text above in
-    its column, if any) is wider than the space below. A pull quote or a headline sits in the
-    middle of its space or across columns; a title is followed by its authors, not by text.
+    :data:`CENTRED_HEADING_GAP`), and the space above it (to the text above in its column,
+    or a picture in ``drawn``, if any) is wider than the space below. A pull quote or a
+    headline sits in the middle of its space or across columns; a title is followed by its
+    authors, not by text.
     """
     x0, y0, x1, y1 = b.bbox
     ends = (b.first_word, b.last_word)
@@ -416,6 +420,9 @@ def _hangs_on_its_paragraph(b: Block, text: list[Block], size: float) -> bool:
         return False
     below = min(t.bbox[1] for t in under) - y1
     above = [y0 - t.bbox[3] for t in text if t.bbox[3] <= y0 + 1 and x_overlap(t, b)]
+    # A picture right over it counts too: a photo's caption set smaller than the text hangs
+    # on its photo, closer to it than to the text under it.
+    above += [y0 - r[3] for r in drawn if r[3] <= y0 + 1 and min(r[2], x1) > max(r[0], x0)]
     return not above or min(above) > below
 
 

@@ -451,7 +451,7 @@ def order_blocks(
         flow = [b for b in blocks if roles[b.id] in FLOW_ROLES]
         body_style = _body_style(by_role["body"])
         # Headings first: one at a column's top is part of the text, not a title band.
-        headings_read_as_text(by_role["body"], body_style)
+        headings_read_as_text(by_role["body"], body_style, drawn)
         body = _by_frames(flow, gap, body_style, column_rules)
     else:
         body = [b for b in blocks if roles[b.id] in FLOW_ROLES]
