@@ -29,6 +29,13 @@ right under it the caption in 10 points, the 12-point text going on a line under
 with no text above it in the column, the caption hung on the paragraph under it like a
 subheading and a drag past the photo read it. A picture right over a line counts as what is
 above it: the caption is closer to its photo than to the text, a heading is not.
+
+A science magazine set in Typst (batch 158) captions its photos in Lato Black, the text's
+family and size, with no label: the editorial's left column stops mid-sentence over one
+photo and the right column goes on under another, and both captions were read into the
+sentence. A block set in a bold or italic face throughout, right under a picture and nearer
+to it than to anything under it, is the picture's caption; a bold heading under a photo,
+nearer to its paragraph, is still read.
 """
 
 from __future__ import annotations
@@ -181,3 +188,48 @@ def test_a_heading_closer_to_its_text_than_to_the_photo_over_it_is_read(tmp_path
     doc = one_page(tmp_path, _photo_in_a_column("Murmurations in arithmetic", under=25, over=15))
     got = drag(doc, 0, "murmurations", "phenomenon,")
     assert got == "murmurations Murmurations in arithmetic phenomenon,", got
+
+
+def _photos_with_bold_captions(page) -> None:
+    """An editorial in two columns of 9-point Helvetica: the left column stops mid-sentence
+    over a photo at the page's foot, the right one opens with a photo; under each photo its
+    caption in Helvetica Bold, 9 points, no label."""
+    photo = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 60, 40), False)
+    photo.clear_with(120)
+    y = write_lines(page, 37, 130, [7] * 16, WORDS, size=9, lead=11, font="helv")
+    page.insert_text((37, y), "If you have enjoyed reading this", fontsize=9)
+    page.insert_image(pymupdf.Rect(37, y + 20, 285, y + 190), pixmap=photo, keep_proportion=False)
+    page.insert_text(
+        (37, y + 202), '"Question everything." Prof. Barma', fontsize=9, fontname="hebo"
+    )
+    page.insert_image(pymupdf.Rect(329, 121, 575, 298), pixmap=photo, keep_proportion=False)
+    caption = ["Competition for limited nesting sites", "imposes fitness costs on ants."]
+    for k, line in enumerate(caption):
+        page.insert_text((329, 318 + 11 * k), line, fontsize=9, fontname="hebo")
+    page.insert_text((329, 376), "issue and appreciate the effort behind it", fontsize=9)
+    write_lines(page, 329, 387, [7] * 16, WORDS, size=9, lead=11, start=2, font="helv")
+
+
+def test_a_caption_set_off_by_its_face_under_a_photo_is_the_photos(tmp_path):
+    doc = one_page(tmp_path, _photos_with_bold_captions)
+    got = drag(doc, 0, "this", "issue")
+    assert got == "this issue", got
+
+
+def _photo_over_a_bold_heading(page) -> None:
+    """A column of 9-point Helvetica, a photo across it, a heading in Helvetica Bold a line
+    under the photo and its paragraph (in Times) nearer under the heading."""
+    photo = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 60, 40), False)
+    photo.clear_with(120)
+    y = write_lines(page, 37, 130, [7] * 16, WORDS, size=9, lead=11, font="helv")
+    page.insert_text((37, y), "as the season ended", fontsize=9)
+    page.insert_image(pymupdf.Rect(37, y + 20, 285, y + 190), pixmap=photo, keep_proportion=False)
+    page.insert_text((37, y + 210), "Nesting sites", fontsize=9, fontname="hebo")
+    page.insert_text((37, y + 230), "Competition for limited sites", fontsize=9, fontname="tiro")
+    write_lines(page, 37, y + 241, [7] * 16, WORDS, size=9, lead=11, start=2)
+
+
+def test_a_bold_heading_under_a_photo_close_over_its_text_is_read(tmp_path):
+    doc = one_page(tmp_path, _photo_over_a_bold_heading)
+    got = drag(doc, 0, "ended", "Competition")
+    assert got == "ended Nesting sites Competition", got

@@ -223,6 +223,44 @@ def credit_under(g: Group, figures: list, em: float) -> bool:
     )
 
 
+# A caption set off by its face alone holds at most this many lines and starts at most this
+# many ems under its picture.
+FACE_CAPTION_LINES = 4
+FACE_CAPTION_REACH = 1.5
+
+
+def caption_by_face(g: Group, groups: list[Group], figures: list, em: float) -> bool:
+    """Is ``g`` a picture's caption set off only by its face, with no label?
+
+    A magazine sets a photo's caption right under it in the text's own family and size, in
+    bold ("Competition for limited nesting sites ..."): read as running text, it came into
+    a drag from the column above the photo to the one beside it. A block set in a bold or
+    italic face throughout (``Block.emphasis``), of at most :data:`FACE_CAPTION_LINES` lines
+    and no larger than the text, starting at most :data:`FACE_CAPTION_REACH` ems under a
+    figure and within its width, and nearer to it than to anything under it in its column,
+    is the picture's. A heading under a picture stands closer to the text it heads.
+    """
+    b = g.block
+    if not b.emphasis or b.lines > FACE_CAPTION_LINES or b.size > em + 0.5:
+        return False
+    x0, y0, x1, y1 = g.box
+    below = [
+        o.box[1] - y1
+        for o in groups
+        if o is not g and o.box[1] >= y1 - 1 and min(o.box[2], x1) > max(o.box[0], x0)
+    ]
+    for r in figures:
+        gap = y0 - r[3]
+        if (
+            -1 <= gap <= FACE_CAPTION_REACH * em
+            and r[0] - em <= x0
+            and x1 <= r[2] + em
+            and (not below or min(below) > gap)
+        ):
+            return True
+    return False
+
+
 def title_over(g: Group, groups: list[Group], figures: list, em: float) -> bool:
     """Is ``g`` the title line set right above a figure or table region?
 

@@ -150,8 +150,8 @@ class PageText:
             blocks = blocks_of(_column_segments(columns, info), tuple(rot))
         else:
             blocks = group(segments(units, info), tuple(rot))
+        _mark_faces(blocks, info)
         drawn = mark_regions(blocks, page)
-        _mark_fixed_pitch(blocks, info)
         if running:
             blocks = mark_running(blocks, raw_words, height, running, tuple(rot))
         order = order_blocks([b.block for b in blocks], h_disp, drawn.regions, drawn.column_rules)
@@ -313,31 +313,54 @@ def _join_drop_caps(words: list[Word]) -> None:
     words[:] = [replace(w, index=i) if w.index != i else w for i, w in enumerate(out)]
 
 
-# PyMuPDF's span flag for a font whose descriptor says it is fixed-pitch (monospaced).
+# PyMuPDF's span flags: a font whose descriptor says it is fixed-pitch (monospaced), italic,
+# bold. A font's name says its weight and slant more often than its descriptor does
+# ("Lato-Black", "Times-Italic", "NimbusRomNo9L-Medi").
 FIXED_PITCH_FLAG = 8
+EMPHASIS_FLAGS = 2 | 16
+EMPHASIS_NAME = re.compile(r"bold|black|heavy|semi|demi|medi|ital|obl", re.IGNORECASE)
+# A block is set off by its face when at least this share of its characters is emphasised.
+EMPHASIS_SHARE = 0.9
 
 
-def _mark_fixed_pitch(groups: list[Group], info: dict) -> None:
-    """Set ``Block.fixed`` where most of a block's characters are in a fixed-pitch font."""
-    spans: dict[tuple[int, int], list] = {}
+def _face(font: str) -> str:
+    """What a font's name says after its family: "Black" of "ABCDEF+Lato-Black", "Bold" of
+    "Arial,Bold"."""
+    parts = re.split(r"[-,]", font.split("+", 1)[-1], maxsplit=1)
+    return parts[1] if len(parts) == 2 else ""
+
+
+def _mark_faces(groups: list[Group], info: dict) -> None:
+    """Set ``Block.fixed`` where most of a block's characters are in a fixed-pitch font, and
+    ``Block.emphasis`` where nearly all are in a bold or italic face."""
+    fixed_spans: dict[tuple[int, int], list] = {}
+    emphasised: dict[tuple[int, int], list] = {}
     for b in info.get("blocks", []):
         for ln, line in enumerate(b.get("lines", [])):
-            spans[(b["number"], ln)] = [
+            key = (b["number"], ln)
+            spans = [s for s in line["spans"] if s["text"].strip()]
+            fixed_spans[key] = [s["bbox"] for s in spans if s["flags"] & FIXED_PITCH_FLAG]
+            emphasised[key] = [
                 s["bbox"]
-                for s in line["spans"]
-                if s["flags"] & FIXED_PITCH_FLAG and s["text"].strip()
+                for s in spans
+                if s["flags"] & EMPHASIS_FLAGS or EMPHASIS_NAME.search(_face(s["font"]))
             ]
-    if not any(spans.values()):
-        return  # no fixed-pitch text on the page (most pages)
+    any_fixed = any(fixed_spans.values())
+    if not any_fixed and not any(emphasised.values()):
+        return  # one plain face on the page (most pages)
     for g in groups:
-        fixed = total = 0
+        fixed = emphasis = total = 0
         for seg in g.segments:
             for u in seg.units:
                 cx = (u.rect[0] + u.rect[2]) / 2
                 total += len(u.text)
-                if any(r[0] <= cx <= r[2] for r in spans.get((u.block, u.line), ())):
+                key = (u.block, u.line)
+                if any_fixed and any(r[0] <= cx <= r[2] for r in fixed_spans.get(key, ())):
                     fixed += len(u.text)
+                if any(r[0] <= cx <= r[2] for r in emphasised.get(key, ())):
+                    emphasis += len(u.text)
         g.block.fixed = 2 * fixed > total
+        g.block.emphasis = total > 0 and emphasis >= EMPHASIS_SHARE * total
 
 
 def _word(index, u: _Unit, block, line, role, style, rot, w_disp, h_disp) -> Word:

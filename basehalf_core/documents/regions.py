@@ -14,6 +14,7 @@ import pymupdf
 from basehalf_core.documents.captions import (
     CAPTION_LABEL,
     caption_beside,
+    caption_by_face,
     credit_under,
     first_line,
     near,
@@ -260,7 +261,11 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
             far = not paragraph(g)
             if any(caption_beside(g, r, groups, em, far) for r in figures + tables):
                 g.block.region = "float"
-        elif title_over(g, groups, figures, em) or credit_under(g, figures, em):
+        elif (
+            title_over(g, groups, figures, em)
+            or credit_under(g, figures, em)
+            or caption_by_face(g, groups, figures, em)
+        ):
             g.block.region = "float"
     for g, band in headings:
         g.block.region = _region_under(g, groups, em)

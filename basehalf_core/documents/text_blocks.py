@@ -44,6 +44,8 @@ class Block:
         region: ``float`` or ``box`` when the page's drawings set it apart ("" if not).
         running: it repeats at the same height on nearby pages (a running head or footer).
         fixed: most of its characters are set in a fixed-pitch font (a code listing).
+        emphasis: all but a few of its characters are set in a bold or italic face (a
+            photo's caption in the text's family and size, set off only by its weight).
         first_line: the box of its first line in displayed page space (None if unknown).
         ruled: it starts right under a short rule at its left edge, low on the page (a
             footnote rule).
@@ -78,6 +80,7 @@ class Block:
     ink_right: float | None = None
     numbered: int = 0
     last_word: str = ""
+    emphasis: bool = False
 
 
 def dir_key(direction: tuple[float, float]) -> tuple[int, int]:
