@@ -36,6 +36,12 @@ photo and the right column goes on under another, and both captions were read in
 sentence. A block set in a bold or italic face throughout, right under a picture and nearer
 to it than to anything under it, is the picture's caption; a bold heading under a photo,
 nearer to its paragraph, is still read.
+
+A newsletter set with papertex (batch 160) opens each section with a title and a deck set
+between two rules as wide as the column, and parts the sections with a rule across the page:
+the four deck rules, one width one under the other, were taken for a table drawn with rules
+only, and the second section's title and deck inside it were left out of a drag. A longer
+rule between two rules ends what is above it: no table's rows are crossed by one.
 """
 
 from __future__ import annotations
@@ -233,3 +239,27 @@ def test_a_bold_heading_under_a_photo_close_over_its_text_is_read(tmp_path):
     doc = one_page(tmp_path, _photo_over_a_bold_heading)
     got = drag(doc, 0, "ended", "Competition")
     assert got == "ended Nesting sites Competition", got
+
+
+def _sections_with_ruled_decks(page) -> None:
+    """papertex's newsletter: each section opens with a 25-point title and a deck set between
+    two rules as wide as the column; a rule across the page parts the two sections."""
+    page.insert_text((42, 95), "Internships", fontsize=25, fontname="tiro")
+    for y in (130, 162, 270, 290):
+        page.draw_line((42, y), (293, y), width=0.5)
+    page.insert_text(
+        (60, 150), "AIMS students are embarking on a wide range", fontsize=10, fontname="tibo"
+    )
+    page.insert_text((42, 180), "Stefan will be an intern", fontsize=10, fontname="tiro")
+    page.draw_line((42, 197), (553, 197), width=0.5)
+    page.insert_text((42, 235), "Papers Submitted to Conferences", fontsize=25, fontname="tiro")
+    page.insert_text((60, 283), "AIMS students have had a good year", fontsize=10, fontname="tibo")
+    page.insert_text((42, 306), "in both submitting and having", fontsize=10, fontname="tiro")
+    write_lines(page, 42, 318, [8] * 20, WORDS, size=10, lead=12)
+
+
+def test_a_longer_rule_between_two_ruled_decks_makes_no_table_of_them(tmp_path):
+    doc = one_page(tmp_path, _sections_with_ruled_decks)
+    got = drag(doc, 0, "intern", "submitting")
+    expected = "intern Papers Submitted to Conferences AIMS students have had a good year in both submitting"
+    assert got == expected, got

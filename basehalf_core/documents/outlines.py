@@ -73,9 +73,13 @@ def ruled_tables(rules: list, em: float, captions: list) -> list:
                 stack[-1] = [last[0], last[1], last[2], max(last[3], r[3])]
                 break
             # A caption under a stack's second rule or further opens the next table; over
-            # the second (an algorithm's, set between its top rules) it heads this one.
-            if r[1] - last[3] <= RULED_TABLE_GAP * em and not (
-                len(stack) >= 2 and _caption_between(captions, last, r)
+            # the second (an algorithm's, set between its top rules) it heads this one. A
+            # longer rule between two ends what is above it: no table's rows are crossed by
+            # one (a newsletter's rule across the page between two sections' ruled decks).
+            if (
+                r[1] - last[3] <= RULED_TABLE_GAP * em
+                and not (len(stack) >= 2 and _caption_between(captions, last, r))
+                and not _longer_rule_between(rules, last, r, em)
             ):
                 stack.append(r)
                 break
@@ -100,6 +104,18 @@ def ruled_tables(rules: list, em: float, captions: list) -> list:
         if len(st) >= RULED_TABLE_RULES:
             out.append([st[0][0], st[0][1], st[0][2], st[-1][3]])
     return out
+
+
+def _longer_rule_between(rules: list, above, below, em: float) -> bool:
+    """Is a rule drawn between ``above`` and ``below`` across their width and an em longer?"""
+    width = above[2] - above[0]
+    return any(
+        above[3] < q[1] < below[1]
+        and q[0] <= above[0] + 1
+        and q[2] >= above[2] - 1
+        and q[2] - q[0] > width + em
+        for q in rules
+    )
 
 
 def _caption_between(captions: list, above, below) -> bool:
