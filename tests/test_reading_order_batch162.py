@@ -261,5 +261,5 @@ def _sections_with_ruled_decks(page) -> None:
 def test_a_longer_rule_between_two_ruled_decks_makes_no_table_of_them(tmp_path):
     doc = one_page(tmp_path, _sections_with_ruled_decks)
     got = drag(doc, 0, "intern", "submitting")
-    expected = "intern Papers Submitted to Conferences AIMS students have had a good year in both submitting"
-    assert got == expected, got
+    title, deck = "Papers Submitted to Conferences", "AIMS students have had a good year"
+    assert got == f"intern {title} {deck} in both submitting", got
