@@ -42,6 +42,10 @@ between two rules as wide as the column, and parts the sections with a rule acro
 the four deck rules, one width one under the other, were taken for a table drawn with rules
 only, and the second section's title and deck inside it were left out of a drag. A longer
 rule between two rules ends what is above it: no table's rows are crossed by one.
+
+An IEEE journal's accepted manuscript (batch 159) sets a diamond between two short rules
+under its keywords, a Dingbats glyph whose text is "!": a drag from the keywords into the
+introduction read it. A glyph of an ornament font (Dingbats, Wingdings, Webdings) is no word.
 """
 
 from __future__ import annotations
@@ -263,3 +267,21 @@ def test_a_longer_rule_between_two_ruled_decks_makes_no_table_of_them(tmp_path):
     got = drag(doc, 0, "intern", "submitting")
     title, deck = "Papers Submitted to Conferences", "AIMS students have had a good year"
     assert got == f"intern {title} {deck} in both submitting", got
+
+
+def _diamond_between_rules(page) -> None:
+    """IEEE's journal style: the keywords, then a diamond (a Dingbats glyph whose text is
+    "!") centred between two short rules, then the first section's heading."""
+    page.insert_text((54, 100), "Index Terms: edge computing.", fontsize=9, fontname="tiro")
+    page.draw_line((200, 118), (290, 118), width=0.5)
+    page.insert_text((295, 121), "!", fontsize=11, fontname="zadb")
+    page.draw_line((310, 118), (400, 118), width=0.5)
+    page.insert_text((54, 145), "1 INTRODUCTION", fontsize=10, fontname="tiro")
+    write_lines(page, 54, 160, [9] * 20, WORDS, size=10, lead=12)
+
+
+def test_a_glyph_of_an_ornament_font_is_no_word(tmp_path):
+    doc = one_page(tmp_path, _diamond_between_rules)
+    assert "!" not in [w.text for w in doc.words(0)]
+    got = drag(doc, 0, "computing.", "INTRODUCTION")
+    assert got == "computing. 1 INTRODUCTION", got

@@ -28,7 +28,14 @@ from basehalf_core.documents.lines import (
     units_from_rawdict,
     write_scripts,
 )
-from basehalf_core.documents.raw_text import PYMUPDF_LOCK, TEXT_FLAGS, _Unit, drawn_once, seen_units
+from basehalf_core.documents.raw_text import (
+    PYMUPDF_LOCK,
+    TEXT_FLAGS,
+    _Unit,
+    drawn_once,
+    ornaments_out,
+    seen_units,
+)
 from basehalf_core.documents.reading_order import order_blocks
 from basehalf_core.documents.regions import mark_regions
 from basehalf_core.documents.running_heads import mark_running
@@ -137,7 +144,7 @@ class PageText:
                 with PYMUPDF_LOCK:
                     rawdict = tp.extractRAWDICT()
                 write_scripts(units, rawdict, scripted)
-        units = drawn_once(seen_units(units))
+        units = ornaments_out(drawn_once(seen_units(units)), info)
         if any(maybe_glued(u.text) for u in units):
             if rawdict is None:
                 with PYMUPDF_LOCK:

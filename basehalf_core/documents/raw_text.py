@@ -9,6 +9,7 @@ so they sit below both. The underscored names are this package's own helpers, no
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass, field
 
@@ -90,6 +91,31 @@ def seen_units(units: list[_Unit]) -> list[_Unit]:
         if text:
             out.append(u if text == u.text else _Unit(u.rect, text, u.block, u.line, u.glue))
     return out
+
+
+# Fonts of ornaments, not letters: a glyph of one maps to whatever character its font's
+# table says ("!" for an IEEE paper's diamond between two rules, "l" for a bullet).
+ORNAMENT_FONT = re.compile(r"dingbats|wingdings|webdings", re.IGNORECASE)
+
+
+def ornaments_out(units: list[_Unit], info: dict) -> list[_Unit]:
+    """``units`` without those set in an ornament font (:data:`ORNAMENT_FONT`), unless the
+    page holds nothing else: a diamond or a bullet is no word of the text."""
+    spans: dict[tuple[int, int], list] = {}
+    for b in info.get("blocks", []):
+        for ln, line in enumerate(b.get("lines", [])):
+            for sp in line.get("spans", []):
+                if ORNAMENT_FONT.search(sp.get("font", "")):
+                    spans.setdefault((b["number"], ln), []).append(sp["bbox"])
+    if not spans:
+        return units
+
+    def ornament(u: _Unit) -> bool:
+        cx = (u.rect[0] + u.rect[2]) / 2
+        return any(r[0] <= cx <= r[2] for r in spans.get((u.block, u.line), ()))
+
+    kept = [u for u in units if not ornament(u)]
+    return kept or units
 
 
 # Two units of the same text whose boxes lie within this many points of each other are one
