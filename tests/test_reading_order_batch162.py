@@ -46,6 +46,12 @@ rule between two rules ends what is above it: no table's rows are crossed by one
 An IEEE journal's accepted manuscript (batch 159) sets a diamond between two short rules
 under its keywords, a Dingbats glyph whose text is "!": a drag from the keywords into the
 introduction read it. A glyph of an ornament font (Dingbats, Wingdings, Webdings) is no word.
+
+SWIM (DSN 2002, batch 159) opens its introduction with two lines of verse, 9-point italic in
+10-point text, indented under "1. Introduction": set smaller, it was left out of a drag from
+the left column into the section. A block of the text's family set smaller, right under a
+heading flush with the text's left edge and over the text, which reaches past it on both
+sides, is an epigraph read with the text (lines under a centred title are not).
 """
 
 from __future__ import annotations
@@ -285,3 +291,44 @@ def test_a_glyph_of_an_ornament_font_is_no_word(tmp_path):
     assert "!" not in [w.text for w in doc.words(0)]
     got = drag(doc, 0, "computing.", "INTRODUCTION")
     assert got == "computing. 1 INTRODUCTION", got
+
+
+def _epigraph_under_a_heading(at: float = 54):
+    """A page drawer: SWIM's introduction, "1. Introduction" in 12-point bold starting at
+    ``at`` (the text's left edge, or further in), two lines of verse in 9-point italic
+    indented under it, then the section's 10-point text."""
+
+    def draw(page) -> None:
+        _verse_between(page, at)
+
+    return draw
+
+
+def _verse_between(page, at: float) -> None:
+    y = write_lines(page, 54, 80, [12] * 12, WORDS, size=10, lead=12)
+    page.insert_text((54, y), "and experimental results.", fontsize=10, fontname="tiro")
+    page.insert_text((at, y + 30), "1. Introduction", fontsize=12, fontname="tibo")
+    page.insert_text(
+        (80, y + 46), "As you swim lazily through the milieu,", fontsize=9, fontname="tiit"
+    )
+    page.insert_text(
+        (80, y + 57), "The secrets of the world will infect you.", fontsize=9, fontname="tiit"
+    )
+    page.insert_text(
+        (54, y + 75), "Several large-scale peer-to-peer systems", fontsize=10, fontname="tiro"
+    )
+    write_lines(page, 54, y + 87, [12] * 12, WORDS, size=10, lead=12, start=4)
+
+
+def test_an_epigraph_under_a_sections_heading_is_read(tmp_path):
+    doc = one_page(tmp_path, _epigraph_under_a_heading())
+    got = drag(doc, 0, "results.", "Several")
+    verse = "As you swim lazily through the milieu, The secrets of the world will infect you."
+    assert got == f"results. 1. Introduction {verse} Several", got
+
+
+def test_smaller_lines_under_a_centred_title_are_no_epigraph(tmp_path):
+    # A title centred over the text and lines set smaller under it: an author's, not verse.
+    doc = one_page(tmp_path, _epigraph_under_a_heading(at=200))
+    got = drag(doc, 0, "results.", "Several")
+    assert got == "results. 1. Introduction Several", got

@@ -30,7 +30,8 @@ def quotations_read_as_text(body: list[Block], body_style: str) -> None:
     text set like its ends and left the quotation out. A block in the text's family, set
     smaller (down to :data:`QUOTE_MIN_RATIO`), right under a paragraph of the text that
     reaches past it by :data:`QUOTE_INDENT` sizes on either side, with the text going on
-    right under it, is read as text. A footnote or a permission block has no text under it;
+    right under it, is read as text; so is an epigraph under a section's heading
+    (:func:`_epigraph`). A footnote or a permission block has no text under it;
     a caption or a table is a region.
     """
     family = style_family(body_style)
@@ -58,8 +59,33 @@ def quotations_read_as_text(body: list[Block], body_style: str) -> None:
             if any(abs(t.bbox[0] - a.bbox[0]) <= 1 for a in above)
             and 0 <= t.bbox[1] - y1 <= QUOTE_UNDER * size
         ]
-        if above and under:
+        if (above and under) or _epigraph(b, body, text, size):
             b.style = body_style
+
+
+def _epigraph(b: Block, body: list[Block], text: list[Block], size: float) -> bool:
+    """Is ``b`` an epigraph: right under a section's heading (set larger, flush with the
+    text's left edge), over the section's text, which reaches past it by
+    :data:`QUOTE_INDENT` sizes on both sides? SWIM's introduction opens with two lines of
+    verse, 9 pt italic in 10 pt text; a title's author lines stand under a centred title."""
+    x0, y0, x1, y1 = b.bbox
+    indent = QUOTE_INDENT * size
+    under = [
+        t
+        for t in text
+        if t.bbox[0] <= x0 - indent
+        and t.bbox[2] >= x1 + indent
+        and 0 <= t.bbox[1] - y1 <= QUOTE_UNDER * size
+    ]
+    return any(
+        h is not b
+        and h.size > size
+        and h.lines <= 2
+        and 0 <= y0 - h.bbox[3] <= QUOTE_GAP * size
+        and abs(h.bbox[0] - t.bbox[0]) <= size
+        for h in body
+        for t in under
+    )
 
 
 # A paragraph's closing tag starts at least this many sizes right of the paragraph's left
