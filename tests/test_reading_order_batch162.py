@@ -52,9 +52,22 @@ SWIM (DSN 2002, batch 159) opens its introduction with two lines of verse, 9-poi
 the left column into the section. A block of the text's family set smaller, right under a
 heading flush with the text's left edge and over the text, which reaches past it on both
 sides, is an epigraph read with the text (lines under a centred title are not).
+
+A fund's prospectus (batch 162) sets a table in its right column, in the text's font and
+size, under a head row with no rule above it, each row's rule drawn in four pieces, one a
+column, rows three lines tall: each piece was shorter than a table's rule, and the head row
+stood over the table's first rule. Rules that continue each other on one line are one rule;
+rules drawn in pieces joined at the same places are a table's from the first, however tall
+its rows; three short cells or more side by side over a ruled table's first rule, level
+with one that reaches down to it, are its head row. A conference brochure (batch 160) sets
+"The fee should be paid … only:" right over a ruled table, and the sentence was grouped with
+the labels in the table's first column: a ruled table's top rule parts such a block when the
+lines over it are in the text's size (a caption's lines are not parted).
 """
 
 from __future__ import annotations
+
+import itertools
 
 import pymupdf
 from conftest import drag
@@ -332,3 +345,63 @@ def test_smaller_lines_under_a_centred_title_are_no_epigraph(tmp_path):
     doc = one_page(tmp_path, _epigraph_under_a_heading(at=200))
     got = drag(doc, 0, "results.", "Several")
     assert got == "results. 1. Introduction Several", got
+
+
+def _rule_in_pieces(page, y: float, x0: float, joints: list[float], x1: float) -> None:
+    """A row's rule drawn cell by cell, one piece a column, as a word processor draws it."""
+    edges = [x0, *joints, x1]
+    for a, b in itertools.pairwise(edges):
+        page.draw_line((a, y), (b + 0.3, y), width=0.3)
+
+
+def _leverage_table(page) -> None:
+    """A prospectus's right column: a paragraph, then a table whose head row stands over its
+    first rule with no rule above it, each row's rule drawn in four pieces (one a column),
+    rows three lines tall; then the text goes on under a heading."""
+    x0, joints, x1 = 304, [362, 420, 478], 537
+    y = write_lines(page, x0, 110, [7] * 5, WORDS, size=8.5, lead=10.5)
+    page.insert_text((x0, y), "under certain circumstances.", fontsize=8.5, fontname="tiro")
+    heads = ["Subfunds", "Global risk|calculation|method", "Expected|leverage|value", "Reference"]
+    for k, head in enumerate(heads):
+        for j, line in enumerate(head.split("|")):
+            page.insert_text(([x0, *joints][k] + 2, y + 20 + 10.5 * j), line, fontsize=8.5)
+    top = y + 46
+    for r in range(5):
+        _rule_in_pieces(page, top + 48 * r, x0, joints, x1)
+        if r < 4:
+            for k, cell in enumerate(["Bantleon Fund", "Commitment", "n.a.", "n.a."]):
+                page.insert_text(([x0, *joints][k] + 2, top + 12 + 48 * r), cell, fontsize=8.5)
+    y = top + 4 * 48 + 24
+    page.insert_text((x0, y), "Market Risk", fontsize=8.5, fontname="tibo")
+    write_lines(page, x0, y + 12, [7] * 8, WORDS, size=8.5, lead=10.5, start=2)
+    write_lines(page, 56, 110, [7] * 60, WORDS, size=8.5, lead=10.5, start=1)
+
+
+def test_a_table_ruled_cell_by_cell_under_its_head_row_is_left_out(tmp_path):
+    doc = one_page(tmp_path, _leverage_table)
+    got = drag(doc, 0, "circumstances.", "Market")
+    assert got == "circumstances. Market", got
+
+
+def _bank_table(page) -> None:
+    """A brochure's panel: a sentence in 12 points ending "deposit only:" right over a table
+    of rules drawn cell by cell, its labels flush with the sentence; the text goes on under
+    the table."""
+    x0, joint, x1 = 36, 118, 262
+    page.insert_text((x0, 320), "The fee should be paid through bank", fontsize=12)
+    page.insert_text((x0, 334), "transfer or account deposit only:", fontsize=12)
+    rows = [("Bank Name:", "State Bank of India"), ("Account No:", "10172902350")]
+    rows += [("IFSC Code:", "SBIN0010653")]
+    for k, (label, value) in enumerate(rows):
+        _rule_in_pieces(page, 338 + 15 * k, x0, [joint], x1)
+        page.insert_text((x0, 349 + 15 * k), label, fontsize=12)
+        page.insert_text((joint + 3, 349 + 15 * k), value, fontsize=12)
+    _rule_in_pieces(page, 338 + 15 * len(rows), x0, [joint], x1)
+    page.insert_text((x0, 410), "The participants are required to upload", fontsize=12)
+    write_lines(page, x0, 424, [5] * 10, WORDS, size=12, lead=14, font="helv")
+
+
+def test_a_sentence_over_a_ruled_table_is_parted_from_its_first_column(tmp_path):
+    doc = one_page(tmp_path, _bank_table)
+    got = drag(doc, 0, "only:", "participants")
+    assert got == "only: The participants", got

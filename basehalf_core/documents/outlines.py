@@ -47,7 +47,7 @@ RULED_TABLE_HEAD = 4.0
 RULED_TABLE_DOUBLE = 0.3
 
 
-def ruled_tables(rules: list, em: float, captions: list) -> list:
+def ruled_tables(rules: list, em: float, captions: list, joints: dict | None = None) -> list:
     """Regions of tables drawn with horizontal rules only: stacks of rules of the same width.
 
     With no vertical rule and no frame, each rule is a mark too thin to make a figure, so
@@ -57,8 +57,11 @@ def ruled_tables(rules: list, em: float, captions: list) -> list:
     no table; a stack holding a paragraph is dropped with the other regions that hold one
     (:func:`.regions.mark_regions`). A caption under the second rule of a stack or further starts
     another table: a data sheet's second table, under its own heading and caption close
-    below the first, is no part of it.
+    below the first, is no part of it. Rules each drawn in pieces joined at the same places
+    (``joints``: a word processor draws a row's rule cell by cell) are a table's from the
+    first, however tall its head row: the joints are its columns.
     """
+    joints = joints or {}
     across = sorted(
         (r for r in rules if r[2] - r[0] >= RULED_TABLE_WIDTH * em), key=lambda r: (r[1], r[0])
     )
@@ -76,8 +79,10 @@ def ruled_tables(rules: list, em: float, captions: list) -> list:
             # the second (an algorithm's, set between its top rules) it heads this one. A
             # longer rule between two ends what is above it: no table's rows are crossed by
             # one (a newsletter's rule across the page between two sections' ruled decks).
+            # Rules drawn cell by cell at the same joints are one table's across a tall row.
+            reach = RULED_TABLE_GAP * (2 if _cells_alike([last, r], joints) else 1)
             if (
-                r[1] - last[3] <= RULED_TABLE_GAP * em
+                r[1] - last[3] <= reach * em
                 and not (len(stack) >= 2 and _caption_between(captions, last, r))
                 and not _longer_rule_between(rules, last, r, em)
             ):
@@ -90,7 +95,11 @@ def ruled_tables(rules: list, em: float, captions: list) -> list:
         # A table opens with its head: its first two rules hold a row or two between them.
         # A rule of the same width further up (under a running head, over a block of
         # agency names) starts no table.
-        while len(st) >= 2 and st[1][1] - st[0][3] > RULED_TABLE_HEAD * em:
+        while (
+            len(st) >= 2
+            and st[1][1] - st[0][3] > RULED_TABLE_HEAD * em
+            and not _cells_alike(st, joints)
+        ):
             st = st[1:]
         if len(st) == 2 and _caption_between(captions, st[0], st[1]):
             # An algorithm set "ruled": its caption between two rules, its steps down to a
@@ -104,6 +113,15 @@ def ruled_tables(rules: list, em: float, captions: list) -> list:
         if len(st) >= RULED_TABLE_RULES:
             out.append([st[0][0], st[0][1], st[0][2], st[-1][3]])
     return out
+
+
+def _cells_alike(stack: list, joints: dict) -> bool:
+    """Are all the rules of ``stack`` drawn in pieces joined at the same places (within a
+    point)?"""
+    cuts = [joints.get(tuple(r)) for r in stack]
+    if not cuts[0] or any(c is None or len(c) != len(cuts[0]) for c in cuts):
+        return False
+    return all(abs(a - b) <= 1 for c in cuts[1:] for a, b in zip(c, cuts[0], strict=True))
 
 
 def _longer_rule_between(rules: list, above, below, em: float) -> bool:

@@ -7,6 +7,7 @@ labels) is told in :mod:`basehalf_core.documents.captions`.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import NamedTuple
 
 import pymupdf
@@ -89,7 +90,8 @@ def _graphics(
     if not marks or len(marks) > MAX_GRAPHICS:
         return [], [], [], [], [], []
     thin = max(RULE_THICKNESS, RULE_EM * em)
-    rules = [r for r in marks if r[3] - r[1] <= thin and r[2] - r[0] >= 2 * em]
+    joined, joints = _end_to_end([r for r in marks if r[3] - r[1] <= thin])
+    rules = [r for r in joined if r[2] - r[0] >= 2 * em]
     posts = [r for r in marks if r[2] - r[0] <= thin and r[3] - r[1] >= COLUMN_RULE_EMS * em]
 
     def sized(r, w: float, h: float) -> bool:
@@ -126,8 +128,80 @@ def _graphics(
     # Lower than two ems, a drawing is a figure only with a caption beside it (a line of
     # text boxed by four rules: LaTeX's \fbox), which mark_regions looks for.
     small = [r for r in clusters if not sized(r, 2, 2) and sized(r, 2, 1)]
-    figures += ruled_tables(rules, em, captions)
+    figures += ruled_tables(rules, em, captions, joints)
     return figures, small, boxes, rules, frames_of(frames, em), posts
+
+
+# A table's head row stands at most this many ems over its first rule; its cells hold at most
+# HEAD_CELL_LINES lines of at most HEAD_CELL_CHARS characters each.
+HEAD_ROW_REACH = 1.0
+HEAD_CELL_LINES = 4
+HEAD_CELL_CHARS = 25
+HEAD_CELLS = 3
+
+
+def _with_head_row(r, groups: list[Group], rules: list, em: float, inside) -> tuple:
+    """A table drawn with rules, grown up by its head row when the row stands over its first
+    rule with no rule above it (a prospectus's "Subfunds | Global risk calculation method |
+    …" over the rule under it): :data:`HEAD_CELLS` or more short blocks side by side within
+    the table's width, no larger than the page's text, starting level with one that reaches
+    down to the rule on the region's top edge (within :data:`HEAD_ROW_REACH` ems)."""
+    if not _ruled_top(r, rules):
+        return r
+    over = [
+        g
+        for g in groups
+        if not inside(g, r)
+        and g.box[3] <= r[1] + 1
+        and g.box[0] >= r[0] - 1
+        and g.box[2] <= r[2] + 1
+        and g.block.lines <= HEAD_CELL_LINES
+        and g.block.chars <= HEAD_CELL_CHARS * g.block.lines
+        and g.block.size <= em + 0.5  # a heading over the table is set larger
+        and not CAPTION_LABEL.match(first_line(g))
+    ]
+    # The row's tallest cell reaches down to the rule; the others start level with it.
+    tops = [g.box[1] for g in over if r[1] - g.box[3] <= HEAD_ROW_REACH * em]
+    cells = sorted(
+        (g for g in over if any(abs(g.box[1] - t) <= 0.5 * em for t in tops)),
+        key=lambda g: g.box[0],
+    )
+    # Three cells or more, one beside the next: a heading and a unit's note over a table
+    # ("1、资产负债表…" and "单位：人民币元") are two.
+    apart = all(a.box[2] < b.box[0] for a, b in pairwise(cells))
+    if len(cells) < HEAD_CELLS or not apart:
+        return r
+    return (r[0], min(g.box[1] for g in cells), r[2], r[3])
+
+
+# Two pieces of one rule stand at most this many points apart end to end, on one line.
+RULE_JOIN = 1.0
+
+
+def _end_to_end(thin: list) -> tuple[list, dict]:
+    """Thin marks joined where they continue each other on one line: a table's rule drawn
+    cell by cell (a prospectus draws each row's rule in four pieces, one a column) is one
+    rule across the table.
+
+    Returns:
+        The rules, and for each rule drawn in pieces the x of the joints between them.
+    """
+    out: list[list[float]] = []
+    cuts: list[list[float]] = []
+    for r in sorted(thin, key=lambda r: (round((r[1] + r[3]) / 2), r[0])):
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and abs((r[1] + r[3]) - (last[1] + last[3])) / 2 <= RULE_JOIN
+            and r[0] - last[2] <= RULE_JOIN
+        ):
+            cuts[-1].append(r[0])
+            last[1], last[2], last[3] = min(last[1], r[1]), max(last[2], r[2]), max(last[3], r[3])
+        else:
+            out.append(list(r))
+            cuts.append([])
+    rules = [tuple(r) for r in out]
+    return rules, {r: tuple(c) for r, c in zip(rules, cuts, strict=True) if c}
 
 
 def _paper_white(d: dict) -> bool:
@@ -190,6 +264,10 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     turn = pymupdf.Matrix(rot)
     column_rules = [tuple(pymupdf.Rect(r) * turn) for r in posts]
     figures += [r for r in small if captioned(r, labelled, groups, em)]
+    for r in figures:
+        if _ruled_top(r, rules):
+            while _split_at_rule(groups, (r[0], r[1], r[2], r[1]), rot, table=em):
+                pass
     tables = rule_pairs(rules, em)
     if not figures and not boxes and not tables:
         if rules:
@@ -224,6 +302,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
         )
 
     figures = join_parts([r for r in figures if not holds_text(r)], groups, em, inside, rules)
+    figures = [_with_head_row(r, groups, rules, em, inside) for r in figures]
     # A banner is drawn as a filled box, and its fill is a mark that makes a figure too. Its
     # heading is read in the flow: no title or caption of the figure under it either.
     regions = boxes + figures
@@ -386,33 +465,70 @@ def _mark_footnote_rules(groups: list[Group], rules: list, height: float, rot: t
                 g.block.ruled = True
 
 
-def _split_at_rule(groups: list[Group], r, rot: tuple) -> bool:
+def _split_at_rule(groups: list[Group], r, rot: tuple, table: float = 0.0) -> bool:
     """Split the block a footnote rule runs through between two of its lines; the part
     under the rule is ``ruled``. True when a block was split.
 
     The rule starts at the block's left edge, spans at most :data:`FOOTNOTE_RULE_SHARE` of
     its width, and lies clear of both lines (an underline runs through its line's
-    descenders); the line under it starts within two sizes of it.
+    descenders); the line under it starts within two sizes of it. With ``table`` (the page's
+    text size), ``r`` is a ruled table's top rule: a block whose lines it parts, those above
+    it set in the text's size, is split there (a brochure's sentence "The fee should be paid
+    … only:" grouped with the labels in the table's first column under it; a table's own
+    label over its rule, "Tables:" set smaller, stays its), and the part under it is not
+    marked.
     """
     for n, g in enumerate(groups):
         x0, y0, x1, y1 = g.box
         size = g.block.size
-        if not (
-            y0 < r[1] < y1
-            and abs(r[0] - x0) <= size
-            and r[2] - r[0] <= FOOTNOTE_RULE_SHARE * (x1 - x0)
+        if not (y0 < r[1] < y1 and r[0] < x1 and x0 < r[2]):
+            continue
+        if not table and not (
+            abs(r[0] - x0) <= size and r[2] - r[0] <= FOOTNOTE_RULE_SHARE * (x1 - x0)
         ):
             continue
         members = g.segments
         for k in range(1, len(members)):
             above, below = members[:k], members[k:]
-            if (
-                max(m.box[3] for m in above) <= r[1] + 0.5
-                and min(m.box[1] for m in below) >= r[3] - 0.5
-                and min(m.box[1] for m in below) - r[3] <= 2 * size
-            ):
+            if table:
+                # Line boxes set tight overlap: each line's middle lies on its side.
+                parted = max(_mid(m) for m in above) < r[1] < min(_mid(m) for m in below) and all(
+                    m.size >= TEXT_SIZE_SHARE * table for m in above
+                )
+                parted = parted and not _caption_goes_on(g, above[0], groups)
+            else:
+                parted = (
+                    max(m.box[3] for m in above) <= r[1] + 0.5
+                    and min(m.box[1] for m in below) >= r[3] - 0.5
+                )
+            if parted and min(m.box[1] for m in below) - r[3] <= 2 * size:
                 text, note = split_group(g, above, below, rot, next_block_id(groups), 1)
-                note.block.ruled = True
+                note.block.ruled = not table
                 groups[n : n + 1] = [text, note]
                 return True
     return False
+
+
+def _mid(m) -> float:
+    """The middle height of a line segment's box."""
+    return (m.box[1] + m.box[3]) / 2
+
+
+def _caption_goes_on(g: Group, first, groups: list[Group]) -> bool:
+    """Does ``g``'s line ``first`` go on a caption: ``g`` opens with a caption's label, or a
+    block that does stands on that line (a caption's first line cut in two blocks)?"""
+    return any(
+        (c is g or min(c.box[3], first.box[3]) > max(c.box[1], first.box[1]))
+        and CAPTION_LABEL.match(first_line(c))
+        for c in groups
+    )
+
+
+# Lines over a table's top rule are text, not the table's, when set at least this share of
+# the page's text size.
+TEXT_SIZE_SHARE = 0.95
+
+
+def _ruled_top(r, rules: list) -> bool:
+    """Is the top edge of region ``r`` a rule drawn across its width (a ruled table's)?"""
+    return any(abs(q[1] - r[1]) <= 1 and q[0] <= r[0] + 1 and q[2] >= r[2] - 1 for q in rules)
