@@ -63,6 +63,12 @@ with one that reaches down to it, are its head row. A conference brochure (batch
 "The fee should be paid … only:" right over a ruled table, and the sentence was grouped with
 the labels in the table's first column: a ruled table's top rule parts such a block when the
 lines over it are in the text's size (a caption's lines are not parted).
+
+A village magazine set in Publisher (batch 164) parts its two columns with a rule down the
+page; the left column opens with a photo and the right one ends with one. The rule's mark
+joined the two photos into one figure over the whole page, and every line of it was read as
+a figure's, right column first. An upright rule with text or pictures beside it on both
+sides along at least half its length parts two columns and groups no figure.
 """
 
 from __future__ import annotations
@@ -405,3 +411,23 @@ def test_a_sentence_over_a_ruled_table_is_parted_from_its_first_column(tmp_path)
     doc = one_page(tmp_path, _bank_table)
     got = drag(doc, 0, "only:", "participants")
     assert got == "only: The participants", got
+
+
+def _photos_beside_a_column_rule(page) -> None:
+    """A village magazine set in Publisher: two columns of 11-point Arial parted by a rule
+    down the page; the left column opens with a photo, the right one ends with one."""
+    photo = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 60, 40), False)
+    photo.clear_with(120)
+    page.draw_line((230, 46), (230, 582), width=1)
+    page.insert_image(pymupdf.Rect(44, 87, 226, 351), pixmap=photo, keep_proportion=False)
+    y = write_lines(page, 44, 380, [6] * 14, WORDS, size=11, lead=13, font="helv")
+    page.insert_text((44, y), "the combat clothing had gone", fontsize=11)
+    page.insert_text((234, 58), "Station, we had one in those", fontsize=11)
+    write_lines(page, 234, 71, [6] * 20, WORDS, size=11, lead=13, start=2, font="helv")
+    page.insert_image(pymupdf.Rect(234, 337, 418, 583), pixmap=photo, keep_proportion=False)
+
+
+def test_a_column_rule_between_two_photos_makes_no_figure_of_the_page(tmp_path):
+    doc = one_page(tmp_path, _photos_beside_a_column_rule)
+    got = drag(doc, 0, "gone", "Station,")
+    assert got == "gone Station,", got

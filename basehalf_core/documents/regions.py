@@ -66,7 +66,7 @@ def _cluster(rects: list, gap: float) -> list[list[float]]:
 
 
 def _graphics(
-    page: pymupdf.Page, em: float, captions: list
+    page: pymupdf.Page, em: float, captions: list, text: list = ()
 ) -> tuple[list, list, list, list, list, list]:
     """Figure regions (images and drawings grouped), drawings too low to be figures unless
     captioned, filled boxes, rules and frames (see :func:`.outlines.frames_of`), unrotated
@@ -79,7 +79,11 @@ def _graphics(
     white; colours are read only when such a rectangle is drawn. A rule is a mark at most
     :data:`RULE_THICKNESS` points thick (:data:`RULE_EM` of an em on a poster set large)
     and at least two ems long; a column rule, as thin, stands upright at least
-    :data:`COLUMN_RULE_EMS` ems tall.
+    :data:`COLUMN_RULE_EMS` ems tall. Such a rule with ``text`` (the blocks' boxes) or
+    pictures beside it on both sides, along most of its length, parts two columns: it groups
+    no figure (a
+    magazine's rule between its columns ran from a photo in one to a photo in the other,
+    and the whole page was read as one figure).
     """
     with PYMUPDF_LOCK:
         mb = page.mediabox
@@ -123,7 +127,10 @@ def _graphics(
         unseen += _text_backgrounds(white, marks, inked, unseen)
         if unseen:
             marks = [r for r in marks if not any(same_rect(r, q) for q in unseen)]
-    clusters = _cluster(marks, 0.5 * em)
+    # A column holds pictures too: a photo beside the rule is a column's as text is.
+    pictures = [tuple(r) for kind, r in log if kind == "fill-image"]
+    gutters = [r for r in posts if _between_columns(r, [*text, *pictures], em)]
+    clusters = _cluster([r for r in marks if r not in gutters], 0.5 * em)
     figures = [r for r in clusters if sized(r, 2, 2)]
     # Lower than two ems, a drawing is a figure only with a caption beside it (a line of
     # text boxed by four rules: LaTeX's \fbox), which mark_regions looks for.
@@ -204,6 +211,38 @@ def _end_to_end(thin: list) -> tuple[list, dict]:
     return rules, {r: tuple(c) for r, c in zip(rules, cuts, strict=True) if c}
 
 
+# A column rule has text beside it on each side within this many ems, along at least
+# COLUMN_RULE_SHARE of its length.
+COLUMN_RULE_REACH = 2.0
+COLUMN_RULE_SHARE = 0.5
+
+
+def _between_columns(post, text: list, em: float) -> bool:
+    """Does an upright rule stand between text on its left and text on its right along at
+    least :data:`COLUMN_RULE_SHARE` of its length?"""
+    x = (post[0] + post[2]) / 2
+    length = post[3] - post[1]
+
+    def along(side) -> float:
+        spans = sorted(
+            (max(b[1], post[1]), min(b[3], post[3]))
+            for b in text
+            if side(b) and min(b[3], post[3]) > max(b[1], post[1])
+        )
+        covered, end = 0.0, post[1]
+        for lo, hi in spans:
+            lo = max(lo, end)
+            if hi > lo:
+                covered += hi - lo
+                end = hi
+        return covered
+
+    reach = COLUMN_RULE_REACH * em
+    left = along(lambda b: b[2] <= x and x - b[2] <= reach)
+    right = along(lambda b: b[0] >= x and b[0] - x <= reach)
+    return min(left, right) >= COLUMN_RULE_SHARE * length
+
+
 def _paper_white(d: dict) -> bool:
     """A path only filled, in white: on a white page it draws nothing to be seen."""
     fill = d.get("fill")
@@ -253,7 +292,9 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     em = max(text_size(g.block for g in groups) or 10.0, 4.0)
     labelled = [g for g in groups if CAPTION_LABEL.match(first_line(g))]
     rot = tuple(page.rotation_matrix)
-    figures, small, boxes, rules, frames, posts = _graphics(page, em, [g.box for g in labelled])
+    figures, small, boxes, rules, frames, posts = _graphics(
+        page, em, [g.box for g in labelled], [g.box for g in groups]
+    )
     # A frame's sides part what it holds from what stands beside it, as a column rule does.
     posts += [
         (x, f[1], x, f[3])
