@@ -69,6 +69,9 @@ page; the left column opens with a photo and the right one ends with one. The ru
 joined the two photos into one figure over the whole page, and every line of it was read as
 a figure's, right column first. An upright rule with text or pictures beside it on both
 sides along at least half its length parts two columns and groups no figure.
+
+Science (batch 163) sets "uman impact" flush against its drop cap "H": the word's box started
+a thousandth of a point inside the cap's, and the cap stayed a word of its own ("H uman").
 """
 
 from __future__ import annotations
@@ -431,3 +434,19 @@ def test_a_column_rule_between_two_photos_makes_no_figure_of_the_page(tmp_path):
     doc = one_page(tmp_path, _photos_beside_a_column_rule)
     got = drag(doc, 0, "gone", "Station,")
     assert got == "gone Station,", got
+
+
+def _drop_cap_flush(page) -> None:
+    """Science's opening: a drop cap "H" in 40 points, "uman impact ..." set flush against it,
+    starting a hair inside the cap's box, the paragraph going on under it."""
+    page.insert_text((54, 90), "the last words of the abstract.", fontsize=9, fontname="tiro")
+    width = pymupdf.get_text_length("H", fontsize=40, fontname="tiro")
+    page.insert_text((54, 150), "H", fontsize=40, fontname="tiro")
+    page.insert_text((54 + width - 0.01, 126), "uman impact on the world", fontsize=9)
+    write_lines(page, 54 + width + 2, 137, [6] * 2, WORDS, size=9, lead=11, font="helv")
+    write_lines(page, 54, 159, [9] * 12, WORDS, size=9, lead=11, font="helv", start=3)
+
+
+def test_a_word_set_flush_against_its_drop_cap_is_joined_to_it(tmp_path):
+    doc = one_page(tmp_path, _drop_cap_flush)
+    assert "Human" in doc.passage(0, range(len(doc.words(0)))).quote

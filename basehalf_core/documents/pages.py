@@ -300,7 +300,8 @@ def _join_drop_caps(words: list[Word]) -> None:
             first = j == 0 or (words[j - 1].block, words[j - 1].line) != (nxt.block, nxt.line)
             if (
                 first
-                and 0 <= nx0 - cx1 <= DROP_CAP_GAP * tall
+                # Set flush against it, the word may start a hair inside the cap's box.
+                and -1 <= nx0 - cx1 <= DROP_CAP_GAP * tall
                 and cy0 - 1 <= ny0 <= cy0 + 0.5 * tall
             ):
                 moves[k] = j
