@@ -72,6 +72,11 @@ sides along at least half its length parts two columns and groups no figure.
 
 Science (batch 163) sets "uman impact" flush against its drop cap "H": the word's box started
 a thousandth of a point inside the cap's, and the cap stayed a word of its own ("H uman").
+
+Physics Today (batch 163) prints the top of an article's first page on a light blue ground
+across the page's whole width, with the authors' note in a darker box on it: everything on
+the ground was a boxed aside, so a drag from the deck into the text kept the note. A filled
+box at least nine tenths of the page's width is its background.
 """
 
 from __future__ import annotations
@@ -450,3 +455,25 @@ def _drop_cap_flush(page) -> None:
 def test_a_word_set_flush_against_its_drop_cap_is_joined_to_it(tmp_path):
     doc = one_page(tmp_path, _drop_cap_flush)
     assert "Human" in doc.passage(0, range(len(doc.words(0)))).quote
+
+
+def _article_on_a_tinted_ground(page) -> None:
+    """Physics Today's opening page: the top of the page printed on a light blue ground across
+    its whole width (title, deck, the columns' first lines), the authors' note in a darker
+    box on it between the deck and the text."""
+    page.draw_rect((0, 0, 595, 380), width=0, fill=(0.88, 0.9, 0.96))
+    page.insert_text((37, 95), "Engineering a demon", fontsize=28, fontname="helv")
+    y = write_lines(page, 36, 150, [6] * 4, WORDS, size=11, lead=13, font="helv")
+    page.insert_text((36, y), "heat into information plus work.", fontsize=11, fontname="helv")
+    page.draw_rect((36, 219, 276, 297), width=0, fill=(0.43, 0.52, 0.72))
+    for k in range(5):
+        page.insert_text((40, 234 + 12 * k), "Zhiyue Lu is a graduate student", fontsize=8.5)
+    page.insert_text((36, 318), "The liter of ordinary air weighs", fontsize=9, fontname="tiro")
+    write_lines(page, 36, 329, [8] * 20, WORDS, size=9, lead=10.5)
+    write_lines(page, 288, 150, [8] * 40, WORDS, size=9, lead=10.5, start=4)
+
+
+def test_a_tint_across_the_page_is_its_ground_and_a_box_on_it_an_aside(tmp_path):
+    doc = one_page(tmp_path, _article_on_a_tinted_ground)
+    got = drag(doc, 0, "work.", "liter")
+    assert got == "work. The liter", got

@@ -181,6 +181,9 @@ def _with_head_row(r, groups: list[Group], rules: list, em: float, inside) -> tu
     return (r[0], min(g.box[1] for g in cells), r[2], r[3])
 
 
+# A filled box at least this share of the page's width is its background.
+BACKGROUND_WIDTH = 0.9
+
 # Two pieces of one rule stand at most this many points apart end to end, on one line.
 RULE_JOIN = 1.0
 
@@ -358,6 +361,11 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     ]
     figures = [r for r in figures if r not in banners]
     boxes = [r for r in boxes if r not in banners]
+    # A tint across the page's whole width is the page's background, not a sidebar: what is
+    # printed on it is read as if on white (a magazine's article opening on a blue ground),
+    # a box drawn on it is a box.
+    width = page.rect.width
+    boxes = [r for r in boxes if r[2] - r[0] < BACKGROUND_WIDTH * width]
     if figures:
         groups[:] = split_fused_captions(groups, figures, em, rot, paragraph)
         figures = take_in_labels(figures, groups, em, inside, paragraph)
