@@ -77,6 +77,12 @@ Physics Today (batch 163) prints the top of an article's first page on a light b
 across the page's whole width, with the authors' note in a darker box on it: everything on
 the ground was a boxed aside, so a drag from the deck into the text kept the note. A filled
 box at least nine tenths of the page's width is its background.
+
+IEEE Vehicular Technology Magazine (batch 165) draws a diagram of boxes over the top of its
+left column, reaching past the gutter into the right column, which runs narrowed beside it;
+the left column's text starts under the diagram, far below the right column's first line.
+The diagram's labels closed the gutter, and the right column was read first. A figure's or a
+drawn box's words small like labels, lying mostly on one side, leave a gutter under them.
 """
 
 from __future__ import annotations
@@ -477,3 +483,31 @@ def test_a_tint_across_the_page_is_its_ground_and_a_box_on_it_an_aside(tmp_path)
     doc = one_page(tmp_path, _article_on_a_tinted_ground)
     got = drag(doc, 0, "work.", "liter")
     assert got == "work. The liter", got
+
+
+def _diagram_over_a_gutter(page) -> None:
+    """IEEE's magazine: a diagram of boxes with 6-point labels over the top of the left column,
+    reaching past the gutter into the right column, which is narrowed beside it; the left
+    column's text starts under the diagram, well below the right column's first line."""
+    for k, label in enumerate(["Update Q-Table", "Observe State", "Observe Reward", "Action"]):
+        x = 42 + 80 * k
+        page.draw_rect((x, 300, x + 70, 340), width=0.5, fill=(0.7, 0.8, 0.95))
+        page.insert_text((x + 4, 322), label, fontsize=6, fontname="helv")
+    page.draw_rect((42, 360, 360, 440), width=0.5, fill=(0.85, 0.85, 0.85))
+    page.insert_text((60, 400), "Environment", fontsize=6, fontname="helv")
+    for y, label in ((352, "Feedback loop"), (380, "Action Execution"), (420, "Reward signal")):
+        page.insert_text((240, y), label, fontsize=6, fontname="helv")
+    page.draw_rect((40, 296, 330, 306), width=0.5, fill=(0.9, 0.9, 0.7))
+    title = "Q-learning agent: observe the state, act, observe the reward, update the table"
+    page.insert_text((44, 303), title, fontsize=6, fontname="helv")
+    page.insert_text((380, 300), "reinforcement-learning algorithm", fontsize=9, fontname="tiro")
+    write_lines(page, 380, 311, [4] * 14, WORDS, size=9, lead=11)
+    write_lines(page, 292, 465, [8] * 20, WORDS, size=9, lead=11, start=3)
+    y = write_lines(page, 42, 470, [8] * 18, WORDS, size=9, lead=11, start=1)
+    page.insert_text((42, y), "an example of a model-free", fontsize=9, fontname="tiro")
+
+
+def test_a_diagram_reaching_past_a_gutter_leaves_the_columns_in_order(tmp_path):
+    doc = one_page(tmp_path, _diagram_over_a_gutter)
+    got = drag(doc, 0, "model-free", "reinforcement-learning")
+    assert got == "model-free reinforcement-learning", got

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from basehalf_core.documents.text_blocks import Block, gaps, right_ink
+from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO, Block, gaps, right_ink
 
 # A line that overhangs a gutter keeps at least this share of its width on one side of it,
 # and at most this many lines overhang one gutter (a contents page's dot leaders are many).
@@ -34,7 +34,9 @@ def gutters_under_overhangs(blocks: list[Block], min_col_gap: float) -> list[tup
     lies. A headline or a heading centred across two columns lies across the gutter,
     not on one side; the dot leaders of a contents page cross it row after row.
     """
-    tall = [b for b in blocks if b.lines > 1]
+    # A figure's or a drawn box's words are not the columns' text: a figure over the top of
+    # one column may reach past the gutter into the next, narrowed beside it.
+    tall = [b for b in blocks if b.lines > 1 and not b.region]
     if len(tall) < 2:
         return []
     out = []
@@ -43,15 +45,34 @@ def gutters_under_overhangs(blocks: list[Block], min_col_gap: float) -> list[tup
         text = [b for b in tall if b.lines >= OVERHANG_COLUMN_LINES]
         if not any(b.bbox[2] - 1 <= lo for b in text) or not any(b.bbox[0] + 1 >= hi for b in text):
             continue
+
         crossing = [b for b in blocks if b.bbox[0] + 1 < hi and b.bbox[2] - 1 > lo]
-        if len(crossing) <= OVERHANG_LINES and all(
-            b.lines == 1
-            and max(mid - b.bbox[0], b.bbox[2] - mid) >= OVERHANG_SIDE * (b.bbox[2] - b.bbox[0])
-            and any(t.bbox[1] <= b.bbox[1] and b.bbox[3] <= t.bbox[3] for t in text)
-            for b in crossing
+        lines = [b for b in crossing if not b.region]
+        if (
+            len(lines) <= OVERHANG_LINES
+            and all(
+                b.lines == 1
+                and _one_side(b, mid)
+                and any(t.bbox[1] <= b.bbox[1] and b.bbox[3] <= t.bbox[3] for t in text)
+                for b in lines
+            )
+            # A drawn box's words small like a diagram's labels, not a sidebar's text.
+            and all(
+                _one_side(b, mid)
+                and (
+                    b.region == "float" or b.size < FOOTNOTE_SIZE_RATIO * min(t.size for t in text)
+                )
+                for b in crossing
+                if b.region
+            )
         ):
             out.append((lo, hi))
     return out
+
+
+def _one_side(b: Block, x: float) -> bool:
+    """Does ``b`` lie for at least :data:`OVERHANG_SIDE` of its width on one side of ``x``?"""
+    return max(x - b.bbox[0], b.bbox[2] - x) >= OVERHANG_SIDE * (b.bbox[2] - b.bbox[0])
 
 
 # Text beside a column rule on each side holds at least this many lines.
