@@ -83,6 +83,11 @@ left column, reaching past the gutter into the right column, which runs narrowed
 the left column's text starts under the diagram, far below the right column's first line.
 The diagram's labels closed the gutter, and the right column was read first. A figure's or a
 drawn box's words small like labels, lying mostly on one side, leave a gutter under them.
+
+The LaTeX team's two-column example (batch 166) sets its running head's "3 CITATIONS" at the
+left and the page's number "2" at the right on one line: a bare number is a header only with
+all other text under it, and the head's other piece stood level with it, so "2" was read as
+the right column's first word. A piece of one line level with the number does not count.
 """
 
 from __future__ import annotations
@@ -511,3 +516,24 @@ def test_a_diagram_reaching_past_a_gutter_leaves_the_columns_in_order(tmp_path):
     doc = one_page(tmp_path, _diagram_over_a_gutter)
     got = drag(doc, 0, "model-free", "reinforcement-learning")
     assert got == "model-free reinforcement-learning", got
+
+
+def _head_with_a_page_number(page) -> None:
+    """The LaTeX team's two-column example, page 2: a running head "3 CITATIONS" in a face of
+    its own at the left and the page's number "2" at the right, on one line, over two
+    columns, the right one opening with its section's heading."""
+    page.insert_text((72, 100), "3 CITATIONS", fontsize=10, fontname="helv")
+    page.insert_text((517, 100), "2", fontsize=10, fontname="tiro")
+    page.insert_text((302, 134), "3 Citations", fontsize=14.5, fontname="tiro")
+    page.insert_text((302, 156), "It is also possible to cite", fontsize=10, fontname="tiro")
+    write_lines(page, 302, 168, [8] * 38, WORDS, size=10, lead=12, start=2)
+    y = write_lines(page, 72, 134, [8] * 40, WORDS, size=10, lead=12)
+    page.insert_text((72, y), "to be displayed here.", fontsize=10, fontname="tiro")
+
+
+def test_a_page_number_level_with_a_running_heads_other_piece_is_a_header(tmp_path):
+    doc = one_page(tmp_path, _head_with_a_page_number)
+    # Read as a header, it is left out of any drag that does not start or end in it.
+    assert [w.role for w in doc.words(0) if w.text == "2"] == ["header"]
+    got = drag(doc, 0, "here.", "It")
+    assert got == "here. 3 Citations It", got

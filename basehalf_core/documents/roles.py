@@ -99,9 +99,12 @@ def assign_roles(
             # Clear of them all: a paragraph's number level with its first line ("1.7" of
             # a regulation's last paragraph on the page) starts under the others' tops.
             others = [o for o in blocks if o is not b and roles[o.id] == "body"]
+            # A running head's other piece on its line ("3 CITATIONS" left of "2") is no
+            # text above it; everything else starts under the line.
+            under = [o for o in others if not _on_its_line(o, b)]
             if others and all(o.bbox[3] <= y0 + 1 for o in others):
                 roles[b.id] = "footer"
-            elif others and all(o.bbox[1] >= y1 - 1 for o in others):
+            elif under and all(o.bbox[1] >= y1 - 1 for o in under):
                 roles[b.id] = "header"
     # Footnotes: small print in the lower half, starting with a marker (or continuing one),
     # with no running text below it in its column.
@@ -248,6 +251,13 @@ def _follows_text(b: Block, blocks: list[Block], roles: dict, body_size: float) 
         and o.size >= FOOTNOTE_SIZE_RATIO * body_size
         and 0 <= b.bbox[1] - o.bbox[3] <= 0.5 * body_size
         for o in blocks
+    )
+
+
+def _on_its_line(o: Block, b: Block) -> bool:
+    """Is ``o`` one line standing level with the one line ``b``?"""
+    return (
+        o.lines == 1 and abs((o.bbox[1] + o.bbox[3]) - (b.bbox[1] + b.bbox[3])) / 2 <= 0.5 * b.size
     )
 
 
