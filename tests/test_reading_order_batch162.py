@@ -88,6 +88,14 @@ The LaTeX team's two-column example (batch 166) sets its running head's "3 CITAT
 left and the page's number "2" at the right on one line: a bare number is a header only with
 all other text under it, and the head's other piece stood level with it, so "2" was read as
 the right column's first word. A piece of one line level with the number does not count.
+
+A company brochure (batch 166) sets its four values two by two, each a number on a small
+coloured square beside a head in capitals over a short paragraph: read as two columns, the
+third value came before the second, and the squares' numbers were read as boxed asides.
+Bands parted by a gap across the page, each opening on both sides of the gutter with a head
+of one line set larger than the text under it, level with the other's, are a grid's rows;
+a small square holding only a number, its heading starting right of it, is the heading's;
+a number set larger than the text joins its title at its own size's space.
 """
 
 from __future__ import annotations
@@ -537,3 +545,44 @@ def test_a_page_number_level_with_a_running_heads_other_piece_is_a_header(tmp_pa
     assert [w.role for w in doc.words(0) if w.text == "2"] == ["header"]
     got = drag(doc, 0, "here.", "It")
     assert got == "here. 3 Citations It", got
+
+
+def _values_two_by_two(page) -> None:
+    """A company brochure's values, two by two: each a number on a small coloured square, a
+    head in 18-point capitals beside it and a short paragraph under the head."""
+    items = [
+        ("1", "PUT SAFETY FIRST", "mutuellement à nous exprimer."),
+        ("2", "DO THE RIGHT THING", "et agissons avec intégrité."),
+        ("3", "KEEP IT SIMPLE", "propositions et solutions."),
+        ("4", "MAKE A DIFFERENCE", "qui compte vraiment."),
+    ]
+    for k, (number, head, last) in enumerate(items):
+        x, y = (36 if k % 2 == 0 else 310), (190 if k < 2 else 351)
+        page.draw_rect((x - 17, y - 3, x + 26, y + 44), width=0, fill=(0.1, 0.1, 0.6))
+        page.insert_text((x, y + 27), number, fontsize=18, fontname="helv")
+        page.insert_text((x + 34, y + 17), head, fontsize=18, fontname="helv")
+        end = write_lines(page, x + 34, y + 36, [6] * 4, WORDS, size=12, lead=14, start=k)
+        page.insert_text((x + 34, end), last, fontsize=12, fontname="tiro")
+
+
+def test_a_grid_of_items_under_level_heads_is_read_row_by_row(tmp_path):
+    doc = one_page(tmp_path, _values_two_by_two)
+    got = drag(doc, 0, "exprimer.", "DO")
+    assert got == "exprimer. 2 DO", got
+
+
+def test_a_heading_number_set_larger_joins_its_title_at_its_own_sizes_space():
+    # The brochure's "2" (18 pt, on its square) stands 24 points left of its title, a head
+    # read as text in the 12-point text's style: two of the number's spaces, not the text's.
+    from basehalf_core.documents.pages import Word
+    from basehalf_core.documents.selection import run_ins
+
+    def word(k, text, rect, block, style):
+        return Word(k, text, rect, (0, 0, 0, 0), block, 0, style=style)
+
+    words = [
+        word(0, "exprimer.", (150, 270, 200, 285), 4, "RRPioneer@12.0"),
+        word(1, "2", (310, 200, 320, 222), 5, "Aptos@18.0"),
+        word(2, "DO", (344, 190, 380, 212), 2, "RRPioneer@12.0"),
+    ]
+    assert run_ins(words, [0, 1, 2], {0, 2}, 12.0) == {1}

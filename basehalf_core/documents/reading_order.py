@@ -24,6 +24,7 @@ from basehalf_core.documents.roles import assign_roles
 from basehalf_core.documents.sections import (
     SIDE_LEVEL,
     balanced_section_headings,
+    grid_rows,
     headings_in_gutter,
     side_heads,
 )
@@ -123,6 +124,12 @@ def xy_cut(
         headings = balanced_section_headings(blocks, rows, (lo, hi)) if rows else []
         if headings:
             return _sections(blocks, headings, min_col_gap, body_style, page, rules)
+        grid = grid_rows(blocks, rows, (lo, hi))
+        if grid is not None:
+            top, rest = split_at(blocks, grid)
+            return xy_cut(top, min_col_gap, body_style, page, rules) + xy_cut(
+                rest, min_col_gap, body_style, page, rules
+            )
         band = band_beside_gutter(blocks, rows, (lo, hi), min_col_gap) or band_under_columns(
             blocks, rows, (lo, hi), min_col_gap
         )

@@ -181,6 +181,30 @@ def _with_head_row(r, groups: list[Group], rules: list, em: float, inside) -> tu
     return (r[0], min(g.box[1] for g in cells), r[2], r[3])
 
 
+# An item's number in a box: at most this many characters, in a box at most this many of
+# its sizes wide, its heading starting at most ITEM_GAP of them right of the box.
+ITEM_CHARS = 3
+ITEM_BOX = 3.0
+ITEM_GAP = 2.0
+
+
+def _item_number(box, groups: list[Group], em: float, inside) -> bool:
+    """Is ``box`` a small square holding only an item's number ("2" on a coloured square)
+    with the item's heading starting right of it, level with it?"""
+    inner = [g for g in groups if inside(g, box)]
+    if len(inner) != 1 or inner[0].block.chars > ITEM_CHARS or inner[0].block.lines != 1:
+        return False
+    size = inner[0].block.size
+    if box[2] - box[0] > ITEM_BOX * size:
+        return False
+    return any(
+        g is not inner[0]
+        and 0 <= g.box[0] - box[2] <= ITEM_GAP * size
+        and min(g.box[3], box[3]) - max(g.box[1], box[1]) > 0.3 * size
+        for g in groups
+    )
+
+
 # A filled box at least this share of the page's width is its background.
 BACKGROUND_WIDTH = 0.9
 
@@ -361,6 +385,9 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     ]
     figures = [r for r in figures if r not in banners]
     boxes = [r for r in boxes if r not in banners]
+    # An item's number set in a small box of its own beside its heading is the heading's.
+    boxes = [r for r in boxes if not _item_number(r, groups, em, inside)]
+    figures = [r for r in figures if not _item_number(r, groups, em, inside)]
     # A tint across the page's whole width is the page's background, not a sidebar: what is
     # printed on it is read as if on white (a magazine's article opening on a blue ground),
     # a box drawn on it is a box.

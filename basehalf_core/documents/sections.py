@@ -121,6 +121,46 @@ def balanced_section_headings(
     return headings if len(headings) >= SECTION_HEADINGS else []
 
 
+# The heads of a grid's row stand level within this share of their size.
+GRID_LEVEL = 0.5
+
+
+def grid_rows(
+    blocks: list[Block], rows: list[tuple[float, float]], gutter: tuple[float, float]
+) -> float | None:
+    """Where to cut a grid of items across the page before its columns, or None.
+
+    A brochure sets its four values two by two, each a one-line head over a short paragraph
+    ("1 PUT SAFETY FIRST" beside "2 DO THE RIGHT THING", then "3 KEEP IT SIMPLE" beside
+    "4 MAKE A DIFFERENCE"): read as two columns, the third item came before the second. When
+    a gap across the page parts the blocks into bands, and every band opens on both sides
+    of ``gutter`` with a head of one line, level with the other side's and set larger than
+    the text under it, the bands are rows of a grid, read one after the other. A paper's
+    columns run on through such a gap; two section headings level on both sides, band after
+    band, do not happen there.
+    """
+    if not rows:
+        return None
+    cut = (gutter[0] + gutter[1]) / 2
+    edges = [min(b.bbox[1] for b in blocks) - 1, *(sum(r) / 2 for r in rows)]
+    edges.append(max(b.bbox[3] for b in blocks) + 1)
+    for lo, hi in pairwise(edges):
+        band = [b for b in blocks if lo <= (b.bbox[1] + b.bbox[3]) / 2 < hi]
+        heads = []
+        for side in (lambda b: b.bbox[2] <= cut, lambda b: b.bbox[0] >= cut):
+            own = [b for b in band if side(b) and not b.region]
+            if not own:
+                return None
+            head = min(own, key=lambda b: b.bbox[1])
+            under = [b for b in own if b is not head and b.bbox[1] >= head.bbox[3] - 1]
+            if head.lines != 1 or not under or head.size <= max(b.size for b in under):
+                return None
+            heads.append(head)
+        if abs(heads[0].bbox[1] - heads[1].bbox[1]) > GRID_LEVEL * heads[0].size:
+            return None
+    return sum(rows[0]) / 2
+
+
 def _sides(blocks: list[Block], cut: float, edge, pick) -> tuple[float, float] | None:
     """``pick`` of ``edge`` over the blocks left of ``cut`` and over those right of it, or
     None when a side is empty. Blocks across the cut (a title over the columns) are not

@@ -252,7 +252,9 @@ def run_ins(words: list[Word], chosen: list[int], kept: set[int], size: float) -
         one_line = all(_same_line(a, b) for a, b in pairwise(run))
         after = words[chosen[j]] if j < len(chosen) else None
         before = words[chosen[k - 1]] if k > 0 else None
-        opens = after is not None and _joins(run[-1], after, size)
+        # A piece set larger stands off by its own size's space (a number on a square).
+        gap = max(size, style_size(run[-1].style))
+        opens = after is not None and _joins(run[-1], after, gap)
         closes = before is not None and _joins(before, run[0], size)
         # A heading's number in a font of its own ("2." before small capitals' "METHODOLOGY").
         numbered = (
