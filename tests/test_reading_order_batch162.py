@@ -96,6 +96,12 @@ Bands parted by a gap across the page, each opening on both sides of the gutter 
 of one line set larger than the text under it, level with the other's, are a grid's rows;
 a small square holding only a number, its heading starting right of it, is the heading's;
 a number set larger than the text joins its title at its own size's space.
+
+A student newsletter made in Canva (batch 168) sets its text in Saira, whose line boxes
+(15.7 points for 10-point type) are taller than its lines' spacing (9.8 points): each line's
+box reached more than half a size up into the box above, so no line joined the one above it
+and a paragraph was read as two interleaved blocks, lines 1, 3, 5 then 2, 4, 6. Lines of text
+whose middles stand a line's pitch apart go on from each other whatever their boxes.
 """
 
 from __future__ import annotations
@@ -586,3 +592,25 @@ def test_a_heading_number_set_larger_joins_its_title_at_its_own_sizes_space():
         word(2, "DO", (344, 190, 380, 212), 2, "RRPioneer@12.0"),
     ]
     assert run_ins(words, [0, 1, 2], {0, 2}, 12.0) == {1}
+
+
+def _lines_closer_than_their_boxes(page) -> None:
+    """A Canva newsletter's paragraph: 10-point lines 8 points apart, so each line's box
+    (13.75 points of Helvetica) reaches well up into the box of the line above."""
+    lines = [
+        "From all these processes, I strongly believe that",
+        "Biocon maintains very well cleanliness. For safety,",
+        "as the saying goes, they also follow the same rules.",
+        "If any contamination happens, the emergency team",
+        "will take quick action and most likely dispose of",
+        "the product.",
+    ]
+    for k, line in enumerate(lines):
+        page.insert_text((40, 300 + 8 * k), line, fontsize=10, fontname="helv")
+
+
+def test_lines_set_closer_than_their_boxes_are_read_in_turn(tmp_path):
+    doc = one_page(tmp_path, _lines_closer_than_their_boxes)
+    got = drag(doc, 0, "From", "product.")
+    assert got.startswith("From all these processes, I strongly believe that Biocon"), got
+    assert "rules. If any" in got and got.endswith("dispose of the product."), got

@@ -133,17 +133,19 @@ def grid_rows(
     A brochure sets its four values two by two, each a one-line head over a short paragraph
     ("1 PUT SAFETY FIRST" beside "2 DO THE RIGHT THING", then "3 KEEP IT SIMPLE" beside
     "4 MAKE A DIFFERENCE"): read as two columns, the third item came before the second. When
-    a gap across the page parts the blocks into bands, and every band opens on both sides
-    of ``gutter`` with a head of one line, level with the other side's and set larger than
-    the text under it, the bands are rows of a grid, read one after the other. A paper's
-    columns run on through such a gap; two section headings level on both sides, band after
-    band, do not happen there.
+    a gap across the page parts the blocks into bands, every band opens on both sides of
+    ``gutter`` with a head of one line, level with the other side's and set larger than the
+    text under it, and the heads' numbers run across the rows (1, 2, then 3, 4), the bands
+    are rows of a grid, read one after the other. Heads numbered down the columns (a
+    horoscope's "1st years", "2nd years" on the left), a paper's level section headings
+    ("2.2" beside "2.4") or heads with no numbers leave the columns.
     """
     if not rows:
         return None
     cut = (gutter[0] + gutter[1]) / 2
     edges = [min(b.bbox[1] for b in blocks) - 1, *(sum(r) / 2 for r in rows)]
     edges.append(max(b.bbox[3] for b in blocks) + 1)
+    numbers: list[int] = []
     for lo, hi in pairwise(edges):
         band = [b for b in blocks if lo <= (b.bbox[1] + b.bbox[3]) / 2 < hi]
         heads = []
@@ -158,7 +160,34 @@ def grid_rows(
             heads.append(head)
         if abs(heads[0].bbox[1] - heads[1].bbox[1]) > GRID_LEVEL * heads[0].size:
             return None
+        numbers += [_item_number(h, blocks) for h in heads]
+    # The items' numbers run across the rows (1 2 / 3 4): a grid's order is the page's own.
+    # Numbered down the columns (1st and 2nd on the left), or not numbered, it is columns.
+    if any(n is None for n in numbers) or numbers != list(
+        range(numbers[0], numbers[0] + len(numbers))
+    ):
+        return None
     return sum(rows[0]) / 2
+
+
+def _item_number(head: Block, blocks: list[Block]) -> int | None:
+    """The number a head opens with ("2 DO …", "3.") or stands right of, on its line (a
+    number on a square of its own), or None."""
+    word = head.first_word
+    if not word[:1].isdigit():
+        beside = [
+            b
+            for b in blocks
+            if b is not head
+            and b.lines == 1
+            and 0 <= head.bbox[0] - b.bbox[2] <= 2 * head.size
+            and min(b.bbox[3], head.bbox[3]) - max(b.bbox[1], head.bbox[1]) > 0.3 * head.size
+        ]
+        if not beside:
+            return None
+        word = max(beside, key=lambda b: b.bbox[2]).first_word
+    digits = word.rstrip(".):")
+    return int(digits) if digits.isdigit() else None
 
 
 def _sides(blocks: list[Block], cut: float, edge, pick) -> tuple[float, float] | None:
