@@ -109,6 +109,7 @@ from __future__ import annotations
 import itertools
 
 import pymupdf
+import pytest
 from conftest import drag
 from pagedraw import one_page, write_lines
 
@@ -148,33 +149,27 @@ def _heading_over_text(head: str, *, size: float, above: float, centred: bool = 
     return draw
 
 
-def test_a_heading_in_capitals_set_smaller_stands_as_far_off_as_a_numbered_one(tmp_path):
-    # The leaflet's "GETTING TO THE ... CENTRE": 9 pt capitals, 1.3 text sizes over its text.
-    head = "GETTING TO THE CENTRE"
-    doc = one_page(tmp_path, _heading_over_text(head, size=9, above=27))
-    got = drag(doc, 0, "complexes.", "films")
-    assert got == f"complexes. {head} The films", got
-
-
-def test_a_numbered_heading_centred_over_its_text_may_stand_two_sizes_off(tmp_path):
-    # REVTeX's "III. CALIBRATION", 9 pt bold, centred 2.2 text sizes over its section.
-    doc = one_page(tmp_path, _heading_over_text("III. CALIBRATION", size=9, above=36, centred=True))
-    got = drag(doc, 0, "complexes.", "films")
-    assert got == "complexes. III. CALIBRATION The films", got
-
-
-def test_a_number_alone_set_smaller_and_centred_is_no_heading(tmp_path):
+# (what stands over the text, its baseline's distance over the text's first one, centred
+# over the column, read by a drag past it)
+HEADS_SET_SMALLER = [
+    # The leaflet's "GETTING TO THE ... CENTRE": capitals, 1.3 text sizes over its text.
+    pytest.param("GETTING TO THE CENTRE", 27, False, True, id="capitals"),
+    # REVTeX's "III. CALIBRATION", centred 2.2 text sizes over its section.
+    pytest.param("III. CALIBRATION", 36, True, True, id="numbered-centred"),
     # A table's cell "1" centred over the text, set apart like the heading above.
-    doc = one_page(tmp_path, _heading_over_text("1", size=9, above=36, centred=True))
-    got = drag(doc, 0, "complexes.", "films")
-    assert got == "complexes. The films", got
+    pytest.param("1", 36, True, False, id="number-alone"),
+    # The Federal Register's "RIN 2120–AA64" over its text is title matter.
+    pytest.param("RIN 2120-AA64", 27, False, False, id="identifier"),
+]
 
 
-def test_an_identifier_in_capitals_with_digits_is_no_heading(tmp_path):
-    # The Federal Register's "RIN 2120–AA64" in 8 pt over its 9 pt text is title matter.
-    doc = one_page(tmp_path, _heading_over_text("RIN 2120-AA64", size=9, above=27))
+@pytest.mark.parametrize(("head", "above", "centred", "read"), HEADS_SET_SMALLER)
+def test_a_line_set_smaller_over_the_text_is_read_when_it_is_a_heading(
+    tmp_path, head, above, centred, read
+):
+    doc = one_page(tmp_path, _heading_over_text(head, size=9, above=above, centred=centred))
     got = drag(doc, 0, "complexes.", "films")
-    assert got == "complexes. The films", got
+    assert got == (f"complexes. {head} The films" if read else "complexes. The films"), got
 
 
 def _servers_over_a_key_space(page) -> None:
@@ -197,12 +192,6 @@ def _servers_over_a_key_space(page) -> None:
     write_lines(page, LEFT, top + 132, [8] * 12, WORDS, size=SIZE, lead=LEAD, start=5)
 
 
-def test_a_rule_under_a_figures_labels_is_part_of_the_figure(tmp_path):
-    doc = one_page(tmp_path, _servers_over_a_key_space)
-    got = drag(doc, 0, "for", "providing")
-    assert got == "for providing", got
-
-
 def _facts_under_two_columns(page) -> None:
     """A newsletter's page: three columns of 11-point text ending level; under the left two,
     "Fast Eating Facts" in 18 points across their gutter over a map drawn with no text in
@@ -219,12 +208,6 @@ def _facts_under_two_columns(page) -> None:
     lines = ["1330 Miller Drive", "Student Center 204", "Coral Gables", "Media Contact:"]
     for k, line in enumerate(lines):
         page.insert_text((430, 600 + 14 * k), line, fontsize=11, fontname="hebo")
-
-
-def test_a_heading_across_a_gutter_under_columns_ends_them(tmp_path):
-    doc = one_page(tmp_path, _facts_under_two_columns)
-    got = drag(doc, 0, "column", "August.")
-    assert got == "column August.", got
 
 
 def _photo_in_a_column(line: str, under: float, over: float):
@@ -278,12 +261,6 @@ def _photos_with_bold_captions(page) -> None:
     write_lines(page, 329, 387, [7] * 16, WORDS, size=9, lead=11, start=2, font="helv")
 
 
-def test_a_caption_set_off_by_its_face_under_a_photo_is_the_photos(tmp_path):
-    doc = one_page(tmp_path, _photos_with_bold_captions)
-    got = drag(doc, 0, "this", "issue")
-    assert got == "this issue", got
-
-
 def _photo_over_a_bold_heading(page) -> None:
     """A column of 9-point Helvetica, a photo across it, a heading in Helvetica Bold a line
     under the photo and its paragraph (in Times) nearer under the heading."""
@@ -295,12 +272,6 @@ def _photo_over_a_bold_heading(page) -> None:
     page.insert_text((37, y + 210), "Nesting sites", fontsize=9, fontname="hebo")
     page.insert_text((37, y + 230), "Competition for limited sites", fontsize=9, fontname="tiro")
     write_lines(page, 37, y + 241, [7] * 16, WORDS, size=9, lead=11, start=2)
-
-
-def test_a_bold_heading_under_a_photo_close_over_its_text_is_read(tmp_path):
-    doc = one_page(tmp_path, _photo_over_a_bold_heading)
-    got = drag(doc, 0, "ended", "Competition")
-    assert got == "ended Nesting sites Competition", got
 
 
 def _sections_with_ruled_decks(page) -> None:
@@ -416,12 +387,6 @@ def _leverage_table(page) -> None:
     write_lines(page, 56, 110, [7] * 60, WORDS, size=8.5, lead=10.5, start=1)
 
 
-def test_a_table_ruled_cell_by_cell_under_its_head_row_is_left_out(tmp_path):
-    doc = one_page(tmp_path, _leverage_table)
-    got = drag(doc, 0, "circumstances.", "Market")
-    assert got == "circumstances. Market", got
-
-
 def _bank_table(page) -> None:
     """A brochure's panel: a sentence in 12 points ending "deposit only:" right over a table
     of rules drawn cell by cell, its labels flush with the sentence; the text goes on under
@@ -440,12 +405,6 @@ def _bank_table(page) -> None:
     write_lines(page, x0, 424, [5] * 10, WORDS, size=12, lead=14, font="helv")
 
 
-def test_a_sentence_over_a_ruled_table_is_parted_from_its_first_column(tmp_path):
-    doc = one_page(tmp_path, _bank_table)
-    got = drag(doc, 0, "only:", "participants")
-    assert got == "only: The participants", got
-
-
 def _photos_beside_a_column_rule(page) -> None:
     """A village magazine set in Publisher: two columns of 11-point Arial parted by a rule
     down the page; the left column opens with a photo, the right one ends with one."""
@@ -458,12 +417,6 @@ def _photos_beside_a_column_rule(page) -> None:
     page.insert_text((234, 58), "Station, we had one in those", fontsize=11)
     write_lines(page, 234, 71, [6] * 20, WORDS, size=11, lead=13, start=2, font="helv")
     page.insert_image(pymupdf.Rect(234, 337, 418, 583), pixmap=photo, keep_proportion=False)
-
-
-def test_a_column_rule_between_two_photos_makes_no_figure_of_the_page(tmp_path):
-    doc = one_page(tmp_path, _photos_beside_a_column_rule)
-    got = drag(doc, 0, "gone", "Station,")
-    assert got == "gone Station,", got
 
 
 def _drop_cap_flush(page) -> None:
@@ -498,12 +451,6 @@ def _article_on_a_tinted_ground(page) -> None:
     write_lines(page, 288, 150, [8] * 40, WORDS, size=9, lead=10.5, start=4)
 
 
-def test_a_tint_across_the_page_is_its_ground_and_a_box_on_it_an_aside(tmp_path):
-    doc = one_page(tmp_path, _article_on_a_tinted_ground)
-    got = drag(doc, 0, "work.", "liter")
-    assert got == "work. The liter", got
-
-
 def _diagram_over_a_gutter(page) -> None:
     """IEEE's magazine: a diagram of boxes with 6-point labels over the top of the left column,
     reaching past the gutter into the right column, which is narrowed beside it; the left
@@ -524,12 +471,6 @@ def _diagram_over_a_gutter(page) -> None:
     write_lines(page, 292, 465, [8] * 20, WORDS, size=9, lead=11, start=3)
     y = write_lines(page, 42, 470, [8] * 18, WORDS, size=9, lead=11, start=1)
     page.insert_text((42, y), "an example of a model-free", fontsize=9, fontname="tiro")
-
-
-def test_a_diagram_reaching_past_a_gutter_leaves_the_columns_in_order(tmp_path):
-    doc = one_page(tmp_path, _diagram_over_a_gutter)
-    got = drag(doc, 0, "model-free", "reinforcement-learning")
-    assert got == "model-free reinforcement-learning", got
 
 
 def _head_with_a_page_number(page) -> None:
@@ -571,12 +512,6 @@ def _values_two_by_two(page) -> None:
         page.insert_text((x + 34, end), last, fontsize=12, fontname="tiro")
 
 
-def test_a_grid_of_items_under_level_heads_is_read_row_by_row(tmp_path):
-    doc = one_page(tmp_path, _values_two_by_two)
-    got = drag(doc, 0, "exprimer.", "DO")
-    assert got == "exprimer. 2 DO", got
-
-
 def test_a_heading_number_set_larger_joins_its_title_at_its_own_sizes_space():
     # The brochure's "2" (18 pt, on its square) stands 24 points left of its title, a head
     # read as text in the 12-point text's style: two of the number's spaces, not the text's.
@@ -614,3 +549,84 @@ def test_lines_set_closer_than_their_boxes_are_read_in_turn(tmp_path):
     got = drag(doc, 0, "From", "product.")
     assert got.startswith("From all these processes, I strongly believe that Biocon"), got
     assert "rules. If any" in got and got.endswith("dispose of the product."), got
+
+
+# (page drawer, a drag's first and last words, the passage a person reads)
+DRAGS = [
+    pytest.param(
+        _servers_over_a_key_space,
+        "for",
+        "providing",
+        "for providing",
+        id="a-rule-under-a-figures-labels-is-part-of-the-figure",
+    ),
+    pytest.param(
+        _facts_under_two_columns,
+        "column",
+        "August.",
+        "column August.",
+        id="a-heading-across-a-gutter-under-columns-ends-them",
+    ),
+    pytest.param(
+        _photos_with_bold_captions,
+        "this",
+        "issue",
+        "this issue",
+        id="a-caption-set-off-by-its-face-under-a-photo-is-the-photos",
+    ),
+    pytest.param(
+        _photo_over_a_bold_heading,
+        "ended",
+        "Competition",
+        "ended Nesting sites Competition",
+        id="a-bold-heading-under-a-photo-close-over-its-text-is-read",
+    ),
+    pytest.param(
+        _leverage_table,
+        "circumstances.",
+        "Market",
+        "circumstances. Market",
+        id="a-table-ruled-cell-by-cell-under-its-head-row-is-left-out",
+    ),
+    pytest.param(
+        _bank_table,
+        "only:",
+        "participants",
+        "only: The participants",
+        id="a-sentence-over-a-ruled-table-is-parted-from-its-first-column",
+    ),
+    pytest.param(
+        _photos_beside_a_column_rule,
+        "gone",
+        "Station,",
+        "gone Station,",
+        id="a-column-rule-between-two-photos-makes-no-figure-of-the-page",
+    ),
+    pytest.param(
+        _article_on_a_tinted_ground,
+        "work.",
+        "liter",
+        "work. The liter",
+        id="a-tint-across-the-page-is-its-ground-and-a-box-on-it-an-aside",
+    ),
+    pytest.param(
+        _diagram_over_a_gutter,
+        "model-free",
+        "reinforcement-learning",
+        "model-free reinforcement-learning",
+        id="a-diagram-reaching-past-a-gutter-leaves-the-columns-in-order",
+    ),
+    pytest.param(
+        _values_two_by_two,
+        "exprimer.",
+        "DO",
+        "exprimer. 2 DO",
+        id="a-grid-of-items-under-level-heads-is-read-row-by-row",
+    ),
+]
+
+
+@pytest.mark.parametrize(("draw", "first", "last", "expected"), DRAGS)
+def test_a_drag_reads_the_passage_a_person_reads(tmp_path, draw, first, last, expected):
+    got = drag(one_page(tmp_path, draw), 0, first, last)
+    assert got == expected, got
