@@ -102,6 +102,11 @@ A student newsletter made in Canva (batch 168) sets its text in Saira, whose lin
 box reached more than half a size up into the box above, so no line joined the one above it
 and a paragraph was read as two interleaved blocks, lines 1, 3, 5 then 2, 4, 6. Lines of text
 whose middles stand a line's pitch apart go on from each other whatever their boxes.
+
+McBride's extended abstract (batch 169) sets the author's affiliation under a short footnote
+rule with no marker, his e-mail address under it in Courier: the affiliation was left as
+text set smaller, and the address read as a code listing in the column's flow. Small print
+right under a footnote rule is a footnote, marker or not.
 """
 
 from __future__ import annotations
@@ -551,8 +556,28 @@ def test_lines_set_closer_than_their_boxes_are_read_in_turn(tmp_path):
     assert "rules. If any" in got and got.endswith("dispose of the product."), got
 
 
+def _affiliation_under_a_footnote_rule(page) -> None:
+    """An extended abstract's first page: two columns of 10-point Times; under a short rule at
+    the left column's foot the author's affiliation in 8 points with no marker, and his
+    e-mail address in 8-point Courier under it."""
+    y = write_lines(page, 72, 100, [8] * 40, WORDS, size=10, lead=12)
+    page.insert_text((72, y), "not as a kind of", fontsize=10, fontname="tiro")
+    page.draw_line((72, y + 8), (160, y + 8), width=0.4)
+    page.insert_text((86, y + 18), "Department of Computer Science, Durham", fontsize=8)
+    page.insert_text((72, y + 28), "c.t.mcbride@durham.ac.uk", fontsize=8, fontname="cour")
+    page.insert_text((311, 100), "subtraction of one type", fontsize=10, fontname="tiro")
+    write_lines(page, 311, 112, [8] * 40, WORDS, size=10, lead=12, start=3)
+
+
 # (page drawer, a drag's first and last words, the passage a person reads)
 DRAGS = [
+    pytest.param(
+        _affiliation_under_a_footnote_rule,
+        "kind",
+        "subtraction",
+        "kind of subtraction",
+        id="a-note-right-under-a-footnote-rule-needs-no-marker",
+    ),
     pytest.param(
         _servers_over_a_key_space,
         "for",

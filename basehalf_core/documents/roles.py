@@ -138,7 +138,13 @@ def assign_roles(
             for f in footnotes
         )
         continues = any(x_overlap(b, f) and f.bbox[1] < b.bbox[1] for f in footnotes)
-        if not (marked or continues or _set_apart_below(b, blocks, roles, body_size, page_height)):
+        # Right under a footnote rule, a note needs no marker (an author's affiliation).
+        if not (
+            marked
+            or continues
+            or (b.ruled and b.size <= FOOTNOTE_SIZE_RATIO * body_size)
+            or _set_apart_below(b, blocks, roles, body_size, page_height)
+        ):
             continue
         below = [
             o
