@@ -107,6 +107,12 @@ McBride's extended abstract (batch 169) sets the author's affiliation under a sh
 rule with no marker, his e-mail address under it in Courier: the affiliation was left as
 text set smaller, and the address read as a code listing in the column's flow. Small print
 right under a footnote rule is a footnote, marker or not.
+
+IJRTE (batch 169) carries a paragraph's last two lines to the top of the right column, a
+blank line over the next section, under its two-line running head: set apart in the header
+band, they were read as a second running head. Where the running head is found repeating
+on the neighbouring pages, a block of two lines in the text's size that does not repeat is
+text.
 """
 
 from __future__ import annotations
@@ -117,6 +123,8 @@ import pymupdf
 import pytest
 from conftest import drag
 from pagedraw import one_page, write_lines
+
+from basehalf_core.documents.document import open_document
 
 VOCABULARY = (
     "the wave moves to the right and its energy stays the same over the whole run as the "
@@ -567,6 +575,41 @@ def _affiliation_under_a_footnote_rule(page) -> None:
     page.insert_text((72, y + 28), "c.t.mcbride@durham.ac.uk", fontsize=8, fontname="cour")
     page.insert_text((311, 100), "subtraction of one type", fontsize=10, fontname="tiro")
     write_lines(page, 311, 112, [8] * 40, WORDS, size=10, lead=12, start=3)
+
+
+def _journal_page(page, n: int) -> None:
+    """A journal's page ``n``: its two-line running head; on page 3 the left column's last
+    paragraph carried over to the right column's top in two lines, set off from the next
+    section below by a blank line, level with the left column's heading over a figure."""
+    page.insert_text((251, 20), "International Journal of Recent Technology", fontsize=10)
+    page.insert_text((251, 30), "ISSN: 2277-3878, Volume-9 Issue-1, May 2020", fontsize=10)
+    left = 90
+    if n == 2:
+        # The next page's left column opens with its section's head over a figure.
+        page.insert_text((103, 60), "II. PROPOSED MODEL", fontsize=10)
+        page.draw_rect((60, 80, 280, 290), width=0.8, fill=(0.8, 0.8, 0.8))
+        left = 330
+    y = write_lines(page, 47, left, [8] * 36, WORDS, size=10, lead=12, font="helv")
+    page.insert_text((47, y), "how long it takes", fontsize=10)
+    top = 60
+    if n == 2:
+        page.insert_text((305, 60), "to process the request and how many words", fontsize=10)
+        page.insert_text((305, 72), "were used on the webpage.", fontsize=10)
+        top = 100
+    page.insert_text((305, top), "IV. RESULT The system uses", fontsize=10)
+    write_lines(page, 305, top + 12, [8] * 50, WORDS, size=10, lead=12, start=2, font="helv")
+
+
+def test_a_paragraphs_tail_under_a_repeated_running_head_is_text(tmp_path):
+    pdf = pymupdf.open()
+    for n in range(3):
+        _journal_page(pdf.new_page(width=595, height=842), n)
+    pdf.save(tmp_path / "journal.pdf")
+    doc = open_document(tmp_path / "journal.pdf")
+    got = drag(doc, 2, "takes", "IV.")
+    assert got == "takes to process the request and how many words were used on the webpage. IV.", (
+        got
+    )
 
 
 # (page drawer, a drag's first and last words, the passage a person reads)

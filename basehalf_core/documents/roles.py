@@ -67,6 +67,9 @@ def assign_roles(
         if roles[b.id] == "body" and b.size < tiny:
             roles[b.id] = "float"
     body_size = text_size(b for b in blocks if roles[b.id] == "body")
+    # Where the running head was found repeating on the neighbouring pages, two lines of
+    # text under it that do not repeat are a paragraph's tail carried to the column's top.
+    repeated = any(b.running for b in blocks)
     for b in blocks:
         if roles[b.id] != "body":
             continue
@@ -74,7 +77,7 @@ def assign_roles(
         if b.running:
             roles[b.id] = "header" if y0 < 0.5 * page_height else "footer"
         elif (
-            b.lines <= 2
+            b.lines <= (1 if repeated and b.size >= FOOTNOTE_SIZE_RATIO * body_size else 2)
             and y1 <= HEADER_BAND * page_height
             and not _page_title(b, blocks, roles, body_size)
             and _stands_apart(b, blocks, roles, body_size)
