@@ -113,6 +113,11 @@ blank line over the next section, under its two-line running head: set apart in 
 band, they were read as a second running head. Where the running head is found repeating
 on the neighbouring pages, a block of two lines in the text's size that does not repeat is
 text.
+
+IJCA (batch 169) sets two columns whose sections line up, "2.2 Document stores" beside
+"2.4 Graph databases", paragraphs ending level under them, over lines across the page: the
+heads were a row of their own, peeled off the top and read before both columns. Numbered
+section heads over the columns stay with them, and the page is cut below the columns.
 """
 
 from __future__ import annotations
@@ -612,8 +617,33 @@ def test_a_paragraphs_tail_under_a_repeated_running_head_is_text(tmp_path):
     )
 
 
+def _sections_level_in_two_columns(page) -> None:
+    """IJCA's page: two columns whose sections happen to line up, "2.2 Document stores"
+    beside "2.4 Graph databases" in 12 points over paragraphs of the same length, then
+    "2.3" beside "3."; lines across the page at the foot close the gutter."""
+    page.insert_text((54, 80), "2.2 Document stores", fontsize=12, fontname="tiro")
+    page.insert_text((316, 80), "2.4 Graph databases", fontsize=12, fontname="tiro")
+    write_lines(page, 54, 93, [9] * 10, WORDS, size=9, lead=11)
+    page.insert_text((316, 93), "The graph databases are", fontsize=9, fontname="tiro")
+    write_lines(page, 316, 104, [9] * 9, WORDS, size=9, lead=11, start=2)
+    page.insert_text((54, 211), "2.3 Column stores", fontsize=12, fontname="tiro")
+    page.insert_text((316, 211), "3. REDIS", fontsize=12, fontname="tiro")
+    end = write_lines(page, 54, 224, [9] * 9, WORDS, size=9, lead=11, start=5)
+    page.insert_text((54, end), "HyperTable, etc.", fontsize=9, fontname="tiro")
+    y = write_lines(page, 316, 224, [9] * 10, WORDS, size=9, lead=11, start=7)
+    wide = "a line across the page under both columns, as long as the two columns together are"
+    write_lines(page, 54, y + 20, [1] * 3, [wide], size=9, lead=11)
+
+
 # (page drawer, a drag's first and last words, the passage a person reads)
 DRAGS = [
+    pytest.param(
+        _sections_level_in_two_columns,
+        "etc.",
+        "graph",
+        "etc. 2.4 Graph databases The graph",
+        id="numbered-heads-level-over-two-columns-stay-with-them",
+    ),
     pytest.param(
         _affiliation_under_a_footnote_rule,
         "kind",

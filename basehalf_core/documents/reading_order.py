@@ -85,11 +85,12 @@ def xy_cut(
     # Shrink by a hair so boxes that merely touch still leave a gap.
     eps = 0.5
     rows = gaps([(b.bbox[1] + eps, b.bbox[3] - eps) for b in blocks], 0.0)
+    headed = False  # the top band is a row of heads over the columns under it
     if body_style and rows:
         cut = sum(rows[0]) / 2
         top, rest = split_at(blocks, cut)
         if top and rest and heads_over_columns(top, rest, min_col_gap, body_style, page):
-            pass  # read with the columns they head, by the column cut below
+            headed = True  # read with the columns they head, by the column cut below
         elif (
             top
             and rest
@@ -147,6 +148,9 @@ def xy_cut(
         return xy_cut(left, min_col_gap, body_style, page, rules) + xy_cut(
             right, min_col_gap, body_style, page, rules
         )
+    # Heads over columns stay with them: the band is cut below the columns they head.
+    if headed:
+        rows = rows[1:]
     if rows:
         # Peel off the top band only: what lies below may split into columns of its own
         # (a title above two columns whose paragraphs end level).

@@ -7,6 +7,7 @@ out of :mod:`.reading_order`, which calls these from its XY-cut.
 
 from __future__ import annotations
 
+from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.text_blocks import (
     HEADING_RATIO,
     Block,
@@ -73,7 +74,9 @@ def heads_over_columns(
         and 0 <= r.bbox[1] - b.bbox[3] <= HEAD_GAP * b.size
         and r.bbox[0] - b.size <= b.bbox[0]
         and b.bbox[2] <= r.bbox[2] + b.size
-        and r.bbox[3] - 0.5 < foot - 1
+        # A section's numbered head may stand over a paragraph that ends level with the
+        # other column's (a paper's "2.2" and "2.4" side by side, sections alike in length).
+        and (r.bbox[3] - 0.5 < foot - 1 or bool(SECTION_NUMBER.fullmatch(b.first_word)))
         for b in top
         for r in under
     )
