@@ -1,15 +1,20 @@
 """What a page's lines and outlines set apart: tables ruled across, frames drawn around.
 
 Pure geometry over the rectangles :mod:`.regions` reads from the page's drawings: stacks of
-rules of one width are tables (an algorithm set "ruled" among them), and an outline drawn
-around blocks of running text makes them one unit of the reading order (``Block.frame``).
+rules of one width are tables (an algorithm set "ruled" among them, rules drawn cell by cell
+joined first, a head row over the first rule taken in), and an outline drawn around blocks
+of running text makes them one unit of the reading order (``Block.frame``).
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pymupdf
 
+from basehalf_core.documents.captions import first_line
 from basehalf_core.documents.grouping import Group
+from basehalf_core.documents.labels import CAPTION_LABEL
 
 # A frame holds a paragraph of at least this many lines (a poster's section may hold two lines
 # and a figure).
@@ -235,3 +240,80 @@ def rule_pairs(rules: list, em: float) -> list:
             q = below[0]
             tables.append((min(r[0], q[0]), r[1], max(r[2], q[2]), q[3]))
     return tables
+
+
+# Two pieces of one rule stand at most this many points apart end to end, on one line.
+RULE_JOIN = 1.0
+
+
+def joined_rules(thin: list) -> tuple[list, dict]:
+    """Thin marks joined where they continue each other on one line: a table's rule drawn
+    cell by cell (a prospectus draws each row's rule in four pieces, one a column) is one
+    rule across the table.
+
+    Returns:
+        The rules, and for each rule drawn in pieces the x of the joints between them.
+    """
+    out: list[list[float]] = []
+    cuts: list[list[float]] = []
+    for r in sorted(thin, key=lambda r: (round((r[1] + r[3]) / 2), r[0])):
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and abs((r[1] + r[3]) - (last[1] + last[3])) / 2 <= RULE_JOIN
+            and r[0] - last[2] <= RULE_JOIN
+        ):
+            cuts[-1].append(r[0])
+            last[1], last[2], last[3] = min(last[1], r[1]), max(last[2], r[2]), max(last[3], r[3])
+        else:
+            out.append(list(r))
+            cuts.append([])
+    rules = [tuple(r) for r in out]
+    return rules, {r: tuple(c) for r, c in zip(rules, cuts, strict=True) if c}
+
+
+# A table's head row stands at most this many ems over its first rule; its cells hold at most
+# HEAD_CELL_LINES lines of at most HEAD_CELL_CHARS characters each.
+HEAD_ROW_REACH = 1.0
+HEAD_CELL_LINES = 4
+HEAD_CELL_CHARS = 25
+HEAD_CELLS = 3
+
+
+def with_head_row(r, groups: list[Group], rules: list, em: float, inside) -> tuple:
+    """A table drawn with rules, grown up by its head row when the row stands over its first
+    rule with no rule above it (a prospectus's "Subfunds | Global risk calculation method |
+    …" over the rule under it): :data:`HEAD_CELLS` or more short blocks side by side within
+    the table's width, no larger than the page's text, starting level with one that reaches
+    down to the rule on the region's top edge (within :data:`HEAD_ROW_REACH` ems)."""
+    if not ruled_top(r, rules):
+        return r
+    over = [
+        g
+        for g in groups
+        if not inside(g, r)
+        and g.box[3] <= r[1] + 1
+        and g.box[0] >= r[0] - 1
+        and g.box[2] <= r[2] + 1
+        and g.block.lines <= HEAD_CELL_LINES
+        and g.block.chars <= HEAD_CELL_CHARS * g.block.lines
+        and g.block.size <= em + 0.5  # a heading over the table is set larger
+        and not CAPTION_LABEL.match(first_line(g))
+    ]
+    # The row's tallest cell reaches down to the rule; the others start level with it.
+    tops = [g.box[1] for g in over if r[1] - g.box[3] <= HEAD_ROW_REACH * em]
+    cells = sorted(
+        (g for g in over if any(abs(g.box[1] - t) <= 0.5 * em for t in tops)),
+        key=lambda g: g.box[0],
+    )
+    # Three cells or more, one beside the next: a heading and a unit's note over a table
+    # ("1、资产负债表…" and "单位：人民币元") are two.
+    apart = all(a.box[2] < b.box[0] for a, b in pairwise(cells))
+    if len(cells) < HEAD_CELLS or not apart:
+        return r
+    return (r[0], min(g.box[1] for g in cells), r[2], r[3])
+
+
+def ruled_top(r, rules: list) -> bool:
+    """Is the top edge of region ``r`` a rule drawn across its width (a ruled table's)?"""
+    return any(abs(q[1] - r[1]) <= 1 and q[0] <= r[0] + 1 and q[2] >= r[2] - 1 for q in rules)

@@ -7,7 +7,6 @@ labels) is told in :mod:`basehalf_core.documents.captions`.
 
 from __future__ import annotations
 
-from itertools import pairwise
 from typing import NamedTuple
 
 import pymupdf
@@ -27,10 +26,13 @@ from basehalf_core.documents.figure_parts import captioned, join_parts, take_in_
 from basehalf_core.documents.grouping import Group, next_block_id, segment_text, split_group
 from basehalf_core.documents.outlines import (
     frames_of,
+    joined_rules,
     mark_frames,
     rule_pairs,
     ruled_tables,
+    ruled_top,
     same_rect,
+    with_head_row,
     within,
 )
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
@@ -94,7 +96,7 @@ def _graphics(
     if not marks or len(marks) > MAX_GRAPHICS:
         return [], [], [], [], [], []
     thin = max(RULE_THICKNESS, RULE_EM * em)
-    joined, joints = _end_to_end([r for r in marks if r[3] - r[1] <= thin])
+    joined, joints = joined_rules([r for r in marks if r[3] - r[1] <= thin])
     rules = [r for r in joined if r[2] - r[0] >= 2 * em]
     posts = [r for r in marks if r[2] - r[0] <= thin and r[3] - r[1] >= COLUMN_RULE_EMS * em]
 
@@ -139,48 +141,6 @@ def _graphics(
     return figures, small, boxes, rules, frames_of(frames, em), posts
 
 
-# A table's head row stands at most this many ems over its first rule; its cells hold at most
-# HEAD_CELL_LINES lines of at most HEAD_CELL_CHARS characters each.
-HEAD_ROW_REACH = 1.0
-HEAD_CELL_LINES = 4
-HEAD_CELL_CHARS = 25
-HEAD_CELLS = 3
-
-
-def _with_head_row(r, groups: list[Group], rules: list, em: float, inside) -> tuple:
-    """A table drawn with rules, grown up by its head row when the row stands over its first
-    rule with no rule above it (a prospectus's "Subfunds | Global risk calculation method |
-    …" over the rule under it): :data:`HEAD_CELLS` or more short blocks side by side within
-    the table's width, no larger than the page's text, starting level with one that reaches
-    down to the rule on the region's top edge (within :data:`HEAD_ROW_REACH` ems)."""
-    if not _ruled_top(r, rules):
-        return r
-    over = [
-        g
-        for g in groups
-        if not inside(g, r)
-        and g.box[3] <= r[1] + 1
-        and g.box[0] >= r[0] - 1
-        and g.box[2] <= r[2] + 1
-        and g.block.lines <= HEAD_CELL_LINES
-        and g.block.chars <= HEAD_CELL_CHARS * g.block.lines
-        and g.block.size <= em + 0.5  # a heading over the table is set larger
-        and not CAPTION_LABEL.match(first_line(g))
-    ]
-    # The row's tallest cell reaches down to the rule; the others start level with it.
-    tops = [g.box[1] for g in over if r[1] - g.box[3] <= HEAD_ROW_REACH * em]
-    cells = sorted(
-        (g for g in over if any(abs(g.box[1] - t) <= 0.5 * em for t in tops)),
-        key=lambda g: g.box[0],
-    )
-    # Three cells or more, one beside the next: a heading and a unit's note over a table
-    # ("1、资产负债表…" and "单位：人民币元") are two.
-    apart = all(a.box[2] < b.box[0] for a, b in pairwise(cells))
-    if len(cells) < HEAD_CELLS or not apart:
-        return r
-    return (r[0], min(g.box[1] for g in cells), r[2], r[3])
-
-
 # An item's number in a box: at most this many characters, in a box at most this many of
 # its sizes wide, its heading starting at most ITEM_GAP of them right of the box.
 ITEM_CHARS = 3
@@ -207,36 +167,6 @@ def _item_number(box, groups: list[Group], em: float, inside) -> bool:
 
 # A filled box at least this share of the page's width is its background.
 BACKGROUND_WIDTH = 0.9
-
-# Two pieces of one rule stand at most this many points apart end to end, on one line.
-RULE_JOIN = 1.0
-
-
-def _end_to_end(thin: list) -> tuple[list, dict]:
-    """Thin marks joined where they continue each other on one line: a table's rule drawn
-    cell by cell (a prospectus draws each row's rule in four pieces, one a column) is one
-    rule across the table.
-
-    Returns:
-        The rules, and for each rule drawn in pieces the x of the joints between them.
-    """
-    out: list[list[float]] = []
-    cuts: list[list[float]] = []
-    for r in sorted(thin, key=lambda r: (round((r[1] + r[3]) / 2), r[0])):
-        last = out[-1] if out else None
-        if (
-            last is not None
-            and abs((r[1] + r[3]) - (last[1] + last[3])) / 2 <= RULE_JOIN
-            and r[0] - last[2] <= RULE_JOIN
-        ):
-            cuts[-1].append(r[0])
-            last[1], last[2], last[3] = min(last[1], r[1]), max(last[2], r[2]), max(last[3], r[3])
-        else:
-            out.append(list(r))
-            cuts.append([])
-    rules = [tuple(r) for r in out]
-    return rules, {r: tuple(c) for r, c in zip(rules, cuts, strict=True) if c}
-
 
 # A column rule has text beside it on each side within this many ems, along at least
 # COLUMN_RULE_SHARE of its length.
@@ -333,7 +263,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     column_rules = [tuple(pymupdf.Rect(r) * turn) for r in posts]
     figures += [r for r in small if captioned(r, labelled, groups, em)]
     for r in figures:
-        if _ruled_top(r, rules):
+        if ruled_top(r, rules):
             while _split_at_rule(groups, (r[0], r[1], r[2], r[1]), rot, table=em):
                 pass
     tables = rule_pairs(rules, em)
@@ -370,7 +300,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
         )
 
     figures = join_parts([r for r in figures if not holds_text(r)], groups, em, inside, rules)
-    figures = [_with_head_row(r, groups, rules, em, inside) for r in figures]
+    figures = [with_head_row(r, groups, rules, em, inside) for r in figures]
     # A banner is drawn as a filled box, and its fill is a mark that makes a figure too. Its
     # heading is read in the flow: no title or caption of the figure under it either.
     regions = boxes + figures
@@ -603,8 +533,3 @@ def _caption_goes_on(g: Group, first, groups: list[Group]) -> bool:
 # Lines over a table's top rule are text, not the table's, when set at least this share of
 # the page's text size.
 TEXT_SIZE_SHARE = 0.95
-
-
-def _ruled_top(r, rules: list) -> bool:
-    """Is the top edge of region ``r`` a rule drawn across its width (a ruled table's)?"""
-    return any(abs(q[1] - r[1]) <= 1 and q[0] <= r[0] + 1 and q[2] >= r[2] - 1 for q in rules)
