@@ -33,8 +33,10 @@ from basehalf_core.documents.raw_text import (
     TEXT_FLAGS,
     _Unit,
     drawn_once,
+    in_spans,
     ornaments_out,
     seen_units,
+    span_boxes,
 )
 from basehalf_core.documents.reading_order import order_blocks
 from basehalf_core.documents.regions import mark_regions
@@ -341,32 +343,19 @@ def _face(font: str) -> str:
 def _mark_faces(groups: list[Group], info: dict) -> None:
     """Set ``Block.fixed`` where most of a block's characters are in a fixed-pitch font, and
     ``Block.emphasis`` where nearly all are in a bold or italic face."""
-    fixed_spans: dict[tuple[int, int], list] = {}
-    emphasised: dict[tuple[int, int], list] = {}
-    for b in info.get("blocks", []):
-        for ln, line in enumerate(b.get("lines", [])):
-            key = (b["number"], ln)
-            spans = [s for s in line["spans"] if s["text"].strip()]
-            fixed_spans[key] = [s["bbox"] for s in spans if s["flags"] & FIXED_PITCH_FLAG]
-            emphasised[key] = [
-                s["bbox"]
-                for s in spans
-                if s["flags"] & EMPHASIS_FLAGS or EMPHASIS_NAME.search(_face(s["font"]))
-            ]
-    any_fixed = any(fixed_spans.values())
-    if not any_fixed and not any(emphasised.values()):
+    fixed_spans = span_boxes(info, lambda s: s["flags"] & FIXED_PITCH_FLAG)
+    emphasised = span_boxes(
+        info, lambda s: s["flags"] & EMPHASIS_FLAGS or EMPHASIS_NAME.search(_face(s["font"]))
+    )
+    if not fixed_spans and not emphasised:
         return  # one plain face on the page (most pages)
     for g in groups:
         fixed = emphasis = total = 0
         for seg in g.segments:
             for u in seg.units:
-                cx = (u.rect[0] + u.rect[2]) / 2
                 total += len(u.text)
-                key = (u.block, u.line)
-                if any_fixed and any(r[0] <= cx <= r[2] for r in fixed_spans.get(key, ())):
-                    fixed += len(u.text)
-                if any(r[0] <= cx <= r[2] for r in emphasised.get(key, ())):
-                    emphasis += len(u.text)
+                fixed += len(u.text) * in_spans(u, fixed_spans)
+                emphasis += len(u.text) * in_spans(u, emphasised)
         g.block.fixed = 2 * fixed > total
         g.block.emphasis = total > 0 and emphasis >= EMPHASIS_SHARE * total
 

@@ -98,23 +98,31 @@ def seen_units(units: list[_Unit]) -> list[_Unit]:
 ORNAMENT_FONT = re.compile(r"dingbats|wingdings|webdings", re.IGNORECASE)
 
 
-def ornaments_out(units: list[_Unit], info: dict) -> list[_Unit]:
-    """``units`` without those set in an ornament font (:data:`ORNAMENT_FONT`), unless the
-    page holds nothing else: a diamond or a bullet is no word of the text."""
-    spans: dict[tuple[int, int], list] = {}
+def span_boxes(info: dict, keep) -> dict[tuple[int, int], list]:
+    """The boxes of the printing spans ``keep`` accepts, by (MuPDF block, line): empty when
+    none is."""
+    out: dict[tuple[int, int], list] = {}
     for b in info.get("blocks", []):
         for ln, line in enumerate(b.get("lines", [])):
             for sp in line.get("spans", []):
-                if ORNAMENT_FONT.search(sp.get("font", "")):
-                    spans.setdefault((b["number"], ln), []).append(sp["bbox"])
+                if sp.get("text", "").strip() and keep(sp):
+                    out.setdefault((b["number"], ln), []).append(sp["bbox"])
+    return out
+
+
+def in_spans(u: _Unit, spans: dict[tuple[int, int], list]) -> bool:
+    """Does the middle of unit ``u`` lie in one of ``spans`` on its line?"""
+    cx = (u.rect[0] + u.rect[2]) / 2
+    return any(r[0] <= cx <= r[2] for r in spans.get((u.block, u.line), ()))
+
+
+def ornaments_out(units: list[_Unit], info: dict) -> list[_Unit]:
+    """``units`` without those set in an ornament font (:data:`ORNAMENT_FONT`), unless the
+    page holds nothing else: a diamond or a bullet is no word of the text."""
+    spans = span_boxes(info, lambda sp: ORNAMENT_FONT.search(sp.get("font", "")))
     if not spans:
         return units
-
-    def ornament(u: _Unit) -> bool:
-        cx = (u.rect[0] + u.rect[2]) / 2
-        return any(r[0] <= cx <= r[2] for r in spans.get((u.block, u.line), ()))
-
-    kept = [u for u in units if not ornament(u)]
+    kept = [u for u in units if not in_spans(u, spans)]
     return kept or units
 
 
