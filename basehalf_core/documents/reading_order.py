@@ -125,14 +125,10 @@ def xy_cut(
         headings = balanced_section_headings(blocks, rows, (lo, hi)) if rows else []
         if headings:
             return _sections(blocks, headings, min_col_gap, body_style, page, rules)
-        grid = grid_rows(blocks, rows, (lo, hi))
-        if grid is not None:
-            top, rest = split_at(blocks, grid)
-            return xy_cut(top, min_col_gap, body_style, page, rules) + xy_cut(
-                rest, min_col_gap, body_style, page, rules
-            )
-        band = band_beside_gutter(blocks, rows, (lo, hi), min_col_gap) or band_under_columns(
-            blocks, rows, (lo, hi), min_col_gap
+        band = (
+            grid_rows(blocks, rows, (lo, hi))
+            or band_beside_gutter(blocks, rows, (lo, hi), min_col_gap)
+            or band_under_columns(blocks, rows, (lo, hi), min_col_gap)
         )
         if band:
             top, rest = band

@@ -83,9 +83,8 @@ def _graphics(
     and at least two ems long; a column rule, as thin, stands upright at least
     :data:`COLUMN_RULE_EMS` ems tall. Such a rule with ``text`` (the blocks' boxes) or
     pictures beside it on both sides, along most of its length, parts two columns: it groups
-    no figure (a
-    magazine's rule between its columns ran from a photo in one to a photo in the other,
-    and the whole page was read as one figure).
+    no figure (a magazine's rule between its columns ran from a photo in one to a photo in
+    the other, and the whole page was read as one figure).
     """
     with PYMUPDF_LOCK:
         mb = page.mediabox
@@ -148,7 +147,7 @@ ITEM_BOX = 3.0
 ITEM_GAP = 2.0
 
 
-def _item_number(box, groups: list[Group], em: float, inside) -> bool:
+def _number_square(box, groups: list[Group], em: float, inside) -> bool:
     """Is ``box`` a small square holding only an item's number ("2" on a coloured square)
     with the item's heading starting right of it, level with it?"""
     inner = [g for g in groups if inside(g, box)]
@@ -316,8 +315,8 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     figures = [r for r in figures if r not in banners]
     boxes = [r for r in boxes if r not in banners]
     # An item's number set in a small box of its own beside its heading is the heading's.
-    boxes = [r for r in boxes if not _item_number(r, groups, em, inside)]
-    figures = [r for r in figures if not _item_number(r, groups, em, inside)]
+    boxes = [r for r in boxes if not _number_square(r, groups, em, inside)]
+    figures = [r for r in figures if not _number_square(r, groups, em, inside)]
     # A tint across the page's whole width is the page's background, not a sidebar: what is
     # printed on it is read as if on white (a magazine's article opening on a blue ground),
     # a box drawn on it is a box.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from basehalf_core.documents.text_blocks import Block, gaps, text_size
+from basehalf_core.documents.text_blocks import Block, gaps, split_at, text_size
 
 # A heading set in the gutter has its middle within this share of its size of the gutter's.
 GUTTER_SLACK = 0.5
@@ -127,8 +127,9 @@ GRID_LEVEL = 0.5
 
 def grid_rows(
     blocks: list[Block], rows: list[tuple[float, float]], gutter: tuple[float, float]
-) -> float | None:
-    """Where to cut a grid of items across the page before its columns, or None.
+) -> tuple[list[Block], list[Block]] | None:
+    """A grid's first row and the rest, cut across the page before its columns, or
+    None.
 
     A brochure sets its four values two by two, each a one-line head over a short paragraph
     ("1 PUT SAFETY FIRST" beside "2 DO THE RIGHT THING", then "3 KEEP IT SIMPLE" beside
@@ -167,7 +168,7 @@ def grid_rows(
         range(numbers[0], numbers[0] + len(numbers))
     ):
         return None
-    return sum(rows[0]) / 2
+    return split_at(blocks, sum(rows[0]) / 2)
 
 
 def _item_number(head: Block, blocks: list[Block]) -> int | None:
