@@ -52,6 +52,7 @@ from basehalf_core.documents.selection import (
     drop_inner_marginalia,
     floats_between,
     keep_running_text,
+    note_at_end,
 )
 from basehalf_core.documents.text import (
     HYPHENS,
@@ -432,6 +433,12 @@ class Document:
             if not isinstance(k, int) or not 0 <= k < len(words):
                 raise BadSelection(self.path, f"page {i + 1} has no word {k!r}")
         lo, hi = sorted((start, end))
+        note = note_at_end(words, start, end)
+        if note is not None:
+            # From a note into the text: the text and that note, nothing set beside them.
+            return [
+                k for k in range(lo, hi + 1) if words[k].role == "body" or words[k].block == note
+            ]
         chosen = drop_inner_marginalia(words, list(range(lo, hi + 1)))
         chosen = floats_between(words, chosen, start, end)
         return keep_running_text(words, chosen)
@@ -454,7 +461,7 @@ class Document:
         bad = [k for k in chosen if not isinstance(k, int) or not 0 <= k < len(words)]
         if bad:
             raise BadSelection(self.path, f"page {i + 1} has no word {bad[0]!r}")
-        chosen = drop_inner_marginalia(words, chosen)
+        chosen = drop_inner_marginalia(words, chosen, note_at_end(words, chosen[0], chosen[-1]))
         quote = join_words([words[k] for k in chosen], self.vocabulary)
         prefix, suffix = self._context(i, chosen)
         return Passage(
@@ -481,7 +488,8 @@ class Document:
         ]
         if not hits:
             raise BadSelection(self.path, f"no words inside {list(rect)!r} on page {i + 1}")
-        return self.passage(i, hits)
+        # A rectangle has no ends to start in: a note it takes in beside the text is out.
+        return self.passage(i, drop_inner_marginalia(self.words(i), hits))
 
     def _context(self, i: int, chosen: list[int], width: int = 32) -> tuple[str, str]:
         first, last = chosen[0], chosen[-1]

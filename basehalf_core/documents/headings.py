@@ -132,9 +132,11 @@ def _headings_read_as_text_once(body: list[Block], body_style: str, drawn: Seque
             continue
         if _title_row(b, body, text, size):
             continue
-        if b.fixed:
+        code = b.fixed and b.size <= size
+        if code:
             # A code listing between paragraphs is read with them, whatever its length; it
-            # is set smaller than the text, and may run a little past the column's edge.
+            # is set smaller than the text, and may run a little past the column's edge. (A
+            # heading set larger in a typewriter face is a heading.)
             if b.size < TINY_RATIO * size:
                 continue
             slack = outdent = size
@@ -170,10 +172,10 @@ def _headings_read_as_text_once(body: list[Block], body_style: str, drawn: Seque
                 changed = True
                 break
         else:
-            if not b.fixed and _outdented_heading(b, text, size):
+            if not code and _outdented_heading(b, text, size):
                 b.style = body_style
                 changed = True
-            elif not b.fixed and slack == 1:
+            elif not code and slack == 1:
                 if paragraph_styles is None:
                     paragraph_styles = _paragraph_styles(body, body_style, size)
                 # Read once: a heading over two paragraphs set otherwise keeps the first.

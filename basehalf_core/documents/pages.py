@@ -33,6 +33,7 @@ from basehalf_core.documents.raw_text import (
     TEXT_FLAGS,
     _Unit,
     drawn_once,
+    font_family,
     in_spans,
     ornaments_out,
     seen_units,
@@ -329,6 +330,14 @@ def _join_drop_caps(words: list[Word]) -> None:
 FIXED_PITCH_FLAG = 8
 EMPHASIS_FLAGS = 2 | 16
 EMPHASIS_NAME = re.compile(r"bold|black|heavy|semi|demi|medi|ital|obl", re.IGNORECASE)
+# Many embedded fixed-pitch fonts do not say so in their descriptor (URW's NimbusMonL, TeX's
+# CMTT); their family names do: Courier and its clones, TeX's typewriter faces, the coding
+# faces named "Mono", Consolas, Menlo, Inconsolata, Source Code, Fira Code (not the
+# foundry Monotype's proportional faces, "MonotypeCorsiva").
+FIXED_PITCH_NAME = re.compile(
+    r"mono(?!type)|courier|consol|menlo|typewriter|^(cm|lm|sf|ec|tc)tt|^nimbusmon|sourcecode|firacode",
+    re.IGNORECASE,
+)
 # A block is set off by its face when at least this share of its characters is emphasised.
 EMPHASIS_SHARE = 0.9
 
@@ -343,7 +352,10 @@ def _face(font: str) -> str:
 def _mark_faces(groups: list[Group], info: dict) -> None:
     """Set ``Block.fixed`` where most of a block's characters are in a fixed-pitch font, and
     ``Block.emphasis`` where nearly all are in a bold or italic face."""
-    fixed_spans = span_boxes(info, lambda s: s["flags"] & FIXED_PITCH_FLAG)
+    fixed_spans = span_boxes(
+        info,
+        lambda s: s["flags"] & FIXED_PITCH_FLAG or FIXED_PITCH_NAME.search(font_family(s["font"])),
+    )
     emphasised = span_boxes(
         info, lambda s: s["flags"] & EMPHASIS_FLAGS or EMPHASIS_NAME.search(_face(s["font"]))
     )

@@ -261,6 +261,9 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     turn = pymupdf.Matrix(rot)
     column_rules = [tuple(pymupdf.Rect(r) * turn) for r in posts]
     figures += [r for r in small if captioned(r, labelled, groups, em)]
+    # A code listing under (or over) its caption ("Listing 1: DAG definition example") is a
+    # float like a figure, though nothing is drawn: the caption goes with it, out of the flow.
+    figures += [g.box for g in groups if g.block.fixed and captioned(g.box, labelled, groups, em)]
     for r in figures:
         if ruled_top(r, rules):
             while _split_at_rule(groups, (r[0], r[1], r[2], r[1]), rot, table=em):

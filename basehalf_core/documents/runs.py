@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from basehalf_core.documents.reading_order import FLOW_ROLES
-from basehalf_core.documents.selection import caption_blocks, keep_running_text
+from basehalf_core.documents.selection import NOTE_WORDS, caption_blocks, keep_running_text
 from basehalf_core.documents.text import Run, join, run_key, small_print_sizes, style_size
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 
@@ -20,7 +20,8 @@ def make_runs(words: list, vocabulary) -> list[Run]:
     heading or a run-in set otherwise), so any such drag's quote is found word for word, and
     for each size the words not set smaller than it (small print between an abstract and the
     text): a drag narrowed to the running text (``Document.select_between``) reads without a
-    gap there.
+    gap there; and for each note long enough to start a drag in, the body with that note
+    (:func:`~.selection.note_at_end`).
     """
     groups: dict[str, list] = {}
     for w in words:
@@ -58,6 +59,19 @@ def make_runs(words: list, vocabulary) -> list[Run]:
             if where and where[-1] - where[0] + 1 != len(where) and where not in kept:
                 kept.add(where)
                 groups[f"{base} from size {size}"] = [part[k] for k in where]
+    # A drag from a note into the running text (or back) reads the text and that note
+    # (selection.note_at_end): one run for each note long enough to start a drag in.
+    body = groups.get("body", [])
+    if body:
+        notes: dict[int, int] = {}
+        for w in words:
+            if w.role not in FLOW_ROLES:
+                notes[w.block] = notes.get(w.block, 0) + 1
+        for block, n in notes.items():
+            if n >= NOTE_WORDS:
+                groups[f"body with note {block}"] = [
+                    w for w in words if w.role == "body" or w.block == block
+                ]
     runs = []
     for key, group in groups.items():
         text, spans = join(group, vocabulary)

@@ -22,14 +22,43 @@ from basehalf_core.documents.text_blocks import (
 )
 
 
-def drop_inner_marginalia(words: list[Word], chosen: list[int]) -> list[int]:
-    """A selection that holds running text keeps only running text.
+def drop_inner_marginalia(
+    words: list[Word], chosen: list[int], note: int | None = None
+) -> list[int]:
+    """A selection that holds running text keeps only running text (and the block ``note``:
+    see :func:`note_at_end`).
 
     A drag (or a rectangle) across a column break, a footnote or a margin stamp is about
     the sentence; a selection made wholly inside a footnote or a stamp keeps it.
     """
     body = [k for k in chosen if words[k].role in FLOW_ROLES]
-    return body or chosen
+    if not body:
+        return chosen
+    return [k for k in chosen if words[k].role in FLOW_ROLES or words[k].block == note]
+
+
+# A note a drag starts or ends in holds at least this many words (a page's number, a
+# footnote's marker alone, is none).
+NOTE_WORDS = 2
+
+
+def note_at_end(words: list[Word], a: int, b: int) -> int | None:
+    """The block of marginalia (a footnote, a running head, a stamp) that one end of a drag
+    is in, the other end in running text, or None.
+
+    A learner who starts a drag inside a note ("USA, 14 pages. https://doi.org/…" at the
+    foot of an ACM paper's reference format) and ends it in the text means the note from
+    there, as a drag from a caption reads the caption; the notes between are still left
+    out. Only between a note of :data:`NOTE_WORDS` words or more and running text (role
+    ``body``): each such pair is one run of the page (:func:`.runs.make_runs`), so the
+    passage is found again word for word.
+    """
+    ends = (words[a], words[b])
+    notes = [w for w in ends if w.role not in FLOW_ROLES]
+    if len(notes) != 1 or not any(w.role == "body" for w in ends):
+        return None
+    block = notes[0].block
+    return block if sum(w.block == block for w in words) >= NOTE_WORDS else None
 
 
 def floats_between(words: list[Word], chosen: list[int], start: int, end: int) -> list[int]:

@@ -1,0 +1,137 @@
+"""Rules found in the session of batches 173 onwards (the helpers' ro180 and later), and in
+the misses of the batches before them that were still open.
+
+An IST extended abstract (batch 155) centres "Listing 1: DAG definition example" over a code
+listing in 8-point Courier, the caption in the text's own font and size: the listing was
+left out of a drag from the paragraph over it to the one under it, its caption read. A
+caption set like the text, right before or after what the drag leaves out, goes with it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import drag
+from pagedraw import one_page, write_lines
+
+VOCABULARY = (
+    "the wave moves to the right and its energy stays the same over the whole run as the "
+    "scheme keeps the sum of squares"
+)
+WORDS = VOCABULARY.split()
+SIZE, LEAD = 10.0, 12.0
+LEFT = 54
+
+
+def _listing_under_its_caption(caption: str):
+    """A page drawer: a paragraph ending "in Figure 1.", ``caption`` centred under it in
+    the text's font and size, five numbered lines of 8-point Courier code, the text going on."""
+
+    def draw(page) -> None:
+        y = write_lines(page, LEFT, 80, [9] * 4, WORDS, size=SIZE, lead=LEAD)
+        page.insert_text((LEFT, y), "illustrated in Figure 1.", fontsize=SIZE, fontname="tiro")
+        page.insert_text((LEFT + 30, y + 24), caption, fontsize=SIZE, fontname="tiro")
+        code = [
+            "@task",
+            "def task_a(a: int) -> int:",
+            "    # user code",
+            "    return a + 1",
+            "task_a(10)",
+        ]
+        for k, line in enumerate(code):
+            page.insert_text((LEFT, y + 38 + 10 * k), str(k + 1), fontsize=8, fontname="tiro")
+            page.insert_text((LEFT + 14, y + 38 + 10 * k), line, fontsize=8, fontname="cour")
+        page.insert_text((LEFT, y + 96), "When task_a(10) runs", fontsize=SIZE, fontname="tiro")
+        write_lines(page, LEFT, y + 96 + LEAD, [9] * 3, WORDS, size=SIZE, lead=LEAD)
+
+    return draw
+
+
+def _two_columns_over_notes(page) -> None:
+    """An ACM first page: the left column's text ends over its reference format in 8
+    points ("… USA, 14 pages.") and the permission block in 7 points at its foot; the right
+    column opens "Structured encryption"."""
+    y = write_lines(page, LEFT, 80, [8] * 52, WORDS, size=9, lead=11)
+    page.insert_text((LEFT, y), "it closes.", fontsize=9, fontname="tiro")
+    note = [
+        "ACM Reference Format: Erik Blass and Travis Mayberry. 2022.",
+        "Iterative",
+        "Functions and Applications. In Proceedings, Nagasaki,",
+        "Japan. ACM, New York,",
+        "USA, 14 pages.",
+    ]
+    for k, line in enumerate(note):
+        page.insert_text((LEFT, y + 24 + 9 * k), line, fontsize=8, fontname="tiro")
+    permission = [
+        "Permission to make digital or hard copies of all or part of this work",
+        "for personal or classroom use is granted without fee provided that",
+        "copies are not made or distributed for profit or commercial advantage",
+    ]
+    for k, line in enumerate(permission):
+        page.insert_text((LEFT, y + 84 + 8 * k), line, fontsize=7, fontname="tiro")
+    page.insert_text(
+        (316, 80), "Structured encryption lets a data owner", fontsize=9, fontname="tiro"
+    )
+    write_lines(page, 316, 91, [8] * 62, WORDS, size=9, lead=11, start=3)
+
+
+def _typewriter_heading(page) -> None:
+    """Liner notes: an essay in 9-point Courier down the left column (the page's text), the
+    players' notes in 9-point Times on the right: a paragraph ending "with whom to play
+    music.", then "Associated acts" in 9.5-point Courier-Bold over its list in Times."""
+    write_lines(page, LEFT, 80, [6] * 50, WORDS, size=9, lead=11, font="cour")
+    y = write_lines(page, 316, 80, [7] * 12, WORDS, size=9, lead=11)
+    page.insert_text((316, y), "with whom to play music.", fontsize=9, fontname="tiro")
+    page.insert_text((316, y + 16), "Associated acts", fontsize=9.5, fontname="cobo")
+    page.insert_text((316, y + 28), "The Obleeks, Ricky Mirage", fontsize=9, fontname="tiro")
+
+
+# (page drawer, a drag's first and last words, the passage a person reads)
+DRAGS = [
+    pytest.param(
+        _listing_under_its_caption("Listing 1: DAG definition example"),
+        "1.",
+        "When",
+        "1. When",
+        id="a-listings-caption-set-like-the-text-goes-with-the-listing",
+    ),
+    pytest.param(
+        _listing_under_its_caption("The listing below defines two tasks"),
+        "1.",
+        "When",
+        "1. The listing below defines two tasks @task def task_a(a: int) -> int: "
+        "# user code return a + 1 task_a(10) When",
+        id="a-listing-with-no-caption-is-read-between-its-paragraphs",
+    ),
+    pytest.param(
+        _two_columns_over_notes,
+        "pages.",
+        "Structured",
+        "pages. Structured",
+        id="a-drag-that-starts-in-a-note-reads-it-from-there",
+    ),
+    pytest.param(
+        _two_columns_over_notes,
+        "closes.",
+        "Structured",
+        "closes. Structured",
+        id="notes-between-a-drags-ends-are-left-out",
+    ),
+    pytest.param(
+        _typewriter_heading,
+        "music.",
+        "Obleeks,",
+        "music. Associated acts The Obleeks,",
+        id="a-heading-set-larger-in-a-typewriter-face-is-read",
+    ),
+]
+
+
+@pytest.mark.parametrize(("draw", "first", "last", "expected"), DRAGS)
+def test_a_drag_reads_the_passage_a_person_reads(tmp_path, draw, first, last, expected):
+    got = drag(one_page(tmp_path, draw), 0, first, last)
+    assert got == expected, got
+
+
+def test_a_drag_that_starts_in_a_listings_caption_reads_it(tmp_path):
+    doc = one_page(tmp_path, _listing_under_its_caption("Listing 1: DAG definition example"))
+    assert drag(doc, 0, "Listing", "When") == "Listing 1: DAG definition example When"
