@@ -5,6 +5,21 @@ An IST extended abstract (batch 155) centres "Listing 1: DAG definition example"
 listing in 8-point Courier, the caption in the text's own font and size: the listing was
 left out of a drag from the paragraph over it to the one under it, its caption read. A
 caption set like the text, right before or after what the drag leaves out, goes with it.
+The listing's Courier (URW's NimbusMonL) did not say it was fixed-pitch in its descriptor:
+a face is fixed-pitch by its family's name too. Liner notes (batch 172) set their essay in
+Courier and a heading "Associated acts" in 9.5-point Courier-Bold over 9-point text: set
+larger than the text, a typewriter face makes a heading, not a listing.
+
+An ACM paper (batch 173) prints its reference format in 8 points at the foot of the left
+column, over the permission block: a drag from its last line ("14 pages. https://doi…")
+into the right column left the line out, as all notes between two ends of running text
+are. A drag that starts or ends in a note reads the note from there; a run of the page
+holds the text with each note, so its passage is found again.
+
+A tri-fold brochure (batch 174) ends its left panel with "Learn more at rladies.org" one
+bullet's spacing under its last bullet, lower than anything in the other panels: alone in
+the page's foot band it was taken for a footer. A line that follows its column's last
+paragraphs at their own spacing is the column's, as one that follows its lines is.
 """
 
 from __future__ import annotations
@@ -85,6 +100,20 @@ def _typewriter_heading(page) -> None:
     page.insert_text((316, y + 28), "The Obleeks, Ricky Mirage", fontsize=9, fontname="tiro")
 
 
+def _panels_of_a_brochure(page) -> None:
+    """The inside of a tri-fold on A4 landscape-like columns: the left panel's bullets, two
+    lines each, 20 points apart, run to the foot and end with "Learn more at example.org"
+    20 points under the last, below everything in the other two panels."""
+    y = 600
+    for k in range(4):
+        end = write_lines(page, LEFT, y, [5, 5], WORDS, size=10, lead=12, start=3 * k)
+        y = end + 20
+    page.insert_text((LEFT, y), "Learn more at example.org", fontsize=10, fontname="tiro")
+    page.insert_text((240, 80), "Why use it?", fontsize=10, fontname="tiro")
+    write_lines(page, 240, 92, [5] * 40, WORDS, size=10, lead=12)
+    write_lines(page, 420, 80, [5] * 40, WORDS, size=10, lead=12, start=4)
+
+
 # (page drawer, a drag's first and last words, the passage a person reads)
 DRAGS = [
     pytest.param(
@@ -115,6 +144,13 @@ DRAGS = [
         "Structured",
         "closes. Structured",
         id="notes-between-a-drags-ends-are-left-out",
+    ),
+    pytest.param(
+        _panels_of_a_brochure,
+        "Learn",
+        "Why",
+        "Learn more at example.org Why",
+        id="a-panels-last-line-at-its-bullets-spacing-is-no-footer",
     ),
     pytest.param(
         _typewriter_heading,

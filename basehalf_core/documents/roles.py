@@ -38,7 +38,8 @@ FOOT_BLOCK_TOP = 0.6
 FOOT_BLOCK_HEIGHT = 0.25
 FOOT_BLOCK_GAP = 1.0
 # A line at the foot follows the column's text at its own spacing when the last this many
-# gaps between its one-line blocks each differ from the line's gap by at most this ratio.
+# gaps between its blocks (lines or paragraphs) each differ from the line's gap by at most
+# this ratio.
 SPACING_LINES = 3
 SPACING_SAME = 0.8
 
@@ -373,7 +374,10 @@ def _apart_from_above(b: Block, blocks: list[Block], roles: dict, body_size: flo
 
     A text set with wide spacing (a Word paper's double-spaced Korean, each line a block of
     its own, 9 points apart) leaves that much between its lines: a line that follows the
-    column's last lines at their own spacing is the column's next line, however wide.
+    column's last lines at their own spacing is the column's next line, however wide. So
+    is a line that follows the column's last paragraphs at theirs (a brochure's panel
+    ends "Learn more at rladies.org" one bullet's spacing under its last bullet, lower on
+    the page than the other panels' text).
     """
     above = sorted(
         (
@@ -394,9 +398,7 @@ def _apart_from_above(b: Block, blocks: list[Block], roles: dict, body_size: flo
     if gap < 0.5 * body_size:
         return False
     spacing = [
-        lower.bbox[1] - upper.bbox[3]
-        for upper, lower in pairwise(above[-SPACING_LINES - 1 :])
-        if upper.lines == 1 and lower.lines == 1
+        lower.bbox[1] - upper.bbox[3] for upper, lower in pairwise(above[-SPACING_LINES - 1 :])
     ]
     same = all(SPACING_SAME * gap <= s <= gap / SPACING_SAME for s in spacing)
     return not (len(spacing) == SPACING_LINES and same)
