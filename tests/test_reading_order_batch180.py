@@ -20,6 +20,11 @@ A tri-fold brochure (batch 174) ends its left panel with "Learn more at rladies.
 bullet's spacing under its last bullet, lower than anything in the other panels: alone in
 the page's foot band it was taken for a footer. A line that follows its column's last
 paragraphs at their own spacing is the column's, as one that follows its lines is.
+
+IEEE Network (batch 172) opens a page's right column with two centred heads right over its
+text, level with a pull quote boxed over the left column: read as a row of title matter,
+they came before both columns. A centred block right over the paragraph it heads (within a
+size of it) is a column's head; rows of authors stand further off.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ from __future__ import annotations
 import pytest
 from conftest import drag
 from pagedraw import one_page, write_lines
+
+from basehalf_core.documents.text_blocks import Block, gaps
+from basehalf_core.documents.title_band import title_band
 
 VOCABULARY = (
     "the wave moves to the right and its energy stays the same over the whole run as the "
@@ -171,3 +179,36 @@ def test_a_drag_reads_the_passage_a_person_reads(tmp_path, draw, first, last, ex
 def test_a_drag_that_starts_in_a_listings_caption_reads_it(tmp_path):
     doc = one_page(tmp_path, _listing_under_its_caption("Listing 1: DAG definition example"))
     assert drag(doc, 0, "Listing", "When") == "Listing 1: DAG definition example When"
+
+
+def _block(n, bbox, style="ClassicoURW@9.0", lines=1, region=""):
+    return Block(
+        id=n,
+        bbox=bbox,
+        direction=(1.0, 0.0),
+        size=9.0,
+        chars=40 * lines,
+        lines=lines,
+        style=style,
+        region=region,
+    )
+
+
+def test_a_centred_head_right_over_its_columns_text_is_no_title_band():
+    """IEEE Network (batch 172) opens its right column with "Securing the Open Interfaces"
+    centred over "New Vulnerabilities", 3 points over the text (headings read as text, so
+    in its style), level with a pull quote's box over the left column: the three were read
+    as title matter before both columns. Rows of authors stand further off the text."""
+    quote = _block(1, (57, 38, 330, 50), style="AcuminProExtraCond@10.0", region="box")
+    head = _block(0, (390, 28, 508, 47))
+    sub = _block(2, (416, 51, 482, 67))
+    text = _block(3, (354, 70, 547, 413), lines=34)
+    left = _block(4, (145, 350, 336, 733), lines=38)
+    blocks = [quote, head, sub, text, left]
+    rows = gaps([(b.bbox[1] + 0.5, b.bbox[3] - 0.5) for b in blocks], 0.0)
+    assert title_band(blocks, rows, "ClassicoURW@9.0", blocks) == []
+    # The same row set off from the text by two lines is a row of title matter.
+    far = _block(3, (354, 88, 547, 413), lines=34)
+    blocks = [quote, head, sub, far, left]
+    rows = gaps([(b.bbox[1] + 0.5, b.bbox[3] - 0.5) for b in blocks], 0.0)
+    assert title_band(blocks, rows, "ClassicoURW@9.0", blocks) == [quote, head, sub]
