@@ -25,6 +25,12 @@ IEEE Network (batch 172) opens a page's right column with two centred heads righ
 text, level with a pull quote boxed over the left column: read as a row of title matter,
 they came before both columns. A centred block right over the paragraph it heads (within a
 size of it) is a column's head; rows of authors stand further off.
+
+ICML (batch 175) sets its four authors in one centred line over the columns; the space
+between the second author's marks and the third's name fell on the gutter, and the line's
+right half was read as the right column's head. A row of three blocks or more, level, one
+line each, whose gap across the gutter is no wider than its other gaps, standing apart
+from what follows, is one line read before the columns.
 """
 
 from __future__ import annotations
@@ -122,6 +128,26 @@ def _panels_of_a_brochure(page) -> None:
     write_lines(page, 420, 80, [5] * 40, WORDS, size=10, lead=12, start=4)
 
 
+def _authors_in_one_line(page) -> None:
+    """ICML's first page: a centred title, then four authors' names in one line, each with
+    its raised affiliation marks, the space between the second's marks and the third's name
+    falling on the columns' gutter; the abstract and the right column under it."""
+    page.insert_text((119, 100), "Learning to Reweight Examples", fontsize=14.5, fontname="tiro")
+    for x, name, marks in (
+        (155, "Mengye Ren", 210),
+        (225, "Wenyuan Zeng", 291),
+        (306, "Bin Yang", 347),
+        (362, "Raquel Urtasun", 432),
+    ):
+        page.insert_text((x, 151), name, fontsize=10, fontname="tiro")
+        page.insert_text((marks, 147), "1 2", fontsize=7, fontname="tiro")
+    page.insert_text((150, 186), "Abstract", fontsize=10, fontname="tiro")
+    y = write_lines(page, 75, 202, [6] * 40, WORDS, size=10, lead=12)
+    page.insert_text((75, y), "could have many", fontsize=10, fontname="tiro")
+    page.insert_text((307, 186), "different forms. Class imbalance", fontsize=10, fontname="tiro")
+    write_lines(page, 307, 198, [6] * 45, WORDS, size=10, lead=12, start=3)
+
+
 # (page drawer, a drag's first and last words, the passage a person reads)
 DRAGS = [
     pytest.param(
@@ -159,6 +185,13 @@ DRAGS = [
         "Why",
         "Learn more at example.org Why",
         id="a-panels-last-line-at-its-bullets-spacing-is-no-footer",
+    ),
+    pytest.param(
+        _authors_in_one_line,
+        "many",
+        "different",
+        "many different",
+        id="a-line-of-authors-across-the-gutter-is-read-before-the-columns",
     ),
     pytest.param(
         _typewriter_heading,

@@ -41,6 +41,7 @@ from basehalf_core.documents.title_band import (
     band_beside_gutter,
     band_under_columns,
     heads_over_columns,
+    line_across_gutter,
     lone_column_head,
     runs_on,
     title_band,
@@ -129,6 +130,7 @@ def xy_cut(
             grid_rows(blocks, rows, (lo, hi))
             or band_beside_gutter(blocks, rows, (lo, hi), min_col_gap)
             or band_under_columns(blocks, rows, (lo, hi), min_col_gap)
+            or line_across_gutter(blocks, rows, (lo, hi), min_col_gap)
         )
         if band:
             top, rest = band

@@ -7,6 +7,8 @@ out of :mod:`.reading_order`, which calls these from its XY-cut.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.text_blocks import (
     HEADING_RATIO,
@@ -339,3 +341,48 @@ def band_under_columns(
                 ):
                     return above, below
     return None
+
+
+# A line of names stands at least this many of its sizes over what follows it, its blocks
+# at most this many apart (a poster's box titles, level across its columns, stand further).
+LINE_APART = 1.0
+LINE_SPACE = 3.0
+
+
+def line_across_gutter(
+    blocks: list[Block],
+    rows: list[tuple[float, float]],
+    gutter: tuple[float, float],
+    min_gap: float,  # unused: the band finders share one signature
+) -> tuple[list[Block], list[Block]] | None:
+    """A top row that is one printed line across ``gutter``: ``(the row, the rest)`` or None.
+
+    ICML sets its four authors' names and affiliation marks in one centred line over the
+    columns, and the space between "Zeng 1 2" and "Bin Yang" fell where the columns' gutter
+    is: the line was cut in two and its right half read as the right column's head. A row
+    of three blocks or more, each one line, level with each other, whose gap across the
+    gutter is no wider than the widest of its other gaps (each at most :data:`LINE_SPACE`
+    sizes), standing apart (:data:`LINE_APART`) from what follows, is one line: read before
+    the columns. (Column heads level across the columns stand a column's width apart, a
+    poster's box titles further than that; authors' names right over their affiliations are
+    a grid; a table's head row is the table's.)
+    """
+    if not rows:
+        return None
+    top, rest = split_at(blocks, sum(rows[0]) / 2)
+    if len(top) < 3 or not rest or any(b.lines != 1 or b.region for b in top):
+        return None
+    size = max(b.size for b in top)
+    if min(b.bbox[1] for b in rest) - max(b.bbox[3] for b in top) < LINE_APART * size:
+        return None  # names over their affiliations: a grid of authors, read name by name
+    if max(b.bbox[1] for b in top) >= min(b.bbox[3] for b in top):
+        return None  # not level: every block of a line overlaps every other's height
+    line = sorted(top, key=lambda b: b.bbox[0])
+    spaces = [(a.bbox[2], b.bbox[0]) for a, b in pairwise(line)]
+    if any(x1 - x0 < -1 for x0, x1 in spaces):
+        return None  # blocks overlapping side by side: not one line of words
+    across = [s for s in spaces if s[0] <= gutter[0] + 1 and s[1] >= gutter[1] - 1]
+    others = [s[1] - s[0] for s in spaces if s not in across]
+    if len(across) != 1 or not others or max(others) > LINE_SPACE * size:
+        return None
+    return (top, rest) if across[0][1] - across[0][0] <= max(others) else None
