@@ -31,6 +31,11 @@ between the second author's marks and the third's name fell on the gutter, and t
 right half was read as the right column's head. A row of three blocks or more, level, one
 line each, whose gap across the gutter is no wider than its other gaps, standing apart
 from what follows, is one line read before the columns.
+
+A recital's leaflet (batch 176) numbers a sonata's movements "I.", "II.", "III.", the first
+in an upright face of its own hung left of its italic name: it grouped on its own and was
+read after the list. A number of an ordered list ("3.", "iv.", "II.") hung left of a line,
+in whatever face, opens that line, as a bullet does.
 """
 
 from __future__ import annotations
@@ -148,6 +153,20 @@ def _authors_in_one_line(page) -> None:
     write_lines(page, 307, 198, [6] * 45, WORDS, size=10, lead=12, start=3)
 
 
+def _movements_numbered_in_another_face(page) -> None:
+    """A recital's programme: "Sonata in C" over its movements, each numbered "I.", "II.",
+    "III." in 12-point Helvetica hung left of its name in 14-point Times Italic, and the
+    notes under them."""
+    page.insert_text((LEFT, 60), "Sonata in C, No. 60", fontsize=14, fontname="tibo")
+    for k, name in enumerate(("Allegro", "Adagio", "Allegro molto")):
+        page.insert_text(
+            (LEFT + 18, 78 + 18 * k), f"{'I' * (k + 1)}.", fontsize=12, fontname="helv"
+        )
+        page.insert_text((LEFT + 46, 78 + 18 * k), name, fontsize=14, fontname="tiit")
+    page.insert_text((LEFT, 146), "The Sonata in C was written", fontsize=12, fontname="helv")
+    write_lines(page, LEFT, 161, [9] * 8, WORDS, size=12, lead=15, font="helv")
+
+
 # (page drawer, a drag's first and last words, the passage a person reads)
 DRAGS = [
     pytest.param(
@@ -192,6 +211,13 @@ DRAGS = [
         "different",
         "many different",
         id="a-line-of-authors-across-the-gutter-is-read-before-the-columns",
+    ),
+    pytest.param(
+        _movements_numbered_in_another_face,
+        "60",
+        "Adagio",
+        "60 I. Allegro II. Adagio",
+        id="a-lists-numbers-hung-in-another-face-open-their-items",
     ),
     pytest.param(
         _typewriter_heading,

@@ -6,6 +6,8 @@ style, and the credit line closing a paragraph (split off it the other way).
 
 from __future__ import annotations
 
+import re
+
 from basehalf_core.documents.raw_text import _Segment, box_of
 
 # A credit line ends at its block's right edge and starts at least this many font sizes in.
@@ -23,12 +25,20 @@ BULLET_GAP = 2.0
 # square, arrow, check and diamond read in Latin-1 ("§", "Ø", "ü", "v"), dashes and arrows.
 # Only a group made of nothing else, each level with a line's first word, is such a column.
 HUNG_MARKS = BULLETS | frozenset("o§Øüv-–·➢►▶◆◇✓✔❖→")
+# An ordered list's number hung the same way, in a face of its own: "I.", "iv.", "3." (not
+# "C.", more often a sentence's last word or an initial than a hundredth item).
+ENUMERATOR = re.compile(r"([0-9]{1,2}|[ivx]{1,5}|[IVX]{1,5})\.")
 
 
 def hung_mark(text: str) -> bool:
-    """A list's mark hung left of its item: a bullet, a sign a word processor sets as one, or
-    a glyph of a symbol font's private-use range (Symbol's and Wingdings' bullets)."""
-    return text in HUNG_MARKS or (len(text) == 1 and 0xF000 <= ord(text) <= 0xF0FF)
+    """A list's mark hung left of its item: a bullet, a sign a word processor sets as one, a
+    glyph of a symbol font's private-use range (Symbol's and Wingdings' bullets), or an
+    ordered list's number (a programme's movements, "I." set upright before italic "Allegro")."""
+    return (
+        text in HUNG_MARKS
+        or (len(text) == 1 and 0xF000 <= ord(text) <= 0xF0FF)
+        or bool(ENUMERATOR.fullmatch(text))
+    )
 
 
 def attach_bullets(
