@@ -36,6 +36,11 @@ A recital's leaflet (batch 176) numbers a sonata's movements "I.", "II.", "III."
 in an upright face of its own hung left of its italic name: it grouped on its own and was
 read after the list. A number of an ordered list ("3.", "iv.", "II.") hung left of a line,
 in whatever face, opens that line, as a bullet does.
+
+Acta Acustica (batch 175) sets a display equation between two lines of a paragraph at their
+spacing, "(4)" at the column's right edge: the number joined the paragraph as a line of it,
+the line under the display joined the number, and the display was read after the whole
+paragraph. An equation's number level with a piece of its display goes with the display.
 """
 
 from __future__ import annotations
@@ -167,6 +172,23 @@ def _movements_numbered_in_another_face(page) -> None:
     write_lines(page, LEFT, 161, [9] * 8, WORDS, size=12, lead=15, font="helv")
 
 
+def _display_between_lines(page) -> None:
+    """Acta Acustica's column: a paragraph, a display equation set between two of its lines
+    at their spacing with "(4)" at the column's right edge, "where c is the viscosity." under
+    it, then "2.3 Tone holes" over the next paragraph."""
+    y = write_lines(page, LEFT, 80, [9] * 4, WORDS, size=SIZE, lead=LEAD)
+    page.insert_text((LEFT + 40, y + 1), "r = a b/c,", fontsize=SIZE, fontname="helv")
+    page.insert_text((LEFT + 170, y + 1), "(4)", fontsize=SIZE, fontname="tiro")
+    page.insert_text(
+        (LEFT, y + LEAD + 3), "where c is the viscosity.", fontsize=SIZE, fontname="tiro"
+    )
+    page.insert_text((LEFT, y + 3 * LEAD + 3), "2.3 Tone holes", fontsize=SIZE, fontname="tibo")
+    page.insert_text(
+        (LEFT, y + 4 * LEAD + 3), "Each hole is a junction", fontsize=SIZE, fontname="tiro"
+    )
+    write_lines(page, LEFT, y + 5 * LEAD + 3, [9] * 4, WORDS, size=SIZE, lead=LEAD)
+
+
 # (page drawer, a drag's first and last words, the passage a person reads)
 DRAGS = [
     pytest.param(
@@ -218,6 +240,13 @@ DRAGS = [
         "Adagio",
         "60 I. Allegro II. Adagio",
         id="a-lists-numbers-hung-in-another-face-open-their-items",
+    ),
+    pytest.param(
+        _display_between_lines,
+        "viscosity.",
+        "Each",
+        "viscosity. 2.3 Tone holes Each",
+        id="a-display-between-two-lines-is-read-between-them",
     ),
     pytest.param(
         _typewriter_heading,
