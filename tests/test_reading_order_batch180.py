@@ -41,10 +41,17 @@ Acta Acustica (batch 175) sets a display equation between two lines of a paragra
 spacing, "(4)" at the column's right edge: the number joined the paragraph as a line of it,
 the line under the display joined the number, and the display was read after the whole
 paragraph. An equation's number level with a piece of its display goes with the display.
+
+An annual report (batch 178) sets a tinted box of text over a ruled table whose caption is
+set in the text's face and size: a drag from the box into the text under the table read the
+caption (only a drag with both ends in running text left floats out). A caption between the
+two ends of a drag is left out whatever the ends are in; a drag that starts or ends in it
+reads it.
 """
 
 from __future__ import annotations
 
+import pymupdf
 import pytest
 from conftest import drag
 from pagedraw import one_page, write_lines
@@ -189,6 +196,31 @@ def _display_between_lines(page) -> None:
     write_lines(page, LEFT, y + 5 * LEAD + 3, [9] * 4, WORDS, size=SIZE, lead=LEAD)
 
 
+def _box_over_a_captioned_table(page) -> None:
+    """An annual report: a tinted box of text at the top, under it "Table 6.1: The
+    highlights" in the text's face and size over a ruled table, then the text."""
+    page.draw_rect(pymupdf.Rect(50, 50, 545, 150), color=None, fill=(0.95, 0.85, 0.85))
+    y = write_lines(page, 60, 70, [9] * 5, WORDS, size=10.5, lead=13, font="helv")
+    page.insert_text((60, y), "to deal with prevention.", fontsize=10.5, fontname="helv")
+    page.insert_text(
+        (54, 175), "Table 6.1: The highlights of the tour", fontsize=10.5, fontname="helv"
+    )
+    for k in range(5):
+        page.draw_line((54, 182 + 20 * k), (545, 182 + 20 * k), width=0.5)
+    for k, row in enumerate(
+        (
+            ("State", "Days", "Reached"),
+            ("Delhi", "17", "1.29"),
+            ("Gujarat", "13", "6.03"),
+            ("Kerala", "9", "1.42"),
+        )
+    ):
+        for j, cell in enumerate(row):
+            page.insert_text((60 + 160 * j, 196 + 20 * k), cell, fontsize=10, fontname="helv")
+    page.insert_text((54, 280), "about drug use and sex,", fontsize=10.5, fontname="helv")
+    write_lines(page, 54, 293, [9] * 6, WORDS, size=10.5, lead=13, font="helv")
+
+
 # (page drawer, a drag's first and last words, the passage a person reads)
 DRAGS = [
     pytest.param(
@@ -247,6 +279,13 @@ DRAGS = [
         "Each",
         "viscosity. 2.3 Tone holes Each",
         id="a-display-between-two-lines-is-read-between-them",
+    ),
+    pytest.param(
+        _box_over_a_captioned_table,
+        "prevention.",
+        "about",
+        "prevention. about",
+        id="a-caption-between-a-box-and-the-text-goes-with-its-table",
     ),
     pytest.param(
         _typewriter_heading,

@@ -206,7 +206,11 @@ def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
     heads = headings_between(words, chosen, style_size(style))
     kept = {k for k in chosen if words[k].style == style or words[k].block in heads}
     kept |= run_ins(words, chosen, kept, style_size(style))
-    return [k for k in chosen if k in kept]
+    # A caption set like the text between the ends (a drag from a boxed aside into the text
+    # under a table's caption) goes with its float; a drag that starts or ends in it reads it.
+    ends = {words[chosen[0]].block, words[chosen[-1]].block}
+    captions = caption_blocks(words) - ends
+    return [k for k in chosen if k in kept and words[k].block not in captions]
 
 
 # A label ends in a colon or a dash ("Keywords:", "Palabras clave—", "Index Terms—").
