@@ -47,6 +47,12 @@ set in the text's face and size: a drag from the box into the text under the tab
 caption (only a drag with both ends in running text left floats out). A caption between the
 two ends of a drag is left out whatever the ends are in; a drag that starts or ends in it
 reads it.
+
+An IEEE transactions' first page (batch 179) centres its copyright line across the page's
+foot right under the left column's footnotes, in their print: it joined them as their next
+line, the block closed the gutter, and the page was read in rows, the right column before
+the left one's introduction. A line reaching two sizes or more past the right edge a block's
+lines are justified to is no line of it.
 """
 
 from __future__ import annotations
@@ -221,6 +227,29 @@ def _box_over_a_captioned_table(page) -> None:
     write_lines(page, 54, 293, [9] * 6, WORDS, size=10.5, lead=13, font="helv")
 
 
+def _copyright_line_under_the_notes(page) -> None:
+    """An IEEE transactions' first page: the left column's abstract in bold, "I.
+    INTRODUCTION" and its text under it, its footnotes in 8 points
+    justified at the column's foot, and right under them the copyright line centred across
+    the page in the same print; the right column's text runs down to just above that line."""
+    y = write_lines(page, LEFT, 80, [8] * 20, WORDS, size=9, lead=11, font="tibo")
+    page.insert_text((LEFT, y), "real-time systems.", fontsize=9, fontname="tibo")
+    page.insert_text((130, y + 30), "I. INTRODUCTION", fontsize=10, fontname="tiro")
+    page.insert_text((LEFT, y + 46), "COMMON to many embedded", fontsize=10, fontname="tiro")
+    y = write_lines(page, LEFT, y + 58, [7] * 20, WORDS, size=10, lead=12)
+    note = "Manuscript received April 3, 2018; revised June 8, 2018."
+    for k in range(3):  # lines of one length: justified to one right edge
+        page.insert_text((LEFT, y + 16 + 9 * k), note, fontsize=8, fontname="tiro")
+    page.insert_text((LEFT, y + 43), "such as earth.", fontsize=8, fontname="tiro")
+    line = "0278-0070 (c) 2018 IEEE. Personal use is permitted, but republication requires"
+    page.insert_text((124, y + 58), line, fontsize=8, fontname="tiro")
+    page.insert_text(
+        (144, y + 67), "See the IEEE's site for more information.", fontsize=8, fontname="tiro"
+    )
+    page.insert_text((316, 80), "drone. Our first step is to", fontsize=10, fontname="tiro")
+    write_lines(page, 316, 92, [7] * 47, WORDS, size=10, lead=12, start=4)
+
+
 # (page drawer, a drag's first and last words, the passage a person reads)
 DRAGS = [
     pytest.param(
@@ -339,3 +368,11 @@ def test_a_centred_head_right_over_its_columns_text_is_no_title_band():
     blocks = [quote, head, sub, far, left]
     rows = gaps([(b.bbox[1] + 0.5, b.bbox[3] - 0.5) for b in blocks], 0.0)
     assert title_band(blocks, rows, "ClassicoURW@9.0", blocks) == [quote, head, sub]
+
+
+def test_a_line_far_past_the_edge_of_justified_notes_is_not_theirs(tmp_path):
+    words = one_page(tmp_path, _copyright_line_under_the_notes).words(0)
+    block = {w.text: w.block for w in words}
+    assert block["0278-0070"] != block["Manuscript"]
+    # The notes' own short last line is theirs.
+    assert block["earth."] == block["Manuscript"]

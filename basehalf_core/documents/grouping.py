@@ -111,6 +111,15 @@ def group(segs: list[_Segment], rot) -> list[Group]:
                     # A credit line set flush right is one line: it joins, to be split off
                     # (split_credit_lines); a table's cells are short.
                     continue
+                if (
+                    x1 > bx1 + PAST_EDGE * seg.size
+                    and bx1 - bx0 >= COLUMN_LINE * seg.size  # a column's, not a table's cells
+                    and _justified(members, seg.size)
+                ):
+                    # Far past the right edge its lines are justified to: no line of this
+                    # paragraph (IEEE's copyright line, centred across the page's foot under
+                    # the left column's footnotes, joined them and closed the gutter).
+                    continue
                 if x0 >= last[2] and _full_line(last, members, seg.size):
                     # Clear right of a full line of the block's column: the next column's
                     # line, not this paragraph's (an abstract across the page, set one line
@@ -226,6 +235,16 @@ def _column_under(seg: _Segment, ordered: list[_Segment]) -> bool:
         and o.box[1] - y1 <= LINE_GAP * seg.size
         for o in ordered
     )
+
+
+# A line reaching this many sizes past a justified block's right edge is not its next line.
+PAST_EDGE = 2.0
+
+
+def _justified(members: list[_Segment], size: float) -> bool:
+    """Do two lines of the block or more end at its right edge (within half a size)?"""
+    right = max(m.box[2] for m in members)
+    return sum(m.box[2] >= right - 0.5 * size for m in members) >= 2
 
 
 def _full_line(last: tuple, members: list[_Segment], size: float) -> bool:
