@@ -51,7 +51,7 @@ reads it.
 An IEEE transactions' first page (batch 179) centres its copyright line across the page's
 foot right under the left column's footnotes, in their print: it joined them as their next
 line, the block closed the gutter, and the page was read in rows, the right column before
-the left one's introduction. A line reaching two sizes or more past the right edge a block's
+the left one's introduction. A line reaching four sizes or more past the right edge a block's
 lines are justified to is no line of it.
 """
 

@@ -237,14 +237,19 @@ def _column_under(seg: _Segment, ordered: list[_Segment]) -> bool:
     )
 
 
-# A line reaching this many sizes past a justified block's right edge is not its next line.
-PAST_EDGE = 2.0
+# A line reaching this many sizes past a justified block's right edge is not its next line;
+# a block is justified when this many lines or more end at one edge.
+PAST_EDGE = 4.0
+JUSTIFIED_LINES = 3
 
 
 def _justified(members: list[_Segment], size: float) -> bool:
-    """Do two lines of the block or more end at its right edge (within half a size)?"""
+    """Are the block's lines justified: three or more, and half of them or more, ending at
+    its right edge (within half a size)? Ragged lines end where their words do; a block of
+    notes ends each of its paragraphs short."""
     right = max(m.box[2] for m in members)
-    return sum(m.box[2] >= right - 0.5 * size for m in members) >= 2
+    flush = sum(m.box[2] >= right - 0.5 * size for m in members)
+    return flush >= JUSTIFIED_LINES and 2 * flush >= len(members)
 
 
 def _full_line(last: tuple, members: list[_Segment], size: float) -> bool:
