@@ -53,6 +53,11 @@ foot right under the left column's footnotes, in their print: it joined them as 
 line, the block closed the gutter, and the page was read in rows, the right column before
 the left one's introduction. A line reaching four sizes or more past the right edge a block's
 lines are justified to is no line of it.
+
+RTAS and IPSN (batch 179) set a table's caption over three lines, the first with its label
+in another face: the first line went with the table, the next ones were read as running
+text. A block right under a caption's, in its typeface and size, at a line's spacing, that
+goes on the caption's unfinished sentence in lower case, is the caption's.
 """
 
 from __future__ import annotations
@@ -250,6 +255,32 @@ def _copyright_line_under_the_notes(page) -> None:
     write_lines(page, 316, 92, [7] * 47, WORDS, size=10, lead=12, start=4)
 
 
+def _table_caption_in_two_faces(page) -> None:
+    """RTAS's right column: a ruled table at its top, its caption under it, "TABLE I:
+    Round-trip socket and timer" in 10-point bold, the caption's next lines ("overheads
+    with ...") in the text's 9-point roman, then the column's text; the left column's text
+    ends "low-criticality)"."""
+    y = write_lines(page, LEFT, 80, [7] * 50, WORDS, size=9, lead=11)
+    page.insert_text((LEFT, y), "(often low-criticality)", fontsize=9, fontname="tiro")
+    for k in range(4):
+        page.draw_line((316, 60 + 14 * k), (545, 60 + 14 * k), width=0.5)
+    for k, row in enumerate((("Comm.", "Host", "VM"), ("Same", "26670", "105228"))):
+        for j, cell in enumerate(row):
+            page.insert_text((322 + 70 * j, 71 + 14 * k), cell, fontsize=8, fontname="tiro")
+    page.insert_text(
+        (316, 122), "TABLE I: Round-trip socket and timer", fontsize=10, fontname="tibo"
+    )
+    for k, line in enumerate(
+        (
+            "overheads with virtualization in Linux. The numbers",
+            "give the slowdown from Host-only operation.",
+        )
+    ):
+        page.insert_text((316, 132 + 10 * k), line, fontsize=9, fontname="tiro")
+    page.insert_text((316, 166), "tasks to consume the remaining", fontsize=9, fontname="tiro")
+    write_lines(page, 316, 177, [7] * 50, WORDS, size=9, lead=11)
+
+
 # (page drawer, a drag's first and last words, the passage a person reads)
 DRAGS = [
     pytest.param(
@@ -315,6 +346,13 @@ DRAGS = [
         "about",
         "prevention. about",
         id="a-caption-between-a-box-and-the-text-goes-with-its-table",
+    ),
+    pytest.param(
+        _table_caption_in_two_faces,
+        "low-criticality)",
+        "tasks",
+        "low-criticality) tasks",
+        id="a-captions-lines-under-its-labelled-first-go-with-it",
     ),
     pytest.param(
         _typewriter_heading,

@@ -15,7 +15,7 @@ import unicodedata
 from basehalf_core.documents.grouping import Group, next_block_id, segment_text, split_group
 from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.labels import CAPTION_LABEL
-from basehalf_core.documents.text import is_cjk
+from basehalf_core.documents.text import is_cjk, style_family
 from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
 
 # A panel's letter has at most this many characters, and stands at most this many of the
@@ -259,6 +259,57 @@ def caption_by_face(g: Group, groups: list[Group], figures: list, em: float) -> 
         ):
             return True
     return False
+
+
+# A caption's next lines follow its first at most this many of its sizes under it, set in
+# its size to this share (a line holding a smaller sign comes out a point smaller).
+TAIL_GAP = 0.6
+TAIL_SIZE = 0.15
+# ... and hold at most this many lines (a paragraph of the text grouped with them is none).
+TAIL_LINES = 6
+SENTENCE_ENDS = (".", "!", "?", ":")
+
+
+def _one_family(a: str, b: str) -> bool:
+    """Two families of one typeface: equal, or one the other's name with a weight's letters
+    after it (Linux Libertine's bold "LinLibertineTB" beside "LinLibertineT")."""
+    return bool(a) and bool(b) and (a.startswith(b) or b.startswith(a))
+
+
+def caption_tails(groups: list[Group]) -> None:
+    """Mark the rest of a caption whose first line was grouped apart (``float`` too).
+
+    The RTAS paper sets "TABLE I: Round-trip socket and timer notification" over two more
+    lines of the caption; the first line, grouped on its own, was the table's caption, the
+    lines under it running text, read between the column above and the text under them.
+    A block of a few lines (:data:`TAIL_LINES`) right under a caption's block (labelled, a
+    float), in its family and size, from
+    its left edge, at a line's spacing (:data:`TAIL_GAP`, :data:`TAIL_SIZE`), that goes on
+    the caption's sentence (the caption's last line ends without closing it and the block
+    opens in lower case) is the caption's. Repeated down a chain of such blocks. (Running
+    text carried on from another column opens in lower case too, under a caption that ends
+    its sentence.)
+    """
+    captions = [
+        g for g in groups if g.block.region == "float" and CAPTION_LABEL.match(first_line(g))
+    ]
+    while captions:
+        cap = captions.pop()
+        b = cap.block
+        for g in groups:
+            o = g.block
+            if (
+                not o.region
+                and o.lines <= TAIL_LINES
+                and abs(o.size - b.size) <= TAIL_SIZE * b.size
+                and abs(g.box[0] - cap.box[0]) <= b.size
+                and -0.3 * b.size <= g.box[1] - cap.box[3] <= TAIL_GAP * b.size
+                and _one_family(style_family(o.style), style_family(b.style))
+                and not b.last_word.endswith(SENTENCE_ENDS)
+                and o.first_word[:1].islower()
+            ):
+                o.region = "float"
+                captions.append(g)
 
 
 def title_over(g: Group, groups: list[Group], figures: list, em: float) -> bool:

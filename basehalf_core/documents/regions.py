@@ -15,6 +15,7 @@ from basehalf_core.documents.captions import (
     CAPTION_LABEL,
     caption_beside,
     caption_by_face,
+    caption_tails,
     credit_under,
     first_line,
     near,
@@ -354,6 +355,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
             or caption_by_face(g, groups, figures, em)
         ):
             g.block.region = "float"
+    caption_tails(groups)
     for g, band in headings:
         g.block.region = _region_under(g, groups, em)
         g.block.banner = True
