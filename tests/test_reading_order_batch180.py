@@ -281,6 +281,49 @@ def _table_caption_in_two_faces(page) -> None:
     write_lines(page, 316, 177, [7] * 50, WORDS, size=9, lead=11)
 
 
+def _authors_of_four_lines(page) -> None:
+    """IWCMC's first page: a title, then two authors side by side, each name centred over
+    four centred lines (department, university, city, e-mail) in the text's own face and
+    size, over the two columns."""
+    page.insert_text(
+        (120, 70), "Energy Efficient Routing for Sensors", fontsize=20, fontname="tiro"
+    )
+    for middle, lines in (
+        (
+            180,
+            (
+                "Usama Ahmed",
+                "Information Security Department",
+                "National University of Sciences",
+                "Islamabad, Pakistan",
+                "usama@mcs.edu.pk",
+            ),
+        ),
+        (
+            430,
+            (
+                "Faisal Hussain",
+                "Computer Sciences Department",
+                "National University of Sciences",
+                "Islamabad, Pakistan",
+                "faisal@mcs.edu.pk",
+            ),
+        ),
+    ):
+        for k, line in enumerate(lines):
+            width = pymupdf.get_text_length(line, fontsize=9.5, fontname="tiro")
+            page.insert_text(
+                (middle - width / 2, 110 + (18 if k else 0) + 11 * k),
+                line,
+                fontsize=9.5,
+                fontname="tiro",
+            )
+    y = write_lines(page, LEFT, 200, [7] * 50, WORDS, size=9.5, lead=11.5)
+    page.insert_text((LEFT, y), "advance concepts to", fontsize=9.5, fontname="tiro")
+    page.insert_text((316, 200), "perception entirely shifting", fontsize=9.5, fontname="tiro")
+    write_lines(page, 316, 211.5, [7] * 50, WORDS, size=9.5, lead=11.5, start=3)
+
+
 # (page drawer, a drag's first and last words, the passage a person reads)
 DRAGS = [
     pytest.param(
@@ -353,6 +396,13 @@ DRAGS = [
         "tasks",
         "low-criticality) tasks",
         id="a-captions-lines-under-its-labelled-first-go-with-it",
+    ),
+    pytest.param(
+        _authors_of_four_lines,
+        "concepts",
+        "perception",
+        "concepts to perception",
+        id="authors-centred-over-four-lines-are-title-matter",
     ),
     pytest.param(
         _typewriter_heading,

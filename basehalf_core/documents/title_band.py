@@ -134,10 +134,11 @@ def _section_head(band: list[Block], rest: list[Block], body_style: str) -> bool
     )
 
 
-# Title matter is a short block (at most this many lines) centred on a block right above or
+# Title matter is a short block (at most this many lines: an author's department, university,
+# city and e-mail) centred on a block right above or
 # below it (within this many of its sizes) to this share of its size, the two widths
 # differing by more than a size.
-CENTRED_LINES = 3
+CENTRED_LINES = 4
 CENTRED_GAP = 2.0
 CENTRED_SLACK = 0.2
 # ... and at most this share of the widest block on the page.
