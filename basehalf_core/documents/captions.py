@@ -284,10 +284,10 @@ def caption_tails(groups: list[Group]) -> None:
     lines under it running text, read between the column above and the text under them.
     A block of a few lines (:data:`TAIL_LINES`) right under a caption's block (labelled, a
     float), in its family and size, from its left edge, at a line's spacing
-    (:data:`TAIL_GAP`, :data:`TAIL_SIZE`), that goes on the caption's sentence (the caption's last line ends without closing it and the block
-    opens in lower case) is the caption's. Repeated down a chain of such blocks. (Running
-    text carried on from another column opens in lower case too, under a caption that ends
-    its sentence.)
+    (:data:`TAIL_GAP`, :data:`TAIL_SIZE`), that goes on the caption's sentence (the
+    caption's last line ends without closing it and the block opens in lower case) is the
+    caption's. Repeated down a chain of such blocks. (Running text carried on from another
+    column opens in lower case too, under a caption that ends its sentence.)
     """
     captions = [
         g for g in groups if g.block.region == "float" and CAPTION_LABEL.match(first_line(g))
