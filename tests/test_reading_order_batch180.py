@@ -67,6 +67,9 @@ import pytest
 from conftest import drag
 from pagedraw import one_page, write_lines
 
+from basehalf_core.documents.captions import caption_tails
+from basehalf_core.documents.grouping import Group
+from basehalf_core.documents.raw_text import _Segment, _Unit
 from basehalf_core.documents.text_blocks import Block, gaps
 from basehalf_core.documents.title_band import title_band
 
@@ -464,3 +467,32 @@ def test_a_line_far_past_the_edge_of_justified_notes_is_not_theirs(tmp_path):
     assert block["0278-0070"] != block["Manuscript"]
     # The notes' own short last line is theirs.
     assert block["earth."] == block["Manuscript"]
+
+
+def _group(n, text, box, *, style="NimbusRomNo9L@10.0", region="", lines=1):
+    words = text.split()
+    units = [_Unit(box, w, 0, 0, False) for w in words]
+    family, size = style.split("@")
+    block = Block(
+        id=n,
+        bbox=box,
+        direction=(1.0, 0.0),
+        size=float(size),
+        chars=len(text),
+        lines=lines,
+        style=style,
+        region=region,
+        first_word=words[0],
+        last_word=words[-1],
+    )
+    return Group(block, [_Segment(units, family, float(size), (1.0, 0.0), len(text))], box)
+
+
+def test_the_rest_of_a_captions_line_set_apart_goes_with_it():
+    """LAGraph's "Listing 1: LAGraph" and, after the fixed-pitch name's gap, "Graph data
+    structure and methods." on the same line, grouped apart (its style the name's)."""
+    caption = _group(18, "Listing 1: LAGraph", (323, 439, 402, 450), region="float")
+    rest = _group(19, "Graph data structure and methods.", (410, 439, 552, 450), style="txtt@10.0")
+    text = _group(20, "The LAGraph project is more", (312, 477, 563, 571), lines=8)
+    caption_tails([caption, rest, text])
+    assert (rest.block.region, text.block.region) == ("float", "")

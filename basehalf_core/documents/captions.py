@@ -286,8 +286,9 @@ def caption_tails(groups: list[Group]) -> None:
     float), in its family and size, from its left edge, at a line's spacing
     (:data:`TAIL_GAP`, :data:`TAIL_SIZE`), that goes on the caption's sentence (the
     caption's last line ends without closing it and the block opens in lower case) is the
-    caption's. Repeated down a chain of such blocks. (Running text carried on from another
-    column opens in lower case too, under a caption that ends its sentence.)
+    caption's; so is one going on the caption's single line after a word's space. Repeated
+    down a chain of such blocks. (Running text carried on from another column opens in lower
+    case too, under a caption that ends its sentence.)
     """
     captions = [
         g for g in groups if g.block.region == "float" and CAPTION_LABEL.match(first_line(g))
@@ -301,14 +302,32 @@ def caption_tails(groups: list[Group]) -> None:
                 not o.region
                 and o.lines <= TAIL_LINES
                 and abs(o.size - b.size) <= TAIL_SIZE * b.size
-                and abs(g.box[0] - cap.box[0]) <= b.size
-                and -0.3 * b.size <= g.box[1] - cap.box[3] <= TAIL_GAP * b.size
-                and _one_family(style_family(o.style), style_family(b.style))
-                and not b.last_word.endswith(SENTENCE_ENDS)
-                and o.first_word[:1].islower()
+                and (_under(g, cap) or _on_its_line(g, cap))
             ):
                 o.region = "float"
                 captions.append(g)
+
+
+def _under(g: Group, cap: Group) -> bool:
+    """``g`` right under ``cap`` from its left edge, in its typeface, going on its
+    unfinished sentence in lower case."""
+    b = cap.block
+    return (
+        _one_family(style_family(g.block.style), style_family(b.style))
+        and abs(g.box[0] - cap.box[0]) <= b.size
+        and -0.3 * b.size <= g.box[1] - cap.box[3] <= TAIL_GAP * b.size
+        and not b.last_word.endswith(SENTENCE_ENDS)
+        and g.block.first_word[:1].islower()
+    )
+
+
+def _on_its_line(g: Group, cap: Group) -> bool:
+    """``g`` going on ``cap``'s one line after a word's space, in any face (LAGraph's
+    "Listing 1: LAGraph_Graph data structure and methods.", split at the fixed-pitch name,
+    which gave the rest its style)."""
+    b = cap.block
+    level = min(g.box[3], cap.box[3]) - max(g.box[1], cap.box[1])
+    return b.lines == 1 and level >= 0.5 * b.size and 0 <= g.box[0] - cap.box[2] <= b.size
 
 
 def title_over(g: Group, groups: list[Group], figures: list, em: float) -> bool:
