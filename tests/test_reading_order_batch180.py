@@ -58,6 +58,12 @@ RTAS and IPSN (batch 179) set a table's caption over three lines, the first with
 in another face: the first line went with the table, the next ones were read as running
 text. A block right under a caption's, in its typeface and size, at a line's spacing, that
 goes on the caption's unfinished sentence in lower case, is the caption's.
+
+A workshop's flyer (batch 184) sets two rows of heads level across its columns, "More info"
+and "Organizers:", the second hanging a size left of its bulleted list: a row repeating the
+style of a row above was taken for authors' e-mails, and a head reaching into the gutter for
+a headline, so the row was read before both columns. Only a row right under its like (within
+four sizes) repeats title matter, and a head may hang into the gutter by a size and a half.
 """
 
 from __future__ import annotations
@@ -71,7 +77,7 @@ from basehalf_core.documents.captions import caption_tails
 from basehalf_core.documents.grouping import Group
 from basehalf_core.documents.raw_text import _Segment, _Unit
 from basehalf_core.documents.text_blocks import Block, gaps
-from basehalf_core.documents.title_band import title_band
+from basehalf_core.documents.title_band import heads_over_columns, title_band
 
 VOCABULARY = (
     "the wave moves to the right and its energy stays the same over the whole run as the "
@@ -496,3 +502,27 @@ def test_the_rest_of_a_captions_line_set_apart_goes_with_it():
     text = _group(20, "The LAGraph project is more", (312, 477, 563, 571), lines=8)
     caption_tails([caption, rest, text])
     assert (rest.block.region, text.block.region) == ("float", "")
+
+
+def test_a_second_row_of_heads_hanging_over_a_list_heads_its_columns():
+    """SCAI'17's flyer (batch 184): "Important dates" and "Invited Speakers" level over two
+    columns, lower "More info" and "Organizers:" level over two more, the latter hanging a
+    size left of its bulleted list (the blocks' boxes as the reader groups them)."""
+
+    def block(n, bbox, size, lines=1):
+        return _block(n, bbox, style=f"LiberationSans@{size}", lines=lines)
+
+    first = [block(3, (62, 482, 199, 502), 18.0), block(4, (292, 482, 436, 502), 18.0)]
+    over = [block(6, (80, 522, 286, 582), 12.0, 5), block(5, (310, 509, 526, 609), 12.0, 8)]
+    heads = [
+        block(8, (62.3, 624.3, 144.1, 644.6), 18.0),
+        block(7, (291.7, 623.0, 392.8, 643.3), 18.0),
+    ]
+    under = [
+        block(10, (62.3, 671.9, 206.4, 708.9), 12.0, 2),
+        block(9, (309.7, 652.7, 508.1, 728.2), 11.0, 4),
+    ]
+    for b in first + over + heads + under:
+        b.size = float(b.style.split("@")[1])
+    page = first + over + heads + under
+    assert heads_over_columns(heads, under, 10.0, "LiberationSans@11.0", page)

@@ -24,6 +24,10 @@ from basehalf_core.documents.text_blocks import (
 HEAD_GAP = 2.0
 HEAD_LINES = 3
 HEAD_RATIO = 1.15
+# Title matter's rows stand at most this many of their sizes apart.
+REPEAT_REACH = 4.0
+# A column's head may hang out into the gutter by this many of its sizes.
+HEAD_HANG = 1.5
 
 
 def heads_over_columns(
@@ -47,8 +51,15 @@ def heads_over_columns(
     if len(top) < 2 or any(b.lines != 1 for b in top):
         return False
     styles = {b.style for b in top}
-    if any(o.style in styles and o.bbox[3] <= min(b.bbox[1] for b in top) for o in page):
-        return False  # a row repeating title matter's style above it: the authors' e-mails
+    y0 = min(b.bbox[1] for b in top)
+    if any(
+        o.style in styles and o.bbox[3] <= y0 and y0 - o.bbox[3] <= REPEAT_REACH * o.size
+        for o in page
+    ):
+        # A row repeating title matter's style right above it: the authors' e-mails under
+        # their names and affiliations, some lines down (a flyer's earlier row of heads,
+        # over its own columns further up, is no such matter).
+        return False
     # The first gap across the columns: a paragraph ending there is a row of its own.
     rows = gaps([(b.bbox[1] + 0.5, b.bbox[3] - 0.5) for b in rest], 0.0)
     foot = rows[0][0] if rows else float("inf")
@@ -62,8 +73,18 @@ def heads_over_columns(
     columns = set()
     for b in top:
         x0, x1 = b.bbox[0] + 0.5, b.bbox[2] - 0.5
-        if any(x0 < hi and x1 > lo and not lo <= x0 < x1 <= hi for lo, hi in gutters):
-            return False  # into or across a gutter: a headline, not a column's head
+        hang = HEAD_HANG * b.size
+        if any(
+            x0 < hi
+            and x1 > lo
+            and not lo <= x0 < x1 <= hi  # a head may lie in a gutter, its panel empty under it
+            and not (lo < x0 and x1 > hi and hi - x0 <= hang)  # or hang out over its list
+            for lo, hi in gutters
+        ):
+            # Into or across a gutter: a headline, not a column's head. A head may hang a
+            # little into the gutter left of its column ("Organizers:" a size left of its
+            # bullets).
+            return False
         middle = (b.bbox[0] + b.bbox[2]) / 2
         if b.bbox[2] <= left or b.bbox[0] >= right:
             columns.add(-1 if middle < left else len(gutters) + 1)
