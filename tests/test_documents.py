@@ -150,6 +150,9 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
         ("Multi-", "News", {"multinews"}, False),  # ... also when the head is not in capitals
         ("GRO-", "BID", {"grobid"}, True),  # a name in capitals the document spells whole
         ("GRO-", "BID", set(), False),  # in capitals the break alone cannot tell
+        ("Style-", "GAN2", {"stylegan"}, True),  # a name's capitals broken off, spelt whole
+        ("Style-", "GAN2", set(), False),
+        ("Style-", "GAN2", {"stylegan", "style-gan"}, False),  # the document's own compound
         ("SciB-", "ERT:", {"scibert"}, True),
         ("NSF-", "CCF-0917274.", {"nsfccf"}, False),  # the tail's own hyphen: a compound
         # the document writes "higher-privileged" inside a line: the tail ends compounds

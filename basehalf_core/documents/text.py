@@ -200,8 +200,9 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     hyphen. The test is the document's own words: the joined form being one of them joins;
     two parts that are both words of the document (``model-``/``generated``), a tail that
     starts with a capital or digit, or a tail that holds another hyphen keep the hyphen. A
-    word set in capitals (``GRO-``/``BID``) joins only when the document spells the joined
-    word elsewhere (``Grobid``): in capitals, the break alone cannot tell.
+    word set in capitals (``GRO-``/``BID``, ``Style-``/``GAN2``) joins only when the document
+    spells the joined word elsewhere (``Grobid``, ``StyleGAN2``): in capitals, the break
+    alone cannot tell.
     """
     h = _LETTERS_RE.findall(head.lower())
     t = _LETTERS_RE.findall(tail.lower())
@@ -214,9 +215,16 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     joined = h[-1] + t[0]
     if core_tail[0].isupper():
         # "Anglo-"/"Saxon", "Multi-"/"News": a capital after the break starts a word of its
-        # own, unless the head is in capitals too and the joined word is the document's.
-        capitals = head.rstrip()[-2:-1].isupper()
-        return capitals and joined in vocab and not any(c in core_tail for c in _PRINTED_HYPHENS)
+        # own. A name in capitals broken off ("GRO-"/"BID", "Style-"/"GAN2") joins where the
+        # document spells the joined word whole ("Grobid", "StyleGAN2") and never the compound.
+        letters = [c for c in core_tail if c.isalpha()]
+        capitals = head.rstrip()[-2:-1].isupper() or all(c.isupper() for c in letters)
+        return (
+            capitals
+            and joined in vocab
+            and f"{h[-1]}-{t[0]}" not in vocab
+            and not any(c in core_tail for c in _PRINTED_HYPHENS)
+        )
     # The document writes this very compound inside a line ("pre-copy", 33 times beside one
     # "precopy"): after a prefix's few letters too, the break is the compound's own hyphen.
     if f"{h[-1]}-{t[0]}" in vocab:
