@@ -52,13 +52,16 @@ def group(segs: list[_Segment], rot) -> list[Group]:
     followed = _followed_on_line(ordered)
     overlapping = _overlapping_lines(ordered)
     display: set[int] = set()  # groups begun by a piece set off from a paragraph
-    numbers = [m.box for m in ordered if _EQUATION_NUMBER.fullmatch(segment_text(m))]
+    numbered = {k for k, m in enumerate(ordered) if _EQUATION_NUMBER.fullmatch(segment_text(m))}
+    numbers = [ordered[k].box for k in sorted(numbered)]
     body_size = text_size(ordered)
     for n, seg in enumerate(ordered):
         if drawn_with_characters([seg]):
             groups.append(([seg], seg.box))  # a rule: it joins no paragraph, none joins it
             continue
         x0, y0, x1, y1 = seg.box
+        # An equation's number goes with its display: no block holding neither takes it.
+        display = _display_left_of(seg, ordered, n) if n in numbered else []
         best = None
         set_off = False
         # Segments come top down: a horizontal block whose last line ended more than a line
@@ -81,7 +84,7 @@ def group(segs: list[_Segment], rot) -> list[Group]:
             if seg.direction != (1.0, 0.0):
                 if members[-1].units[0].block != seg.units[0].block:
                     continue
-            elif _numbers_a_display(seg, members, ordered, n):
+            elif any(all(o is not m for m in members) for o in display):
                 continue
             elif id(members[-1]) in followed:
                 # Its line goes on in another style (inline math, a bold term): the next line
@@ -177,19 +180,16 @@ RULE_MARKS = frozenset("-–—_=*~.·•")
 RULE_MIN_MARKS = 8
 
 
-def _numbers_a_display(
-    seg: _Segment, members: list[_Segment], ordered: list[_Segment], n: int
-) -> bool:
-    """Is ``seg`` (the ``n``-th of ``ordered``) an equation's number, level with a piece of
-    its display to its left that the block ``members`` does not hold?
+def _display_left_of(seg: _Segment, ordered: list[_Segment], n: int) -> list[_Segment]:
+    """The pieces standing level left of the equation's number ``seg`` (the ``n``-th of
+    ``ordered``): its display.
 
     Acta Acustica sets "r_v = a ρω/η," between two lines of a paragraph with "(4)" at the
     column's right edge: the number joined the paragraph as a line of it, the line under the
     display joined the number, and the display, grouped on its own, was read after the
-    whole paragraph. The number goes with its display; the text goes on under both.
+    whole paragraph. A block holding none of these pieces takes no number; the text goes on
+    under both.
     """
-    if not _EQUATION_NUMBER.fullmatch(segment_text(seg)):
-        return False
     x0, y0, _x1, y1 = seg.box
     height = y1 - y0
     # ``ordered`` goes by top: the pieces level with ``seg`` lie on either side of it.
@@ -199,13 +199,13 @@ def _numbers_a_display(
         while 0 <= j < len(ordered) and abs(ordered[j].box[1] - y0) <= 2 * height:
             near.append(ordered[j])
             j += step
-    return any(
-        min(o.box[3], y1) - max(o.box[1], y0) >= 0.5 * height
+    return [
+        o
+        for o in near
+        if min(o.box[3], y1) - max(o.box[1], y0) >= 0.5 * height
         and o.box[2] <= x0
         and o.direction == seg.direction
-        and all(o is not m for m in members)
-        for o in near
-    )
+    ]
 
 
 def drawn_with_characters(members: list[_Segment]) -> bool:
