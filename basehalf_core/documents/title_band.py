@@ -143,22 +143,19 @@ def _section_head(band: list[Block], rest: list[Block], body_style: str) -> bool
     """
     own = [b for b in band if b.style == body_style]
     low = max(own, key=lambda b: b.bbox[3])
-    middle = (low.bbox[0] + low.bbox[2]) / 2
     return any(
         r.style == body_style
         and r.lines >= HEAD_LINES
         and 0 <= r.bbox[1] - low.bbox[3] <= SECTION_HEAD_GAP * low.size
-        and r.bbox[0] < middle < r.bbox[2]
         and r.bbox[0] <= low.bbox[0] + 1
         and low.bbox[2] <= r.bbox[2] + 1
         for r in rest
     )
 
 
-# Title matter is a short block (at most this many lines: an author's department, university,
-# city and e-mail) centred on a block right above or
-# below it (within this many of its sizes) to this share of its size, the two widths
-# differing by more than a size.
+# Title matter is a short block (at most this many lines: an author's department,
+# university, city and e-mail) centred on a block right above or below it (within this many
+# of its sizes) to this share of its size, the two widths differing by more than a size.
 CENTRED_LINES = 4
 CENTRED_GAP = 2.0
 CENTRED_SLACK = 0.2
