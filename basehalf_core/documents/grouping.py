@@ -61,7 +61,7 @@ def group(segs: list[_Segment], rot) -> list[Group]:
             continue
         x0, y0, x1, y1 = seg.box
         # An equation's number goes with its display: no block holding neither takes it.
-        display = _display_left_of(seg, ordered, n) if n in numbered else []
+        its_display = _display_left_of(seg, ordered, n) if n in numbered else []
         best = None
         set_off = False
         # Segments come top down: a horizontal block whose last line ended more than a line
@@ -84,7 +84,7 @@ def group(segs: list[_Segment], rot) -> list[Group]:
             if seg.direction != (1.0, 0.0):
                 if members[-1].units[0].block != seg.units[0].block:
                     continue
-            elif any(all(o is not m for m in members) for o in display):
+            elif any(all(o is not m for m in members) for o in its_display):
                 continue
             elif id(members[-1]) in followed:
                 # Its line goes on in another style (inline math, a bold term): the next line
