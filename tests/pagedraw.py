@@ -6,6 +6,16 @@ import pymupdf
 
 from basehalf_core.documents.document import open_document
 
+# Words of running text that the drawn pages' columns cycle through, and the text's size,
+# leading and left edge on an A4 page (points).
+VOCABULARY = (
+    "the wave moves to the right and its energy stays the same over the whole run as the "
+    "scheme keeps the sum of squares"
+)
+WORDS = VOCABULARY.split()
+SIZE, LEAD = 10.0, 12.0
+LEFT = 54
+
 
 def one_page(tmp_path, draw):
     """The reader's document of an A4 page that ``draw(page)`` drew, saved under ``tmp_path``."""

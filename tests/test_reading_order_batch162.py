@@ -127,17 +127,9 @@ import itertools
 import pymupdf
 import pytest
 from conftest import drag
-from pagedraw import one_page, write_lines
+from pagedraw import LEAD, LEFT, SIZE, WORDS, one_page, write_lines
 
 from basehalf_core.documents.document import open_document
-
-VOCABULARY = (
-    "the wave moves to the right and its energy stays the same over the whole run as the "
-    "scheme keeps the sum of squares"
-)
-WORDS = VOCABULARY.split()
-SIZE, LEAD = 10.0, 12.0
-LEFT = 54
 
 
 def _heading_over_text(head: str, *, size: float, above: float, centred: bool = False):

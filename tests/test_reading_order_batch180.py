@@ -71,21 +71,13 @@ from __future__ import annotations
 import pymupdf
 import pytest
 from conftest import drag
-from pagedraw import one_page, write_lines
+from pagedraw import LEAD, LEFT, SIZE, WORDS, one_page, write_lines
 
 from basehalf_core.documents.captions import caption_tails
 from basehalf_core.documents.grouping import Group
 from basehalf_core.documents.raw_text import _Segment, _Unit
 from basehalf_core.documents.text_blocks import Block, gaps
 from basehalf_core.documents.title_band import heads_over_columns, title_band
-
-VOCABULARY = (
-    "the wave moves to the right and its energy stays the same over the whole run as the "
-    "scheme keeps the sum of squares"
-)
-WORDS = VOCABULARY.split()
-SIZE, LEAD = 10.0, 12.0
-LEFT = 54
 
 
 def _listing_under_its_caption(caption: str):

@@ -99,14 +99,8 @@ import itertools
 
 import pymupdf
 from conftest import drag
-from pagedraw import justify, one_page, write_lines
+from pagedraw import LEAD, SIZE, WORDS, justify, one_page, write_lines
 
-VOCABULARY = (
-    "the wave moves to the right and its energy stays the same over the whole run as the "
-    "scheme keeps the sum of squares"
-)
-WORDS = VOCABULARY.split()
-SIZE, LEAD = 10.0, 12.0
 LEFT, RIGHT = 54, 317
 WIDTH = 245
 
