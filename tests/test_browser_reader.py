@@ -546,6 +546,32 @@ def test_one_reader_on_screen_opens_a_document_then_another(marimo_notebook, bro
     assert not page.dialogs and not page.failed_requests
 
 
+READER_SCRIPTS = """() => performance.getEntriesByType('resource')
+    .filter((e) => e.name.includes('/@file/') && e.name.includes('bh-reader-'))
+    .map((e) => e.name)"""
+
+
+def test_a_reader_made_on_a_click_finds_its_script_loaded(marimo_notebook, browser_page, acl):
+    """An app that makes its reader only when "Open document" is pressed (``--defer 1``)
+    preloads the reader's script: the browser has it before the click, and the reader made
+    by the click shows the page without fetching it again."""
+    page = browser_page
+    page.add_init_script("performance.setResourceTimingBufferSize(5000)")  # marimo's ~320
+    page.goto(marimo_notebook("tests/apps/reader_app.py", "--file", acl, "--defer", "1"))
+    button = page.get_by_role("button", name="Open document")
+    button.wait_for(timeout=TIMEOUT)
+    page.wait_for_function(f"() => ({READER_SCRIPTS})().length > 0", timeout=TIMEOUT)
+    fetched = page.evaluate(READER_SCRIPTS)
+    assert len(fetched) == 1 and page.locator("[data-testid=reader]").count() == 0
+
+    button.click()
+    wait_page(page, 1)
+    settle(page)
+    assert "Human" in span_texts(page)
+    assert page.evaluate(READER_SCRIPTS) == fetched
+    assert not page.failed_requests
+
+
 RECORD_KEYS = """() => {
   const find = (sel) => document.querySelector(sel) || [...document.querySelectorAll('*')]
     .map((e) => e.shadowRoot && e.shadowRoot.querySelector(sel)).find(Boolean);

@@ -237,3 +237,10 @@ def test_outside_a_marimo_server_the_widget_keeps_its_script_inline(monkeypatch)
     monkeypatch.setenv(SWITCH, "off")
     assert Canvas()._esm == Canvas._esm
     assert url_of(Canvas).startswith(f"./@file/{len(Canvas._esm.encode())}-bh-canvas-")
+
+
+def test_outside_a_marimo_server_nothing_is_preloaded():
+    # The script goes with the widget there: a preload tag would name a URL nothing serves.
+    from basehalf_widgets.esm import preload
+
+    assert preload(Canvas) == ""

@@ -9,7 +9,9 @@ times "Open document" two ways: ``-- --defer 1`` makes the reader when the butto
 ``-- --also PATH`` a second button opens that other document in the same reader.
 The passage the core makes of the learner's selection is shown under the reader in
 ``data-testid="reader-passage"`` (as the workbench shows it above its Grow button), and the
-id of the last highlight clicked in ``data-testid="reader-clicked"``.
+id of the last highlight clicked in ``data-testid="reader-clicked"``. The page preloads the
+reader's script (:func:`basehalf_widgets.esm.preload`), as an app that makes its reader later
+should; ``-- --preload 0`` leaves that out (the bench times both).
 """
 
 import marimo
@@ -25,22 +27,29 @@ def _():
 
     from basehalf_core.folder.workspace import Workspace
     from basehalf_core.study.branch import highlight_items as highlights_for
+    from basehalf_widgets.esm import preload
     from basehalf_widgets.reader import Reader
 
-    return Reader, Workspace, highlights_for, html, mo
+    return Reader, Workspace, highlights_for, html, mo, preload
 
 
 @app.cell
-def _(mo):
+def _(Reader, mo, preload):
     args = mo.cli_args()
     defer = str(args.get("defer") or "")
     opener = mo.ui.run_button(label="Open document")
-    opener if defer == "1" else None  # noqa: B018 - a marimo cell shows its last expression
-    return args, defer, opener
+    # Made here, not with the reader: the cells showing them then do not run again (and
+    # compete with the first paint) each time a reader is made.
+    get_passage, set_passage = mo.state(None)
+    get_clicked, set_clicked = mo.state("")
+    # The reader's script is fetched while the page waits for the button (see esm.preload).
+    preloaded = mo.Html("" if args.get("preload") == "0" else preload(Reader))
+    mo.vstack([opener, preloaded]) if defer == "1" else preloaded
+    return args, defer, get_clicked, get_passage, opener, set_clicked, set_passage
 
 
 @app.cell
-def _(Reader, Workspace, args, defer, highlights_for, mo, opener):
+def _(Reader, Workspace, args, defer, highlights_for, mo, opener, set_clicked, set_passage):
     mo.stop(defer == "1" and not opener.value)
     file = str(args.get("file"))
     highlights = []
@@ -51,15 +60,13 @@ def _(Reader, Workspace, args, defer, highlights_for, mo, opener):
     first = int(args.get("page") or 0)
     # "--defer live": empty until the button below opens the document in it.
     reader = Reader() if defer == "live" else Reader(file, page=first, highlights=highlights)
-    get_passage, set_passage = mo.state(None)
-    get_clicked, set_clicked = mo.state("")
     reader.observe(lambda _change: set_passage(reader.passage()), names=["selection"])
     reader.observe(lambda change: set_clicked(change["new"].get("id", "")), names=["clicked"])
     view = mo.ui.anywidget(reader)
     # Shown by the cell that defines it: a cell that only referenced ``view`` would re-run
     # (and re-render the widget) on every trait the browser changes.
     view  # noqa: B018 - a marimo cell shows its last expression
-    return file, first, get_clicked, get_passage, highlights, reader
+    return file, first, highlights, reader
 
 
 @app.cell
