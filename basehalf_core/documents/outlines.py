@@ -48,6 +48,8 @@ RULED_TABLE_GAP = 12.0
 RULED_TABLE_WIDTH = 8.0
 # Its first two rules (booktabs' top and middle rules) are at most this many ems apart.
 RULED_TABLE_HEAD = 4.0
+# Under a head row that far at most, the body runs this many ems to the foot rule at most.
+RULED_TABLE_BODY = 60.0
 # Two rules closer than this many ems are one double rule.
 RULED_TABLE_DOUBLE = 0.3
 
@@ -86,6 +88,10 @@ def ruled_tables(rules: list, em: float, captions: list, joints: dict | None = N
             # one (a newsletter's rule across the page between two sections' ruled decks).
             # Rules drawn cell by cell at the same joints are one table's across a tall row.
             reach = RULED_TABLE_GAP * (2 if _cells_alike([last, r], joints) else 1)
+            if len(stack) == 2 and stack[1][1] - stack[0][3] <= RULED_TABLE_HEAD * em:
+                # Under a head row, the body's rows may run on undivided to the foot rule
+                # (a medical journal's table of ten rows between its middle and bottom rules).
+                reach = RULED_TABLE_BODY
             if (
                 r[1] - last[3] <= reach * em
                 and not (len(stack) >= 2 and _caption_between(captions, last, r))

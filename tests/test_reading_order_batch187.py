@@ -1,0 +1,140 @@
+"""Rules found in the session of batches 187 onwards (the helpers' ro194 and later).
+
+BMC Health Services Research (batch 187) sets "Table 1 Patient-provider relationship during
+consultation" over a table ruled only across: a rule over its head row, one under it, and
+one under the last of its ten rows, 14 sizes further down; its cells are in 8 points under
+10-point text. A table's rules stacked only when each lay at most twelve sizes under the
+one above, so the two rules over the body made no table and its cells were read between
+the caption and the paragraph under the table. Under a head row (its two rules at most
+four sizes apart), the body may run undivided to the foot rule. A pseudocode box drawn the
+same way, its title between the first two rules ("Function free(...)"), is a float too.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import drag
+from pagedraw import LEAD, LEFT, SIZE, WORDS, one_page, write_lines
+
+RIGHT = 290  # the left column's right edge
+ROWS = (
+    ("Privacy given", "99", "1"),
+    ("Health conditions told", "88.7", "11.3"),
+    ("Treatment implications told", "79.4", "20.6"),
+    ("Opportunity to ask questions", "62.8", "37.2"),
+    ("Your preferences considered", "91.1", "18.9"),
+    ("Told how to take your medication", "95.7", "4.3"),
+    ("Treated with respect", "97.9", "2.1"),
+    ("Informed on staying healthier", "70.1", "29.9"),
+    ("Physical exam performed", "90.6", "9.4"),
+    ("Informed to come for check-up", "60.5", "39.4"),
+)
+
+
+def _table_ruled_under_its_head(body_gap: float):
+    """BMC's left column: the caption in bold, a rule, the head row, a rule, ten rows in 8
+    points, a rule ``body_gap`` points under the middle one, then the column's text; the
+    right column's text beside it."""
+
+    def draw(page) -> None:
+        page.insert_text(
+            (LEFT, 70), "Table 1 Patient-provider relationship", fontsize=9, fontname="hebo"
+        )
+        page.draw_line((LEFT, 75), (RIGHT, 75), width=0.5)
+        for x, cell in ((LEFT, "Item"), (190, "Yes (%)"), (230, "No (%)")):
+            page.insert_text((x, 84), cell, fontsize=8, fontname="hebo")
+        page.draw_line((LEFT, 88), (RIGHT, 88), width=0.5)
+        step = (body_gap - 8) / len(ROWS)
+        for k, (item, yes, no) in enumerate(ROWS):
+            y = 88 + step * (k + 1)
+            page.insert_text((LEFT, y), item, fontsize=8, fontname="hebo")
+            page.insert_text((195, y), yes, fontsize=8, fontname="helv")
+            page.insert_text((235, y), no, fontsize=8, fontname="helv")
+        foot = 88 + body_gap
+        page.draw_line((LEFT, foot), (RIGHT, foot), width=0.5)
+        page.insert_text((LEFT, foot + 18), "Emerging themes from", fontsize=SIZE, fontname="tiro")
+        write_lines(page, LEFT, foot + 18 + LEAD, [7] * 30, WORDS, size=SIZE, lead=LEAD)
+        write_lines(page, 316, 70, [7] * 55, WORDS, size=SIZE, lead=LEAD, start=3)
+
+    return draw
+
+
+def _pseudocode_box(page) -> None:
+    """A GPU allocator paper's left column: a paragraph, then a box of pseudocode ruled only
+    across, "Function free(SuperBlock, pointer)" between its first two rules and fourteen
+    numbered steps down to the third, then the paragraph under it."""
+    y = write_lines(page, LEFT, 70, [7] * 12, WORDS, size=SIZE, lead=LEAD)
+    page.insert_text((LEFT, y), "a page are used.", fontsize=SIZE, fontname="tiro")
+    top = y + 10
+    page.draw_line((LEFT, top), (RIGHT, top), width=0.5)
+    page.insert_text(
+        (LEFT + 4, top + 10), "Function free(SuperBlock, pointer)", fontsize=SIZE, fontname="tibo"
+    )
+    page.draw_line((LEFT, top + 14), (RIGHT, top + 14), width=0.5)
+    steps = ("p = pointer / pagesize", "page = block + p", "mask = 1 << spot", "count = count - 1")
+    for k in range(14):
+        page.insert_text(
+            (LEFT + 4, top + 26 + LEAD * k),
+            f"{k + 1} {steps[k % 4]}",
+            fontsize=SIZE,
+            fontname="tiro",
+        )
+    foot = top + 26 + LEAD * 14
+    page.draw_line((LEFT, foot), (RIGHT, foot), width=0.5)
+    page.insert_text((LEFT, foot + 18), "The provided pseudo code", fontsize=SIZE, fontname="tiro")
+    write_lines(page, LEFT, foot + 18 + LEAD, [7] * 12, WORDS, size=SIZE, lead=LEAD)
+    write_lines(page, 316, 70, [7] * 55, WORDS, size=SIZE, lead=LEAD, start=3)
+
+
+def _list_between_rules(page) -> None:
+    """A newsletter's column: a paragraph ending "as in this list:", a heading between two
+    rules five sizes apart, a list of eight short items, a rule under it, and the text."""
+    y = write_lines(page, LEFT, 70, [7] * 6, WORDS, size=SIZE, lead=LEAD)
+    page.insert_text((LEFT, y), "as in this list:", fontsize=SIZE, fontname="tiro")
+    top = y + 10
+    page.draw_line((LEFT, top), (RIGHT, top), width=0.5)
+    page.insert_text((LEFT, top + 28), "What is new", fontsize=SIZE, fontname="tibo")
+    page.draw_line((LEFT, top + 50), (RIGHT, top + 50), width=0.5)
+    names = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth")
+    for k, name in enumerate(names):
+        page.insert_text(
+            (LEFT, top + 66 + LEAD * k), f"{name} item of the list", fontsize=SIZE, fontname="tiro"
+        )
+    foot = top + 66 + LEAD * 8 + 60
+    page.draw_line((LEFT, foot), (RIGHT, foot), width=0.5)
+    page.insert_text((LEFT, foot + 18), "The items.", fontsize=SIZE, fontname="tiro")
+    write_lines(page, LEFT, foot + 18 + LEAD, [7] * 12, WORDS, size=SIZE, lead=LEAD)
+    write_lines(page, 316, 70, [7] * 55, WORDS, size=SIZE, lead=LEAD, start=3)
+
+
+DRAGS = [
+    pytest.param(
+        _table_ruled_under_its_head(150),
+        "Table",
+        "themes",
+        "Table 1 Patient-provider relationship Emerging themes",
+        id="a-tables-body-runs-undivided-to-its-foot-rule",
+    ),
+    pytest.param(
+        _list_between_rules,
+        "list:",
+        "items.",
+        "list: What is new First item of the list Second item of the list Third item of the list"
+        " Fourth item of the list Fifth item of the list Sixth item of the list"
+        " Seventh item of the list Eighth item of the list The items.",
+        id="guard-rules-further-apart-than-a-head-row-make-no-table",
+    ),
+    pytest.param(
+        _pseudocode_box,
+        "used.",
+        "provided",
+        "used. The provided",
+        id="a-pseudocode-box-ruled-across-is-a-float",
+    ),
+]
+
+
+@pytest.mark.parametrize(("draw", "first", "last", "expected"), DRAGS)
+def test_a_drag_reads_the_passage_a_person_reads(tmp_path, draw, first, last, expected):
+    got = drag(one_page(tmp_path, draw), 0, first, last)
+    assert got == expected, got
