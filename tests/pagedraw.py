@@ -1,10 +1,12 @@
-"""Drawing test pages with PyMuPDF: lines of words at a size and leading (reading order)."""
+"""Drawing test pages with PyMuPDF: lines of words at a size and leading (reading order);
+and blocks as the layout rules see them, for the rules tested on blocks alone."""
 
 from __future__ import annotations
 
 import pymupdf
 
 from basehalf_core.documents.document import open_document
+from basehalf_core.documents.text_blocks import Block
 
 # Words of running text that the drawn pages' columns cycle through, and the text's size,
 # leading and left edge on an A4 page (points).
@@ -63,3 +65,18 @@ def across_columns(doc, *, split: float = 300, right_below: float = 0) -> tuple[
     right = [w for w in words if w.rect[0] > split and w.rect[1] > right_below]
     quote = doc.passage(0, doc.select_between(0, left[-1].index, right[0].index)).quote
     return quote, left[-1].text, right[0].text
+
+
+def block(n: int, bbox, style: str = "ClassicoURW@9.0", lines: int = 1, region: str = "") -> Block:
+    """Block ``n`` with box ``bbox``, in ``style`` ("Face@size": its size is read from it),
+    ``lines`` lines of forty characters each."""
+    return Block(
+        id=n,
+        bbox=bbox,
+        direction=(1.0, 0.0),
+        size=float(style.rsplit("@", 1)[1]),
+        chars=40 * lines,
+        lines=lines,
+        style=style,
+        region=region,
+    )

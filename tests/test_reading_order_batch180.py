@@ -71,7 +71,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 from conftest import drag
-from pagedraw import LEAD, LEFT, SIZE, WORDS, one_page, write_lines
+from pagedraw import LEAD, LEFT, SIZE, WORDS, block, one_page, write_lines
 
 from basehalf_core.documents.captions import caption_tails
 from basehalf_core.documents.grouping import Group
@@ -426,34 +426,21 @@ def test_a_drag_that_starts_in_a_listings_caption_reads_it(tmp_path):
     assert drag(doc, 0, "Listing", "When") == "Listing 1: DAG definition example When"
 
 
-def _block(n, bbox, style="ClassicoURW@9.0", lines=1, region=""):
-    return Block(
-        id=n,
-        bbox=bbox,
-        direction=(1.0, 0.0),
-        size=9.0,
-        chars=40 * lines,
-        lines=lines,
-        style=style,
-        region=region,
-    )
-
-
 def test_a_centred_head_right_over_its_columns_text_is_no_title_band():
     """IEEE Network (batch 172) opens its right column with "Securing the Open Interfaces"
     centred over "New Vulnerabilities", 3 points over the text (headings read as text, so
     in its style), level with a pull quote's box over the left column: the three were read
     as title matter before both columns. Rows of authors stand further off the text."""
-    quote = _block(1, (57, 38, 330, 50), style="AcuminProExtraCond@10.0", region="box")
-    head = _block(0, (390, 28, 508, 47))
-    sub = _block(2, (416, 51, 482, 67))
-    text = _block(3, (354, 70, 547, 413), lines=34)
-    left = _block(4, (145, 350, 336, 733), lines=38)
+    quote = block(1, (57, 38, 330, 50), style="AcuminProExtraCond@10.0", region="box")
+    head = block(0, (390, 28, 508, 47))
+    sub = block(2, (416, 51, 482, 67))
+    text = block(3, (354, 70, 547, 413), lines=34)
+    left = block(4, (145, 350, 336, 733), lines=38)
     blocks = [quote, head, sub, text, left]
     rows = gaps([(b.bbox[1] + 0.5, b.bbox[3] - 0.5) for b in blocks], 0.0)
     assert title_band(blocks, rows, "ClassicoURW@9.0", blocks) == []
     # The same row set off from the text by two lines is a row of title matter.
-    far = _block(3, (354, 88, 547, 413), lines=34)
+    far = block(3, (354, 88, 547, 413), lines=34)
     blocks = [quote, head, sub, far, left]
     rows = gaps([(b.bbox[1] + 0.5, b.bbox[3] - 0.5) for b in blocks], 0.0)
     assert title_band(blocks, rows, "ClassicoURW@9.0", blocks) == [quote, head, sub]
@@ -501,18 +488,18 @@ def test_a_second_row_of_heads_hanging_over_a_list_heads_its_columns():
     columns, lower "More info" and "Organizers:" level over two more, the latter hanging a
     size left of its bulleted list (the blocks' boxes as the reader groups them)."""
 
-    def block(n, bbox, size, lines=1):
-        return _block(n, bbox, style=f"LiberationSans@{size}", lines=lines)
+    def sans(n, bbox, size, lines=1):
+        return block(n, bbox, style=f"LiberationSans@{size}", lines=lines)
 
-    first = [block(3, (62, 482, 199, 502), 18.0), block(4, (292, 482, 436, 502), 18.0)]
-    over = [block(6, (80, 522, 286, 582), 12.0, 5), block(5, (310, 509, 526, 609), 12.0, 8)]
+    first = [sans(3, (62, 482, 199, 502), 18.0), sans(4, (292, 482, 436, 502), 18.0)]
+    over = [sans(6, (80, 522, 286, 582), 12.0, 5), sans(5, (310, 509, 526, 609), 12.0, 8)]
     heads = [
-        block(8, (62.3, 624.3, 144.1, 644.6), 18.0),
-        block(7, (291.7, 623.0, 392.8, 643.3), 18.0),
+        sans(8, (62.3, 624.3, 144.1, 644.6), 18.0),
+        sans(7, (291.7, 623.0, 392.8, 643.3), 18.0),
     ]
     under = [
-        block(10, (62.3, 671.9, 206.4, 708.9), 12.0, 2),
-        block(9, (309.7, 652.7, 508.1, 728.2), 11.0, 4),
+        sans(10, (62.3, 671.9, 206.4, 708.9), 12.0, 2),
+        sans(9, (309.7, 652.7, 508.1, 728.2), 11.0, 4),
     ]
     for b in first + over + heads + under:
         b.size = float(b.style.split("@")[1])

@@ -8,13 +8,23 @@ one above, so the two rules over the body made no table and its cells were read 
 the caption and the paragraph under the table. Under a head row (its two rules at most
 four sizes apart), the body may run undivided to the foot rule. A pseudocode box drawn the
 same way, its title between the first two rules ("Function free(...)"), is a float too.
+
+A college fest's brochure (batch 188) sets its events in three columns, the first flush
+left, the second centred and starting lower, the third flush right; the third's first head,
+"Code Completion", stands on the page's top line beside the first column's "CRYPTEX" and was
+read as title matter, before the centred column. A column's lone first line set larger than
+its text and as its heads further down are ("Robotics", "Web designing": the same face and
+size, flush right) is that column's head; a journal's smaller label flush over a column
+stays title matter.
 """
 
 from __future__ import annotations
 
 import pytest
 from conftest import drag
-from pagedraw import LEAD, LEFT, SIZE, WORDS, one_page, write_lines
+from pagedraw import LEAD, LEFT, SIZE, WORDS, block, one_page, write_lines
+
+from basehalf_core.documents.title_band import lone_column_head
 
 RIGHT = 290  # the left column's right edge
 ROWS = (
@@ -138,3 +148,46 @@ DRAGS = [
 def test_a_drag_reads_the_passage_a_person_reads(tmp_path, draw, first, last, expected):
     got = drag(one_page(tmp_path, draw), 0, first, last)
     assert got == expected, got
+
+
+def test_a_lone_head_set_as_its_columns_heads_heads_that_column():
+    """The fest's page as the reader groups it (batch 188): the centred column and the flush
+    right one under "Code Completion", the only line above the centred column's first."""
+    head = block(0, (1064, 5, 1146, 22), "MyriadPro@14.0")
+    centre = [
+        block(9, (909, 84, 966, 101), "MyriadPro@14.0"),
+        block(10, (885, 103, 990, 196), "MyriadPro@9.0", lines=7),
+        block(21, (914, 230, 961, 247), "MyriadPro@14.0"),
+        block(22, (875, 249, 1000, 342), "MyriadPro@9.0", lines=7),
+    ]
+    right = [
+        block(4, (1013, 23, 1146, 117), "MyriadPro@9.0", lines=7),
+        block(14, (1104, 148, 1146, 165), "MyriadPro@14.0"),
+        block(16, (1021, 167, 1146, 272), "MyriadPro@9.0", lines=8),
+        block(26, (1074, 291, 1146, 308), "MyriadPro@14.0"),
+        block(28, (1015, 310, 1146, 403), "MyriadPro@9.0", lines=7),
+    ]
+    rest = centre + right
+    assert lone_column_head([head], rest, 8.4, [head, *rest])
+    # Set as no head under it (the events' heads set 30 points in), it heads no column.
+    centred = [
+        block(b.id, (b.bbox[0] - 30, b.bbox[1], b.bbox[2] - 30, b.bbox[3]), b.style)
+        if b.lines == 1
+        else b
+        for b in right
+    ]
+    assert not lone_column_head([head], centre + centred, 8.4, [head, *centre, *centred])
+
+
+def test_a_smaller_label_over_a_column_stays_title_matter():
+    """PLOS ONE's "RESEARCH ARTICLE" in 8 points flush left over the main column, a note of
+    one line in the same print further down it: a label, not the column's head."""
+    label = block(0, (200, 90, 283, 99), "Helvetica@8.0")
+    text = [
+        block(1, (200, 110, 560, 300), "Helvetica@10.0", lines=16),
+        block(2, (200, 310, 340, 319), "Helvetica@8.0"),
+        block(3, (200, 330, 560, 700), "Helvetica@10.0", lines=30),
+    ]
+    sidebar = [block(4, (40, 300, 170, 700), "Helvetica@8.0", lines=40)]
+    rest = text + sidebar
+    assert not lone_column_head([label], rest, 6.0, [label, *rest])

@@ -210,7 +210,10 @@ def lone_column_head(
     the only text above the columns' first lines, it was peeled as a title and read before
     the left column. A title crosses the gutter or stands over the page's middle; a journal's
     label ("RESEARCH ARTICLE") or a date line is set flush with an edge, and smaller; the
-    authors' line centred over a paper's main column stands under its title.
+    authors' line centred over a paper's main column stands under its title. A line larger
+    than the column's text and set as heads further down the column are (a brochure's
+    "Code Completion" flush right over a column whose events are headed "Robotics" and "Web
+    designing" the same way) is that column's first head, however much larger.
     """
     if len(top) != 1 or top[0].lines != 1:
         return False
@@ -229,9 +232,20 @@ def lone_column_head(
         if not under:
             return False
         size = sorted(b.size for b in under)[len(under) // 2]
+        if head.size > size and any(_set_alike(head, b) for b in under):
+            return True  # larger than the text, set as the column's heads further down are
         middle = (head.bbox[0] + head.bbox[2] - left - right) / 2
         return size <= head.size <= LONE_HEAD_RATIO * size and abs(middle) <= size
     return False
+
+
+def _set_alike(head: Block, other: Block) -> bool:
+    """Is ``other`` a one-line block in ``head``'s face and size, aligned as it is (same
+    left edge, right edge or middle, within a point)?"""
+    if other.lines != 1 or other.style != head.style:
+        return False
+    (a0, _, a1, _), (b0, _, b1, _) = head.bbox, other.bbox
+    return min(abs(a0 - b0), abs(a1 - b1), abs((a0 + a1) - (b0 + b1)) / 2) <= 1
 
 
 def runs_on(top: list[Block], rest: list[Block]) -> bool:
