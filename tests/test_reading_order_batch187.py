@@ -16,6 +16,12 @@ read as title matter, before the centred column. A column's lone first line set 
 its text and as its heads further down are ("Robotics", "Web designing": the same face and
 size, flush right) is that column's head; a journal's smaller label flush over a column
 stays title matter.
+
+A conference's tri-fold leaflet (batch 188) heads its first panel "Location Info" over a map
+and its tinted middle panel "Cooperating Partners" over logos, the two level: with no
+paragraph right under either, they were read as a row of title matter before the first
+panel. A row of heads, one of them a box's first line with the box's text going on under
+it and another outside any box, is the panels' first lines.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import pytest
 from conftest import drag
 from pagedraw import LEAD, LEFT, SIZE, WORDS, block, one_page, write_lines
 
+from basehalf_core.documents.reading_order import xy_cut
 from basehalf_core.documents.title_band import lone_column_head
 
 RIGHT = 290  # the left column's right edge
@@ -191,3 +198,23 @@ def test_a_smaller_label_over_a_column_stays_title_matter():
     sidebar = [block(4, (40, 300, 170, 700), "Helvetica@8.0", lines=40)]
     rest = text + sidebar
     assert not lone_column_head([label], rest, 6.0, [label, *rest])
+
+
+def test_heads_of_a_panel_and_a_tinted_panel_are_read_with_their_panels():
+    """The leaflet's first page as the reader groups it (batch 188): each panel's head, then
+    what the panel holds; the tinted panel's blocks lie in its box."""
+    sans = "UBScalaSans@10.0"
+    blocks = [
+        block(0, (23, 32, 88, 44), "UBScalaSans@12.0"),  # Location Info
+        block(1, (23, 381, 237, 444), sans, lines=6),  # Means of Transport ...
+        block(2, (23, 462, 93, 501), sans, lines=4),  # Contact ...
+        block(3, (303, 32, 408, 44), "UBScalaSans@12.0", region="box"),  # Cooperating Partners
+        block(4, (303, 185, 350, 198), "UBScalaSans@12.0", region="box"),  # Sponsors
+        block(5, (384, 543, 458, 553), "LMMono@10.0", region="box"),  # www.mmb2014.de
+        block(6, (610, 472, 798, 497), "UBScalaSans@25.0", region="box"),  # MMB & DFT 2014
+    ]
+    assert [b.id for b in xy_cut(blocks[::-1], 6.0, sans)] == list(range(7))
+    # A table's shaded cells, in bold at the text's size, are no heads: peeled as before.
+    bold = "UBScalaSansBold@10.0"
+    cells = [block(b.id, b.bbox, bold, b.lines, b.region) if b.id in (0, 3) else b for b in blocks]
+    assert [b.id for b in xy_cut(cells[::-1], 6.0, sans)][:2] == [0, 3]

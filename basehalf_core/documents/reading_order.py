@@ -43,6 +43,7 @@ from basehalf_core.documents.title_band import (
     heads_over_columns,
     line_across_gutter,
     lone_column_head,
+    opens_a_box,
     runs_on,
     title_band,
 )
@@ -99,6 +100,7 @@ def xy_cut(
             and not _paragraphs_of_their_own(top, min_col_gap, body_style)
             and not runs_on(top, rest)
             and not lone_column_head(top, rest, min_col_gap, page)
+            and not opens_a_box(top, rest, body_style)
             # A row of column heads on bands of their own heads the columns under them.
             and not all(b.banner for b in top)
         ):

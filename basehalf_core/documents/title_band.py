@@ -10,6 +10,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from basehalf_core.documents.headings import SECTION_NUMBER
+from basehalf_core.documents.text import style_size
 from basehalf_core.documents.text_blocks import (
     HEADING_RATIO,
     Block,
@@ -246,6 +247,27 @@ def _set_alike(head: Block, other: Block) -> bool:
         return False
     (a0, _, a1, _), (b0, _, b1, _) = head.bbox, other.bbox
     return min(abs(a0 - b0), abs(a1 - b1), abs((a0 + a1) - (b0 + b1)) / 2) <= 1
+
+
+def opens_a_box(top: list[Block], rest: list[Block], body_style: str) -> bool:
+    """Is the band a row of heads, one of them a box's first line, another outside any box?
+
+    A tri-fold leaflet heads its tinted middle panel "Cooperating Partners", level with the
+    white panel's "Location Info" left of it, over logos and a map (no paragraph right
+    under either head): peeled as a row of title matter, the two heads were read before the
+    first panel. A head in a box whose text goes on under it is that box's first line, and
+    a row of heads that also holds one outside any box is the panels' first lines, read with
+    them. Heads: single lines set larger than the running text (a table's shaded cells are
+    set as the text is).
+    """
+    size = style_size(body_style)
+    if all(b.region == "box" for b in top) or any(b.lines != 1 or b.size <= size for b in top):
+        return False
+    return any(
+        b.region == "box"
+        and any(r.region == "box" and r.bbox[1] >= b.bbox[3] and x_overlap(b, r) for r in rest)
+        for b in top
+    )
 
 
 def runs_on(top: list[Block], rest: list[Block]) -> bool:
