@@ -13,6 +13,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from basehalf_core.documents.bands import (
+    band_beside_gutter,
+    band_under_columns,
+    line_across_gutter,
+)
 from basehalf_core.documents.gutters import (
     OVERHANG_COLUMN_LINES,
     gutters_under_overhangs,
@@ -38,10 +43,7 @@ from basehalf_core.documents.text_blocks import (
     x_overlap,
 )
 from basehalf_core.documents.title_band import (
-    band_beside_gutter,
-    band_under_columns,
     heads_over_columns,
-    line_across_gutter,
     lone_column_head,
     opens_a_box,
     runs_on,
