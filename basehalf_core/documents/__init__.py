@@ -17,7 +17,8 @@ searches a long PDF from its end while the kernel searches from its start). ``re
 orders a page's blocks (``text_blocks``), which ``roles`` sorts into running text and the rest
 and whose headings ``headings`` reads with the running text (and quotations and closing tags,
 ``quotations``); ``title_band`` tells the title matter read before the columns from the
-columns' own first lines and heads; ``sections`` finds the headings that open sections of
+columns' own first lines and heads, ``bands`` the rows read on their own across a gutter that
+runs down part of the page only; ``sections`` finds the headings that open sections of
 balanced columns (a glossary's letters) and the side heads of a margin; ``gutters`` the
 gutters the plain gap test misses (under an overhang, beside a sidebar, with a rule drawn in
 them); ``selection`` decides
@@ -26,6 +27,7 @@ which words a drag keeps (running text, not the caption or footnote it sweeps pa
 
 __all__ = [
     "anchors",
+    "bands",
     "captions",
     "citation",
     "document",
