@@ -22,6 +22,14 @@ and its tinted middle panel "Cooperating Partners" over logos, the two level: wi
 paragraph right under either, they were read as a row of title matter before the first
 panel. A row of heads, one of them a box's first line with the box's text going on under
 it and another outside any box, is the panels' first lines.
+
+A REVTeX preprint (batch 189) sets a long display equation across both columns between their
+upper and lower halves; its pieces left a gap of 10 points where the columns' 18-point
+gutter runs, so the page was cut into columns through it and the upper left column was read
+on through the display into the lower one. A row between gaps across the page, with pieces
+on both sides of the gutter and one reaching into the gutter the columns leave, set between
+paragraphs on both sides above and below it, is one line across the columns: the upper
+halves are read, then the display, then the lower halves.
 """
 
 from __future__ import annotations
@@ -218,3 +226,32 @@ def test_heads_of_a_panel_and_a_tinted_panel_are_read_with_their_panels():
     bold = "UBScalaSansBold@10.0"
     cells = [block(b.id, b.bbox, bold, b.lines, b.region) if b.id in (0, 3) else b for b in blocks]
     assert [b.id for b in xy_cut(cells[::-1], 6.0, sans)][:2] == [0, 3]
+
+
+def _widetext_page(author_row: bool = False):
+    """The preprint's page as the reader groups it (batch 189): two columns' upper halves,
+    the display's pieces (a sum, fractions, its number), the lower halves. ``author_row``:
+    the same row as names over two columns' title page (no paragraphs above it)."""
+    cmr = "CMR@10.0"
+    upper = [block(1, (54, 54, 299, 363), cmr, 26), block(2, (317, 54, 562, 363), cmr, 26)]
+    pieces = [
+        block(9, (132, 400, 274, 413), cmr),
+        block(3, (276, 393, 281, 403), cmr),
+        block(6, (283, 396, 288, 419), cmr, 2),
+        block(10, (290, 402, 299, 412), cmr),
+        block(7, (309, 396, 314, 406), cmr),
+        block(8, (326, 396, 425, 413), cmr),
+        block(5, (436, 396, 465, 420), "CMMI@10.0", 2),
+        block(11, (549, 402, 562, 412), cmr),
+    ]
+    lower = [block(15, (54, 457, 299, 527), cmr, 7), block(16, (317, 457, 565, 648), cmr, 17)]
+    return (pieces + lower) if author_row else (upper + pieces + lower)
+
+
+def test_a_display_across_both_columns_parts_their_halves():
+    order = [b.id for b in xy_cut(_widetext_page()[::-1], 6.0, "CMR@10.0")]
+    assert order[:2] == [1, 2] and order[-2:] == [15, 16], order
+    # Over the columns, with no halves above it, the row is read as before: the cut through
+    # its gap reads the left side's pieces with the left column.
+    order = [b.id for b in xy_cut(_widetext_page(author_row=True)[::-1], 6.0, "CMR@10.0")]
+    assert order.index(15) < order.index(7), order

@@ -4,7 +4,8 @@ When a gutter runs down part of a page only, something lies across it: a row bes
 column that ends above it, a band under the columns, one printed line that happens to leave
 a gap where the gutter is. Each finder takes the blocks, their row gaps and the gutter and
 returns ``(the band or what is read first, the rest)`` or None; :mod:`.reading_order` tries
-them in turn. Split out of :mod:`.title_band`, which tells title matter.
+them in turn; a display across the columns between their halves parts the page in three
+(:func:`display_across_gutter`). Split out of :mod:`.title_band`, which tells title matter.
 """
 
 from __future__ import annotations
@@ -163,3 +164,66 @@ def line_across_gutter(
     if len(across) != 1 or not others or max(others) > LINE_SPACE * size:
         return None
     return (top, rest) if across[0][1] - across[0][0] <= max(others) else None
+
+
+# A display's pieces: blocks of at most this many lines (a fraction stacks two).
+DISPLAY_LINES = 3
+
+
+def display_across_gutter(
+    blocks: list[Block],
+    rows: list[tuple[float, float]],
+    gutter: tuple[float, float],
+    min_gap: float,
+) -> tuple[list[Block], list[Block], list[Block]] | None:
+    """A row between two gaps across the page that reaches into the columns' gutter:
+    ``(what lies above, the row, what lies below)`` or None.
+
+    REVTeX sets a long display equation across both columns between their upper and lower
+    halves (``widetext``): its pieces (a fraction, a sum, the number) left a gap where the
+    gutter runs, narrower than the gutter, so the columns were cut through it and the upper
+    left column was read on through the display into the lower one before the upper right.
+    A row of pieces of a line or a fraction each, on both sides of ``gutter``, set between
+    gaps across the page, one of them reaching into the gutter the other blocks leave, is
+    one line across the columns: what lies above it is read first (its columns one after
+    the other), then the row, then what lies below. No text of a column reaches into the
+    gutter; a row of heads level across the columns stands within them; rows of authors
+    stand over the columns, not between their halves (a paragraph on each side of the
+    gutter above the row and below it).
+    """
+    lo, hi = gutter
+    y_min, y_max = min(b.bbox[1] for b in blocks), max(b.bbox[3] for b in blocks)
+    edges = [y_min, *(y for gap in rows for y in gap), y_max]
+    for top, bottom in zip(edges[::2], edges[1::2], strict=True):
+        row = [b for b in blocks if top <= (b.bbox[1] + b.bbox[3]) / 2 <= bottom]
+        others = [b for b in blocks if all(b is not r for r in row)]
+        if not row or not others or any(b.lines > DISPLAY_LINES for b in row):
+            continue
+        if not any(b.bbox[2] <= lo + 1 for b in row) or not any(b.bbox[0] >= hi - 1 for b in row):
+            continue  # not across the gutter
+        if not _between_columns(others, top, bottom, gutter):
+            continue  # title matter's rows (authors level across the gutter) stand over them
+        wide = [
+            (g_lo, g_hi)
+            for g_lo, g_hi in gaps([(b.bbox[0] + 0.5, right_ink(b) - 0.5) for b in others], min_gap)
+            if g_lo <= lo + 1 and g_hi >= hi - 1 and g_hi - g_lo > hi - lo + 1
+        ]
+        if not wide or not any(
+            b.bbox[0] < g_hi - 1 and b.bbox[2] > g_lo + 1 for b in row for g_lo, g_hi in wide
+        ):
+            continue
+        above = [b for b in others if b.bbox[3] <= top + 0.5]
+        return above, row, [b for b in others if all(b is not a for a in above)]
+    return None
+
+
+def _between_columns(others: list[Block], top: float, bottom: float, gutter) -> bool:
+    """Do paragraphs (:data:`DISPLAY_LINES` lines or more) stand left and right of
+    ``gutter`` both above ``top`` and below ``bottom``?"""
+    lo, hi = gutter
+    paragraphs = [b for b in others if b.lines > DISPLAY_LINES]
+    return all(
+        any(where(b) and side(b) for b in paragraphs)
+        for where in (lambda b: b.bbox[3] <= top + 0.5, lambda b: b.bbox[1] >= bottom - 0.5)
+        for side in (lambda b: b.bbox[2] <= lo + 1, lambda b: b.bbox[0] >= hi - 1)
+    )

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from basehalf_core.documents.bands import (
     band_beside_gutter,
     band_under_columns,
+    display_across_gutter,
     line_across_gutter,
 )
 from basehalf_core.documents.gutters import (
@@ -141,6 +142,8 @@ def xy_cut(
             return xy_cut(top, min_col_gap, body_style, page, rules) + xy_cut(
                 rest, min_col_gap, body_style, page, rules
             )
+        if parts := display_across_gutter(blocks, rows, (lo, hi), min_col_gap):
+            return [b for part in parts for b in xy_cut(part, min_col_gap, body_style, page, rules)]
         cut = (lo + hi) / 2
         left = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 < cut]
         right = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 >= cut]
