@@ -30,6 +30,13 @@ on through the display into the lower one. A row between gaps across the page, w
 on both sides of the gutter and one reaching into the gutter the columns leave, set between
 paragraphs on both sides above and below it, is one line across the columns: the upper
 halves are read, then the display, then the lower halves.
+
+A student magazine (batch 190) centres a byline over its four columns in the text's face
+("By Zoe Bendoff / October 26, 2020", between two rules): taken with the columns under it,
+it closed the gutter between the second and third, the first column (a drop cap at its top,
+level with the second's first paragraph) was taken for a margin with a side head, and read
+after the next two. One line in the text's face centred over the columns, across a gutter
+of theirs, is title matter.
 """
 
 from __future__ import annotations
@@ -255,3 +262,33 @@ def test_a_display_across_both_columns_parts_their_halves():
     # its gap reads the left side's pieces with the left column.
     order = [b.id for b in xy_cut(_widetext_page(author_row=True)[::-1], 6.0, "CMR@10.0")]
     assert order.index(15) < order.index(7), order
+
+
+def _magazine_page() -> list:
+    """The magazine's first page as the reader groups it (batch 190): headline, deck,
+    byline, the drop cap and four columns of two paragraphs each."""
+    minion = "MinionPro@12.0"
+    page = [
+        block(1, (22.8, 205.9, 589.2, 301.1), "SinhalaSangamMN@44.5", 2),
+        block(2, (57.8, 304.9, 557.4, 320.5), "SinhalaSangamMN@13.5"),
+        block(3, (220.0, 325.4, 386.4, 341.6), minion),
+        block(4, (35.0, 346.9, 56.1, 393.0), "MinionPro@34.0"),
+        block(5, (36.0, 354.5, 161.6, 529.0), minion, 12),
+        block(11, (36.0, 541.7, 158.5, 730.6), minion, 13),
+        block(6, (174.0, 354.5, 299.7, 471.4), minion, 8),
+        block(9, (174.0, 484.1, 296.7, 759.4), minion, 19),
+        block(7, (312.0, 354.5, 435.8, 500.2), minion, 10),
+        block(10, (312.0, 512.9, 436.0, 716.2), minion, 14),
+        block(8, (450.0, 354.5, 572.9, 557.8), minion, 14),
+        block(12, (450.0, 570.5, 567.0, 745.0), minion, 12),
+    ]
+    for b in page:
+        b.first_word = "T" if b.id == 4 else "the"
+    page[3].chars = 1
+    return page
+
+
+def test_a_byline_centred_over_the_columns_is_title_matter():
+    order = [b.id for b in xy_cut(_magazine_page()[::-1], 7.2, "MinionPro@12.0")]
+    columns = [order.index(k) for k in (5, 11, 6, 9, 7, 10, 8, 12)]
+    assert order[:3] == [1, 2, 3] and columns == sorted(columns), order

@@ -109,23 +109,40 @@ def title_band(
     """The rows of authors at the top of ``blocks`` set in the running text's own font.
 
     Rows are taken from the top while each block above the row's gap is set otherwise or
-    is centred title matter (:func:`centred_title`); empty when no block of the band is in the
-    running text's style (:func:`.reading_order.xy_cut` peels those itself), when the
-    band is all there is,
-    or when it is a column's first line (:func:`runs_on`).
+    is centred title matter (:func:`centred_title`, :func:`_centred_across`); empty when no
+    block of the band is in the running text's style (:func:`.reading_order.xy_cut` peels
+    those itself), when the band is all there is, or when it is a column's first line
+    (:func:`runs_on`).
     """
     band: list[Block] = []
     for gap in rows:
         cut = sum(gap) / 2
         above = split_at(blocks, cut)[0]
         new = [b for b in above if b not in band]
-        if not all(b.style != body_style or centred_title(b, page) for b in new):
+        if not all(
+            b.style != body_style or centred_title(b, page) or _centred_across(b, blocks)
+            for b in new
+        ):
             break
         band = above
     if not any(b.style == body_style for b in band) or len(band) == len(blocks):
         return []
     rest = [b for b in blocks if b not in band]
     return [] if runs_on(band, rest) or _section_head(band, rest, body_style) else band
+
+
+def _centred_across(b: Block, blocks: list[Block]) -> bool:
+    """Is ``b`` one line centred over the columns under it, across a gutter of theirs (a
+    magazine's byline, "By Zoe Bendoff / October 26, 2020", between rules over four columns,
+    in the text's face)? No line of a column crosses its gutter."""
+    under = [o for o in blocks if o.bbox[1] >= b.bbox[3] - 0.5]
+    if b.lines != 1 or not under:
+        return False
+    gutters = gaps([(o.bbox[0] + 0.5, right_ink(o) - 0.5) for o in under], 0.5 * b.size)
+    left, right = min(o.bbox[0] for o in under), max(right_ink(o) for o in under)
+    return any(b.bbox[0] < lo and hi < b.bbox[2] for lo, hi in gutters) and (
+        abs((b.bbox[0] + b.bbox[2]) - (left + right)) / 2 <= b.size
+    )
 
 
 # A section's head stands closer than this many of its sizes over its paragraph; an author's
