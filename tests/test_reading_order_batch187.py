@@ -37,6 +37,14 @@ it closed the gutter between the second and third, the first column (a drop cap 
 level with the second's first paragraph) was taken for a margin with a side head, and read
 after the next two. One line in the text's face centred over the columns, across a gutter
 of theirs, is title matter.
+
+CGO (batch 191) sets an algorithm at the top of a column with no rules: its Input and
+Output in the text's face, seventeen lines numbered in 7 points, "Fig. 6: Configuration
+search algorithm." under it; its lines in the text's face were read as running text. A run
+of line numbers counting up, set small down the left of their lines, under a caption or
+over one, is a float with everything beside it and the lines set close above it. Another
+CGO paper's listing in Courier, its lines as long as a paragraph's, was taken for running
+text inside its own region: a listing in a typewriter face makes no region running text.
 """
 
 from __future__ import annotations
@@ -139,6 +147,43 @@ def _list_between_rules(page) -> None:
     write_lines(page, 316, 70, [7] * 55, WORDS, size=SIZE, lead=LEAD, start=3)
 
 
+def _numbered_algorithm(listing_face: str, listing_size: float, head: bool, numbered=True):
+    """A column's top: an algorithm's Input and Output (``head``), seventeen lines in
+    ``listing_face`` (``numbered`` in 7 points), its caption, then the column's text; the
+    left column's text beside it."""
+
+    def draw(page) -> None:
+        y = 60
+        if head:
+            for line in (
+                "Input: two programs and a block size.",
+                "Output: the best configuration.",
+            ):
+                page.insert_text((330, y), line, fontsize=SIZE, fontname="tiro")
+                y += LEAD
+        steps = (
+            "function Main(K1, K2, d) is the search over all of the kernel pairs",
+            "t = profile the running time of the fused kernel F",
+            "if t is less than the best time found so far then",
+            "keep the kernel and its register bound as the best",
+        )
+        for k in range(17):
+            if numbered:
+                page.insert_text((312, y + 2), str(k + 1), fontsize=7, fontname="tiro")
+            text = steps[k % 4]
+            page.insert_text((324, y + 2), text, fontsize=listing_size, fontname=listing_face)
+            y += LEAD
+        page.insert_text(
+            (360, y + 10), "Fig. 6: Configuration search algorithm.", fontsize=SIZE, fontname="tiro"
+        )
+        page.insert_text((316, y + 36), "of the fusion candidate", fontsize=SIZE, fontname="tiro")
+        write_lines(page, 316, y + 36 + LEAD, [7] * 25, WORDS, size=SIZE, lead=LEAD, start=3)
+        y = write_lines(page, LEFT, 60, [7] * 55, WORDS, size=SIZE, lead=LEAD)
+        page.insert_text((LEFT, y), "the desired block dimension", fontsize=SIZE, fontname="tiro")
+
+    return draw
+
+
 DRAGS = [
     pytest.param(
         _table_ruled_under_its_head(150),
@@ -162,6 +207,27 @@ DRAGS = [
         "provided",
         "used. The provided",
         id="a-pseudocode-box-ruled-across-is-a-float",
+    ),
+    pytest.param(
+        _numbered_algorithm("tiro", SIZE, head=True),
+        "dimension",
+        "candidate",
+        "dimension of the fusion candidate",
+        id="a-numbered-algorithm-over-its-caption-is-a-float",
+    ),
+    pytest.param(
+        _numbered_algorithm("cour", 8, head=False),
+        "dimension",
+        "candidate",
+        "dimension of the fusion candidate",
+        id="a-numbered-listing-in-courier-over-its-caption-is-a-float",
+    ),
+    pytest.param(
+        _numbered_algorithm("cour", 8, head=False, numbered=False),
+        "dimension",
+        "candidate",
+        "dimension of the fusion candidate",
+        id="a-listing-in-courier-as-long-as-a-paragraph-is-a-float",
     ),
 ]
 

@@ -1,5 +1,6 @@
 """The parts of a figure its drawings leave out: the labels set round it in its own font, a
-second cluster of its drawings, and a drawing too low to be a figure but for its caption.
+second cluster of its drawings, and a drawing too low to be a figure but for its caption;
+and a numbered listing, a figure drawn with no drawing at all.
 
 :mod:`.regions` clusters a page's drawings into figure regions; these rules grow and join
 those regions, each from what stands at its edge (unrotated points throughout).
@@ -11,7 +12,7 @@ from basehalf_core.documents.captions import CAPTION_LABEL, caption_beside, firs
 from basehalf_core.documents.grouping import Group
 from basehalf_core.documents.text import style_family
 
-__all__ = ["captioned", "join_parts", "take_in_labels"]
+__all__ = ["captioned", "join_parts", "numbered_listings", "take_in_labels"]
 
 
 # A figure's label is set smaller than the text, at most this share of its size (a line of
@@ -137,3 +138,74 @@ def join_parts(figures: list, groups: list[Group], em: float, inside, rules=()) 
             if joined:
                 break
     return figures
+
+
+# A numbered listing has at least this many line numbers, each at most this many ems under
+# the one before; lines set at most LISTING_LEAD ems above its first line are its head
+# (an algorithm's Input and Output).
+LISTING_NUMBERS = 5
+LISTING_STEP = 3.0
+LISTING_LEAD = 0.5
+# Its lines start at most this many ems right of its numbers (deeper lines reach as far).
+LISTING_INDENT = 4.0
+
+
+def numbered_listings(groups: list[Group], em: float, labelled: list[Group]) -> list:
+    """Regions of captioned listings whose lines are numbered: pseudocode or code set as text.
+
+    An algorithm (algorithm2e's, with no rules) or a code listing numbers its lines in a
+    small size down its left edge, "1" to "17", and stands over its caption ("Fig. 6:
+    Configuration search algorithm."): nothing is drawn, so no figure region held it and
+    its lines set in the text's face were read as running text. A run of at least
+    :data:`LISTING_NUMBERS` numbers counting up by one, each opening its line, set smaller
+    than the text, their right edges aligned, makes a region from the numbers to the right
+    end of the lines beside them, grown up over the lines set close above (its Input and
+    Output); it is a float when a caption stands right under or over it.
+    """
+    numbers = sorted(
+        (
+            (int(m.units[0].text), m.units[0].rect)
+            for g in groups
+            for m in g.segments
+            if m.units
+            and m.units[0].text.isascii()
+            and m.units[0].text.isdigit()
+            and len(m.units[0].text) <= 3
+            and m.size < LABEL_SIZE * em
+        ),
+        key=lambda n: n[1][1],
+    )
+    runs: list[list] = []
+    for value, rect in numbers:
+        for run in runs:
+            last, at = run[-1]
+            if (
+                value == last + 1
+                and abs(rect[2] - at[2]) <= 2
+                and 0 < rect[1] - at[1] <= LISTING_STEP * em
+            ):
+                run.append((value, rect))
+                break
+        else:
+            runs.append([(value, rect)])
+    out = []
+    for run in runs:
+        if len(run) < LISTING_NUMBERS:
+            continue
+        x0, y0, y1 = min(r[0] for _v, r in run), run[0][1][1], run[-1][1][3]
+        beside = [
+            g
+            for g in groups
+            if g.box[1] < y1 and g.box[3] > y0 and x0 - 1 <= g.box[0] <= x0 + LISTING_INDENT * em
+        ]
+        x1 = max(g.box[2] for g in beside)
+        grown = True
+        while grown:
+            grown = False
+            for g in groups:
+                if g.box[0] < x1 and g.box[2] > x0 and 0 <= y0 - g.box[3] <= LISTING_LEAD * em:
+                    y0, x1, grown = g.box[1], max(x1, g.box[2]), True
+        r = (x0, y0, x1, y1)
+        if captioned(r, labelled, groups, em):
+            out.append(r)
+    return out

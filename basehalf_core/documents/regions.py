@@ -23,7 +23,12 @@ from basehalf_core.documents.captions import (
     split_fused_captions,
     title_over,
 )
-from basehalf_core.documents.figure_parts import captioned, join_parts, take_in_labels
+from basehalf_core.documents.figure_parts import (
+    captioned,
+    join_parts,
+    numbered_listings,
+    take_in_labels,
+)
 from basehalf_core.documents.grouping import Group, next_block_id, segment_text, split_group
 from basehalf_core.documents.outlines import (
     frames_of,
@@ -264,13 +269,16 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     figures += [r for r in small if captioned(r, labelled, groups, em)]
     # A code listing under (or over) its caption ("Listing 1: DAG definition example") is a
     # float like a figure, though nothing is drawn: the caption goes with it, out of the flow.
-    figures += [g.box for g in groups if g.block.fixed and captioned(g.box, labelled, groups, em)]
-    for r in figures:
+    # Listings hold no running text, however long their lines: a captioned block in a
+    # typewriter face, and the lines beside a run of line numbers (with their head).
+    listings = [g.box for g in groups if g.block.fixed and captioned(g.box, labelled, groups, em)]
+    listings += numbered_listings(groups, em, labelled)
+    for r in figures + listings:
         if ruled_top(r, rules):
             while _split_at_rule(groups, (r[0], r[1], r[2], r[1]), rot, table=em):
                 pass
     tables = rule_pairs(rules, em)
-    if not figures and not boxes and not tables:
+    if not figures and not boxes and not tables and not listings:
         if rules:
             _mark_footnote_rules(groups, rules, page.rect.height, rot)
         return Drawn([], column_rules)
@@ -302,7 +310,8 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
             inside(g, r) and paragraph(g) and not CAPTION_LABEL.match(first_line(g)) for g in groups
         )
 
-    figures = join_parts([r for r in figures if not holds_text(r)], groups, em, inside, rules)
+    figures = [r for r in figures if not holds_text(r)] + listings
+    figures = join_parts(figures, groups, em, inside, rules)
     figures = [with_head_row(r, groups, rules, em, inside) for r in figures]
     # A banner is drawn as a filled box, and its fill is a mark that makes a figure too. Its
     # heading is read in the flow: no title or caption of the figure under it either.
