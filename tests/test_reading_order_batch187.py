@@ -45,10 +45,17 @@ of line numbers counting up, set small down the left of their lines, under a cap
 over one, is a float with everything beside it and the lines set close above it. Another
 CGO paper's listing in Courier, its lines as long as a paragraph's, was taken for running
 text inside its own region: a listing in a typewriter face makes no region running text.
+
+A student chapter's newsletter (batch 192) sets a photo in its left column, captioned in a
+sans face, over a footer bar across the page on which the right column's photo
+stands: the bar joined that photo, their box took in the left column's photo, and the
+region, holding paragraphs, was no figure, so the caption was read between the paragraphs
+above and under the photo. A bar across the page is no part of a figure.
 """
 
 from __future__ import annotations
 
+import pymupdf
 import pytest
 from conftest import drag
 from pagedraw import LEAD, LEFT, SIZE, WORDS, block, one_page, write_lines
@@ -184,6 +191,29 @@ def _numbered_algorithm(listing_face: str, listing_size: float, head: bool, numb
     return draw
 
 
+def _photo_over_a_footer_bar(page) -> None:
+    """The newsletter's page: a paragraph, a photo centred in the left column, its caption
+    centred under it in a smaller sans face, the next paragraph; a photo in the right
+    column, level with the left one, standing on a dark bar across the page's foot."""
+    photo = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 22), False)
+    photo.set_rect(photo.irect, (120, 90, 60))
+    y = write_lines(page, LEFT, 80, [13] * 14, WORDS, size=SIZE, lead=LEAD)
+    page.insert_text((LEFT, y), "nor any space to house them.", fontsize=SIZE, fontname="tiro")
+    right = max(w[2] for w in page.get_text("words"))
+    middle = (LEFT + right) / 2
+    page.insert_image(pymupdf.Rect(middle - 100, y + 12, middle + 100, y + 122), pixmap=photo)
+    caption = "Photo of the dispensary from the trip"
+    width = pymupdf.get_text_length(caption, fontname="helv", fontsize=8.5)
+    page.insert_text((middle - width / 2, y + 133), caption, fontsize=8.5, fontname="helv")
+    page.insert_text((LEFT, y + 158), "With all these challenges", fontsize=SIZE, fontname="tiro")
+    write_lines(page, LEFT, y + 158 + LEAD, [13] * 8, WORDS, size=SIZE, lead=LEAD)
+    page.draw_rect(pymupdf.Rect(0, 780, 595, 830), color=None, fill=(0.1, 0.1, 0.15))
+    tall = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 20, 48), False)
+    tall.set_rect(tall.irect, (200, 120, 90))
+    page.insert_image(pymupdf.Rect(right + 20, 300, right + 220, 780), pixmap=tall)
+    write_lines(page, right + 26, 80, [3] * 15, WORDS, size=SIZE, lead=LEAD, start=3)
+
+
 DRAGS = [
     pytest.param(
         _table_ruled_under_its_head(150),
@@ -200,6 +230,13 @@ DRAGS = [
         " Fourth item of the list Fifth item of the list Sixth item of the list"
         " Seventh item of the list Eighth item of the list The items.",
         id="guard-rules-further-apart-than-a-head-row-make-no-table",
+    ),
+    pytest.param(
+        _photo_over_a_footer_bar,
+        "them.",
+        "challenges",
+        "them. With all these challenges",
+        id="a-bar-across-the-page-joins-no-figure",
     ),
     pytest.param(
         _pseudocode_box,

@@ -137,7 +137,16 @@ def _graphics(
     # A column holds pictures too: a photo beside the rule is a column's as text is.
     pictures = [tuple(r) for kind, r in log if kind == "fill-image"]
     gutters = [r for r in posts if _between_columns(r, [*text, *pictures], em)]
-    clusters = _cluster([r for r in marks if r not in gutters], 0.5 * em)
+    # A bar drawn across the page (a newsletter's footer band) is no part of a figure: it
+    # joined a photo standing on it, and their box took in a photo in the column above.
+    bars = [
+        tuple(r)
+        for kind, r in log
+        if kind == "fill-path"
+        and r[2] - r[0] >= BACKGROUND_WIDTH * mb.width
+        and em <= r[3] - r[1] <= BAR_HEIGHT * em
+    ]
+    clusters = _cluster([r for r in marks if r not in gutters and r not in bars], 0.5 * em)
     figures = [r for r in clusters if sized(r, 2, 2)]
     # Lower than two ems, a drawing is a figure only with a caption beside it (a line of
     # text boxed by four rules: LaTeX's \fbox), which mark_regions looks for.
@@ -172,6 +181,9 @@ def _number_square(box, groups: list[Group], em: float, inside) -> bool:
 
 # A filled box at least this share of the page's width is its background.
 BACKGROUND_WIDTH = 0.9
+# A fill as wide, an em to this many ems tall, is a bar across the page (a thinner one is a
+# rule: a page's frame).
+BAR_HEIGHT = 6.0
 
 # A column rule has text beside it on each side within this many ems, along at least
 # COLUMN_RULE_SHARE of its length.
