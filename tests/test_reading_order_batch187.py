@@ -51,6 +51,12 @@ sans face, over a footer bar across the page on which the right column's photo
 stands: the bar joined that photo, their box took in the left column's photo, and the
 region, holding paragraphs, was no figure, so the caption was read between the paragraphs
 above and under the photo. A bar across the page is no part of a figure.
+
+Molecular & Cellular Proteomics (batch 195) sets its introduction in 9 points and its
+experimental procedures in 8, a subsection's head "Proteomics Platforms" centred between two
+of their paragraphs in 8.5: measured against the 9-point text only, and its paragraphs' 8
+points more than a tenth off it, the head was left out of a drag through it. A paragraph
+style within 15 % of the text's size is running text a head over it may take.
 """
 
 from __future__ import annotations
@@ -214,6 +220,21 @@ def _photo_over_a_footer_bar(page) -> None:
     write_lines(page, right + 26, 80, [3] * 15, WORDS, size=SIZE, lead=LEAD, start=3)
 
 
+def _methods_in_smaller_print(page) -> None:
+    """The journal's page: the left column's introduction in 9 points; the right column's
+    introduction's end, then its methods in 8 points, "Proteomics Platforms" centred in 8.5
+    between two of their paragraphs."""
+    write_lines(page, LEFT, 70, [8] * 58, WORDS, size=9, lead=11)
+    y = write_lines(page, 316, 70, [8] * 12, WORDS, size=9, lead=11, start=3)
+    y = write_lines(page, 316, y + 20, [9] * 14, WORDS, size=8, lead=10, start=5)
+    page.insert_text((316, y), "thawed twice before analysis.", fontsize=8, fontname="tiro")
+    head = "Proteomics Platforms"
+    width = pymupdf.get_text_length(head, fontname="tiro", fontsize=8.5)
+    page.insert_text((390 - width / 2, y + 18), head, fontsize=8.5, fontname="tiro")
+    page.insert_text((316, y + 34), "Five different laboratories", fontsize=8, fontname="tiro")
+    write_lines(page, 316, y + 44, [9] * 14, WORDS, size=8, lead=10, start=2)
+
+
 DRAGS = [
     pytest.param(
         _table_ruled_under_its_head(150),
@@ -237,6 +258,13 @@ DRAGS = [
         "challenges",
         "them. With all these challenges",
         id="a-bar-across-the-page-joins-no-figure",
+    ),
+    pytest.param(
+        _methods_in_smaller_print,
+        "analysis.",
+        "Five",
+        "analysis. Proteomics Platforms Five",
+        id="a-head-over-methods-in-smaller-print-is-read",
     ),
     pytest.param(
         _pseudocode_box,

@@ -233,8 +233,9 @@ def _byline(b: Block, text: list[Block], left: float, right: float, size: float)
 
 
 # A paragraph in another font than the page's text is set at most this share of the text's
-# size off it, in at least this many lines.
-OTHER_TEXT_SLACK = 0.1
+# size off it, in at least this many lines (a journal's methods in 8 points under an
+# introduction in 9).
+OTHER_TEXT_SLACK = 0.15
 OTHER_TEXT_LINES = 3
 
 
