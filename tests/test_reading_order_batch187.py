@@ -57,6 +57,12 @@ experimental procedures in 8, a subsection's head "Proteomics Platforms" centred
 of their paragraphs in 8.5: measured against the 9-point text only, and its paragraphs' 8
 points more than a tenth off it, the head was left out of a drag through it. A paragraph
 style within 15 % of the text's size is running text a head over it may take.
+
+A school's prospectus (batch 200) sets its teachers two by two: a photo beside each card, a
+name and a role in bold over a short biography, the names of a row level across the
+gutter. Read as two columns, the third card came before the second. Rows of level heads,
+in a style the text is not set in (bold throughout counts), over a paragraph in every card,
+in two rows or more and columns about as wide, are a grid of cards read row by row.
 """
 
 from __future__ import annotations
@@ -67,6 +73,7 @@ from conftest import drag
 from pagedraw import LEAD, LEFT, SIZE, WORDS, block, one_page, write_lines
 
 from basehalf_core.documents.reading_order import xy_cut
+from basehalf_core.documents.sections import card_rows
 from basehalf_core.documents.title_band import lone_column_head
 
 RIGHT = 290  # the left column's right edge
@@ -423,3 +430,42 @@ def test_a_byline_centred_over_the_columns_is_title_matter():
     order = [b.id for b in xy_cut(_magazine_page()[::-1], 7.2, "MinionPro@12.0")]
     columns = [order.index(k) for k in (5, 11, 6, 9, 7, 10, 8, 12)]
     assert order[:3] == [1, 2, 3] and columns == sorted(columns), order
+
+
+def _cards(widths=(129, 128)) -> list:
+    """The prospectus's page of teachers as the reader groups it (batch 200): in each card a
+    name and a role in bold, one line each, over a biography of six lines; two cards a row,
+    two rows. ``widths``: the two columns' widths."""
+    sans = "DejaVuSans@6.0"
+    out = []
+    for row, top in enumerate((96, 182)):
+        for col, (x, width) in enumerate(zip((97, 307), widths, strict=True)):
+            first = 2 + 6 * row + col
+            name = block(first, (x, top, x + 60, top + 10), sans)
+            role = block(first + 2, (x, top + 12, x + 40, top + 19), sans)
+            bio = block(first + 4, (x, top + 23, x + width, top + 67), sans, lines=6)
+            name.emphasis = role.emphasis = True
+            out += [name, role, bio]
+    return out
+
+
+def test_a_grid_of_cards_is_read_row_by_row():
+    order = [b.id for b in xy_cut(_cards()[::-1], 3.6, "DejaVuSans@6.0")]
+    assert order == [2, 4, 6, 3, 5, 7, 8, 10, 12, 9, 11, 13], order
+    # A contents' titles beside their narrow column of page numbers are no cards.
+    assert card_rows(_cards(widths=(129, 30)), 3.6, "DejaVuSans@6.0") is None
+    # A paper's numbered section heads level across its columns (2.2 beside 2.4) are none.
+    numbered = _cards()
+    for b in numbered:
+        if b.id in (2, 3, 8, 9):
+            b.first_word = {2: "2.2", 3: "2.4", 8: "2.3", 9: "3."}[b.id]
+        else:
+            b.emphasis = False  # a paper's text under its bold heads
+    assert card_rows(numbered, 3.6, "DejaVuSans@6.0") is None
+    # The columns of text under a grid (of authors) are read after it, not in its last row.
+    text = [
+        block(20, (97, 300, 226, 700), "DejaVuSans@6.0", lines=40),
+        block(21, (307, 300, 436, 700), "DejaVuSans@6.0", lines=40),
+    ]
+    order = [b.id for b in xy_cut([*_cards(), *text][::-1], 3.6, "DejaVuSans@6.0")]
+    assert order[-2:] == [20, 21], order

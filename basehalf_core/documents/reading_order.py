@@ -30,6 +30,7 @@ from basehalf_core.documents.roles import assign_roles
 from basehalf_core.documents.sections import (
     SIDE_LEVEL,
     balanced_section_headings,
+    card_rows,
     grid_rows,
     headings_in_gutter,
     side_heads,
@@ -87,6 +88,8 @@ def xy_cut(
     if len(blocks) <= 1:
         return list(blocks)
     page = blocks if page is None else page
+    if cells := card_rows(blocks, min_col_gap, body_style):
+        return [b for cell in cells for b in xy_cut(cell, min_col_gap, body_style, page, rules)]
     # Shrink by a hair so boxes that merely touch still leave a gap.
     eps = 0.5
     rows = gaps([(b.bbox[1] + eps, b.bbox[3] - eps) for b in blocks], 0.0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.text_blocks import Block, gaps, split_at, text_size
 
 # A heading set in the gutter has its middle within this share of its size of the gutter's.
@@ -169,6 +170,108 @@ def grid_rows(
     ):
         return None
     return split_at(blocks, sum(rows[0]) / 2)
+
+
+# A grid of cards has at least this many rows of heads, its narrowest column at least this
+# share of its widest.
+CARD_ROWS = 2
+CARD_WIDTHS = 0.6
+
+
+def card_rows(blocks: list[Block], min_col_gap: float, body_style: str) -> list[list[Block]] | None:
+    """A grid of cards, cell by cell (what stands over its first row first), or None.
+
+    A school's prospectus sets its staff two by two: a photo, a name and a role in bold, a
+    short biography; the names of a row stand level across the gutter. Read as two columns,
+    the second card came after the third. When every column holds a one-line head in one
+    style the running text is not set in (``body_style``; bold or italic throughout counts),
+    level with the other columns' heads, in :data:`CARD_ROWS` rows or more, each over a
+    paragraph, in columns about as wide (:data:`CARD_WIDTHS`), the rows of heads part the
+    page into rows of cards, read one after the other, each card (a column's blocks between
+    two rows of heads) on its own; what lies under the last row, further than a row's
+    height, is read after the grid. A paper's numbered section heads ("2.2" beside "2.4")
+    make no grid.
+    """
+    singles = [b for b in blocks if b.lines == 1]
+    if len(singles) < 2 * CARD_ROWS:
+        return None
+    gutters = gaps([(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in blocks], min_col_gap)
+    if not gutters:
+        return None
+    cuts = [(lo + hi) / 2 for lo, hi in gutters]
+
+    def column(b: Block) -> int:
+        return sum(c < (b.bbox[0] + b.bbox[2]) / 2 for c in cuts)
+
+    # Cards are alike: the columns about as wide (a contents' titles beside their page
+    # numbers, a table's labels beside its figures, are not).
+    widths = [
+        max(b.bbox[2] for b in blocks if column(b) == k)
+        - min(b.bbox[0] for b in blocks if column(b) == k)
+        for k in range(len(cuts) + 1)
+        if any(column(b) == k for b in blocks)
+    ]
+    if len(widths) != len(cuts) + 1 or min(widths) < CARD_WIDTHS * max(widths):
+        return None
+
+    by_style: dict[tuple[str, bool], list[Block]] = {}
+    for b in singles:
+        # Set apart from the text by its face or size, or in bold or italic throughout.
+        # A numbered head opens a section of running text (a paper's "2.2" beside "2.4").
+        numbered = bool(SECTION_NUMBER.fullmatch(b.first_word))
+        if not b.region and not numbered and (b.style != body_style or b.emphasis):
+            by_style.setdefault((b.style, b.emphasis), []).append(b)
+    for heads in by_style.values():
+        rows: list[list[Block]] = []
+        for h in sorted(heads, key=lambda b: b.bbox[1]):
+            middle = (h.bbox[1] + h.bbox[3]) / 2
+            if rows and abs((rows[-1][0].bbox[1] + rows[-1][0].bbox[3]) / 2 - middle) <= (
+                GRID_LEVEL * h.size
+            ):
+                rows[-1].append(h)
+            else:
+                rows.append([h])
+        rows = [r for r in rows if sorted(column(h) for h in r) == list(range(len(cuts) + 1))]
+        if len(rows) < CARD_ROWS:
+            continue
+        tops = [min(h.bbox[1] for h in r) - 0.5 for r in rows]
+        # A row right under another, nothing of the cards between (a name's role set in the
+        # same bold as the name), goes with the row above.
+        kept = tops[:1]
+        for top in tops[1:]:
+            between = [b for b in blocks if kept[-1] <= b.bbox[1] < top]
+            if len(between) > len(cuts) + 1:
+                kept.append(top)
+        tops = kept
+        if len(tops) < CARD_ROWS:
+            continue
+        # The last row of cards is as tall as the one above it at most: what lies lower (the
+        # columns of text under a grid of authors) is read after the grid.
+        pitch = tops[-1] - tops[-2]
+        bounds = [*tops, tops[-1] + pitch]
+        if any(
+            b.bbox[1] < tops[0] <= b.bbox[3]
+            or any(lo < b.bbox[1] < hi < b.bbox[3] for lo, hi in pairwise(bounds))
+            for b in blocks
+        ):
+            return None  # a block across a row's top: no grid
+        cells = [[b for b in blocks if b.bbox[3] <= tops[0]]]
+        for lo, hi in pairwise(bounds):
+            band = [b for b in blocks if lo <= b.bbox[1] < hi]
+            if any(_across(b, cuts) for b in band):
+                return None  # a block across the gutter: not cards
+            row = [[b for b in band if column(b) == k] for k in range(len(cuts) + 1)]
+            if any(not any(b.lines >= 2 for b in cell) for cell in row):
+                return None  # a card holds a paragraph under its head (a contents' row none)
+            cells += row
+        cells.append([b for b in blocks if b.bbox[1] >= bounds[-1]])
+        return [c for c in cells if c]
+    return None
+
+
+def _across(b: Block, cuts: list[float]) -> bool:
+    """Does ``b`` reach across one of the gutters' middles?"""
+    return any(b.bbox[0] < c < b.bbox[2] for c in cuts)
 
 
 def _item_number(head: Block, blocks: list[Block]) -> int | None:
