@@ -63,6 +63,12 @@ name and a role in bold over a short biography, the names of a row level across 
 gutter. Read as two columns, the third card came before the second. Rows of level heads,
 in a style the text is not set in (bold throughout counts), over a paragraph in every card,
 in two rows or more and columns about as wide, are a grid of cards read row by row.
+
+An IEEE-style paper (batch 201) rules its TABLE I under the head row and under the last row
+only, the caption over the head row: two rules make no stack, and the cells were read as
+running text between the column's foot and the paragraph under the table. Between a
+table's caption and the second of two rules, with a paragraph starting right under it, is
+the table.
 """
 
 from __future__ import annotations
@@ -242,6 +248,32 @@ def _methods_in_smaller_print(page) -> None:
     write_lines(page, 316, y + 44, [9] * 14, WORDS, size=8, lead=10, start=2)
 
 
+def _table_ruled_twice(page) -> None:
+    """The paper's right column: "TABLE I" and its title over a head row, a rule, six rows
+    of cells, a rule, then a paragraph; the left column's text beside it."""
+    page.insert_text((400, 60), "TABLE I", fontsize=8, fontname="tiro")
+    page.insert_text((340, 70), "SPECIFICATIONS OF THE TEST SYSTEMS", fontsize=8, fontname="tiro")
+    for x, cell in ((325, "System"), (420, "Cartesius"), (510, "Vilje")):
+        page.insert_text((x, 92), cell, fontsize=SIZE, fontname="tiro")
+    page.draw_line((317, 96), (561, 96), width=0.5)
+    rows = (
+        ("CPUs", "Ivy Bridge", "Sandy Bridge"),
+        ("Sockets", "2", "2"),
+        ("Cores", "12", "8"),
+        ("GHz", "2.5", "2.6"),
+        ("Network", "InfiniBand", "InfiniBand"),
+        ("Topology", "Fat tree", "Hypercube"),
+    )
+    for k, row in enumerate(rows):
+        for x, cell in zip((325, 420, 510), row, strict=True):
+            page.insert_text((x, 110 + LEAD * k), cell, fontsize=SIZE, fontname="tiro")
+    page.draw_line((317, 110 + LEAD * 6), (561, 110 + LEAD * 6), width=0.5)
+    page.insert_text((316, 200), "We performed two experiments", fontsize=SIZE, fontname="tiro")
+    write_lines(page, 316, 200 + LEAD, [9] * 40, WORDS, size=SIZE, lead=LEAD, start=3)
+    y = write_lines(page, LEFT, 60, [7] * 55, WORDS, size=SIZE, lead=LEAD)
+    page.insert_text((LEFT, y), "the STREAM performance.", fontsize=SIZE, fontname="tiro")
+
+
 DRAGS = [
     pytest.param(
         _table_ruled_under_its_head(150),
@@ -272,6 +304,13 @@ DRAGS = [
         "Five",
         "analysis. Proteomics Platforms Five",
         id="a-head-over-methods-in-smaller-print-is-read",
+    ),
+    pytest.param(
+        _table_ruled_twice,
+        "performance.",
+        "performed",
+        "performance. We performed",
+        id="a-table-ruled-under-its-head-row-and-its-last-is-a-float",
     ),
     pytest.param(
         _pseudocode_box,
