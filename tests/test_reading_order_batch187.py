@@ -69,6 +69,11 @@ only, the caption over the head row: two rules make no stack, and the cells were
 running text between the column's foot and the paragraph under the table. Between a
 table's caption and the second of two rules, with a paragraph starting right under it, is
 the table.
+
+A generated handout (batch 204) sets four cards two by two, numbered down the columns ("1.
+Euler's Identity" beside "3. The Fundamental Theorem of Calculus"), a formula under each
+head before its paragraph: the first row of heads was peeled as title matter and the cards
+read row by row. A row of heads each opening with an item's number is no title matter.
 """
 
 from __future__ import annotations
@@ -508,3 +513,29 @@ def test_a_grid_of_cards_is_read_row_by_row():
     ]
     order = [b.id for b in xy_cut([*_cards(), *text][::-1], 3.6, "DejaVuSans@6.0")]
     assert order[-2:] == [20, 21], order
+
+
+def test_numbered_heads_level_across_the_columns_are_no_title_matter():
+    """The handout's page as the reader groups it (batch 204): title and subtitle, then
+    four cards numbered down the columns, each a head, a formula and a paragraph."""
+    tahoma, head, math = "Tahoma@11.0", "Tahoma@13.0", "KaTeX_Main@14.5"
+    blocks = [
+        block(0, (137, 41, 655, 67), "Tahoma@21.5"),
+        block(1, (195, 78, 597, 92), "Tahoma@12.0"),
+        block(2, (74, 135, 192, 151), head),
+        block(3, (229, 176, 263, 193), math),
+        block(4, (74, 215, 382, 252), tahoma, lines=3),
+        block(5, (74, 307, 237, 323), head),
+        block(6, (238, 347, 250, 364), math),
+        block(7, (74, 386, 382, 423), tahoma, lines=3),
+        block(8, (409, 135, 679, 151), head),
+        block(9, (503, 186, 565, 203), math),
+        block(10, (409, 233, 718, 270), tahoma, lines=3),
+        block(11, (409, 307, 560, 323), head),
+        block(12, (529, 350, 578, 368), math),
+        block(13, (409, 510, 716, 559), tahoma, lines=4),
+    ]
+    for b, word in zip(blocks[2::3], ("1.", "2.", "3.", "4."), strict=True):
+        b.first_word = word
+    order = [b.id for b in xy_cut(blocks[::-1], 6.6, tahoma)]
+    assert order == list(range(14)), order

@@ -47,6 +47,7 @@ from basehalf_core.documents.text_blocks import (
 from basehalf_core.documents.title_band import (
     heads_over_columns,
     lone_column_head,
+    numbered_heads,
     opens_a_box,
     runs_on,
     title_band,
@@ -107,6 +108,7 @@ def xy_cut(
             and not runs_on(top, rest)
             and not lone_column_head(top, rest, min_col_gap, page)
             and not opens_a_box(top, rest, body_style)
+            and not numbered_heads(top)
             # A row of column heads on bands of their own heads the columns under them.
             and not all(b.banner for b in top)
         ):

@@ -284,6 +284,20 @@ def opens_a_box(top: list[Block], rest: list[Block], body_style: str) -> bool:
     )
 
 
+def numbered_heads(top: list[Block]) -> bool:
+    """Is the band a row of two heads or more, each opening with an item's number ("1.",
+    "3.", "2.4", "IV.")?
+
+    A handout sets its cards two by two, numbered down the columns ("1. Euler's Identity"
+    beside "3. The Fundamental Theorem of Calculus"), a display under each head before its
+    paragraph: peeled as title matter, the row was read before the columns and the cards
+    row by row. Title matter carries no item numbers; numbered heads head their columns.
+    """
+    return len(top) >= 2 and all(
+        "." in b.first_word and SECTION_NUMBER.fullmatch(b.first_word) for b in top
+    )
+
+
 def runs_on(top: list[Block], rest: list[Block]) -> bool:
     """The band is one line of blocks side by side, one of which goes on in a block right
     under it, as wide and as far left.
