@@ -280,9 +280,9 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     column_rules = [tuple(pymupdf.Rect(r) * turn) for r in posts]
     figures += [r for r in small if captioned(r, labelled, groups, em)]
     # A code listing under (or over) its caption ("Listing 1: DAG definition example") is a
-    # float like a figure, though nothing is drawn: the caption goes with it, out of the flow.
-    # Listings hold no running text, however long their lines: a captioned block in a
-    # typewriter face, and the lines beside a run of line numbers (with their head).
+    # float like a figure, though nothing is drawn: a captioned block in a typewriter face,
+    # or the lines beside a run of line numbers (with their head). Listings hold no running
+    # text, however long their lines (see holds_text below).
     listings = [g.box for g in groups if g.block.fixed and captioned(g.box, labelled, groups, em)]
     listings += numbered_listings(groups, em, labelled)
     for r in figures + listings:
@@ -397,7 +397,8 @@ HEADED_TABLE_REACH = 5.0
 
 def _headed_table(r, labelled: list[Group], groups: list[Group], em: float):
     """The table between two rules of one width, with its head row over the first, when its
-    caption stands right over that row and running text follows the second; or None.
+    caption (any label: "TABLE I", "表 2") stands right over that row and running text
+    follows the second; or None.
 
     IEEE's tables are often ruled under their head row and under their last row alone, the
     caption ("TABLE I Specifications of the test systems") over the head row: no drawing
@@ -418,8 +419,7 @@ def _headed_table(r, labelled: list[Group], groups: list[Group], em: float):
     for g in labelled:
         x0, _y0, x1, y1 = g.box
         if (
-            first_line(g)[:5].lower() == "table"
-            and y1 <= r[1]
+            y1 <= r[1]
             and r[1] - y1 <= HEADED_TABLE_REACH * em
             and min(x1, r[2]) - max(x0, r[0]) > 0.5 * (x1 - x0)
         ):
