@@ -200,10 +200,15 @@ def numbered_listings(groups: list[Group], em: float, labelled: list[Group]) -> 
         ]
         x1 = max(g.box[2] for g in beside)
         grown = True
-        while grown:
+        while grown:  # y0 only rises, so this ends
             grown = False
             for g in groups:
-                if g.box[0] < x1 and g.box[2] > x0 and 0 <= y0 - g.box[3] <= LISTING_LEAD * em:
+                if (
+                    g.box[1] < y0
+                    and g.box[0] < x1
+                    and g.box[2] > x0
+                    and 0 <= y0 - g.box[3] <= LISTING_LEAD * em
+                ):
                     y0, x1, grown = g.box[1], max(x1, g.box[2]), True
         r = (x0, y0, x1, y1)
         if captioned(r, labelled, groups, em):
