@@ -2,7 +2,8 @@
 
 Pure geometry over the rectangles :mod:`.regions` reads from the page's drawings: stacks of
 rules of one width are tables (an algorithm set "ruled" among them, rules drawn cell by cell
-joined first, a head row over the first rule taken in), and an outline drawn around blocks
+joined first, a head row over the first rule taken in; two rules under a caption and over a
+paragraph, :func:`headed_table`), and an outline drawn around blocks
 of running text makes them one unit of the reading order (``Block.frame``).
 """
 
@@ -323,3 +324,43 @@ def with_head_row(r, groups: list[Group], rules: list, em: float, inside) -> tup
 def ruled_top(r, rules: list) -> bool:
     """Is the top edge of region ``r`` a rule drawn across its width (a ruled table's)?"""
     return any(abs(q[1] - r[1]) <= 1 and q[0] <= r[0] + 1 and q[2] >= r[2] - 1 for q in rules)
+
+
+# A table's caption (its first line) stands at most this many ems over the rule under its
+# head row (a second line of caption and the head row between).
+HEADED_TABLE_REACH = 5.0
+# A paragraph's lines hold this many characters on average at least; a table's cells are
+# short.
+FRAME_LINE_CHARS = 30
+
+
+def headed_table(r, labelled: list[Group], groups: list[Group], em: float):
+    """The table between two rules of one width, with its head row over the first, when its
+    caption (any label: "TABLE I", "表 2") stands right over that row and running text
+    follows the second; or None.
+
+    IEEE's tables are often ruled under their head row and under their last row alone, the
+    caption ("TABLE I Specifications of the test systems") over the head row: no drawing
+    holds the cells, and a table ruled so twice was no stack of rules (:func:`ruled_tables`
+    takes three), so its cells were read as running text. The space from the caption's foot
+    to the second rule is the table's when a paragraph (lines of
+    :data:`FRAME_LINE_CHARS` characters) starts within :data:`HEADED_TABLE_REACH` ems under
+    it: a table whose rules only frame its head row goes on under them.
+    """
+    if not any(
+        g.block.lines >= 2
+        and g.block.chars >= FRAME_LINE_CHARS * g.block.lines
+        and 0 <= g.box[1] - r[3] <= HEADED_TABLE_REACH * em
+        and min(g.box[2], r[2]) > max(g.box[0], r[0])
+        for g in groups
+    ):
+        return None
+    for g in labelled:
+        x0, _y0, x1, y1 = g.box
+        if (
+            y1 <= r[1]
+            and r[1] - y1 <= HEADED_TABLE_REACH * em
+            and min(x1, r[2]) - max(x0, r[0]) > 0.5 * (x1 - x0)
+        ):
+            return (r[0], y1, r[2], r[3])
+    return None

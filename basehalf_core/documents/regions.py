@@ -31,7 +31,9 @@ from basehalf_core.documents.figure_parts import (
 )
 from basehalf_core.documents.grouping import Group, next_block_id, segment_text, split_group
 from basehalf_core.documents.outlines import (
+    FRAME_LINE_CHARS,
     frames_of,
+    headed_table,
     joined_rules,
     mark_frames,
     rule_pairs,
@@ -49,10 +51,9 @@ from basehalf_core.documents.text_blocks import HEADING_LINES, TINY_RATIO, text_
 GRAPHIC_KINDS = ("fill-path", "stroke-path", "fill-image", "fill-imgmask", "fill-shade")
 # More drawings than this on a page (a plot of thousands of points) and regions are not sought.
 MAX_GRAPHICS = 4000
-# A figure's region holding a paragraph (this many lines, this many characters a line on
-# average) is a frame or column rules around running text; a table column's cells are short.
+# A figure's region holding a paragraph (this many lines, :data:`.outlines.FRAME_LINE_CHARS`
+# characters a line on average) is a frame or column rules around running text.
 FRAME_LINES = 4
-FRAME_LINE_CHARS = 30
 
 
 def _cluster(rects: list, gap: float) -> list[list[float]]:
@@ -290,7 +291,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
             while _split_at_rule(groups, (r[0], r[1], r[2], r[1]), rot, table=em):
                 pass
     tables = rule_pairs(rules, em)
-    figures += [t for t in (_headed_table(r, labelled, groups, em) for r in tables) if t]
+    figures += [t for t in (headed_table(r, labelled, groups, em) for r in tables) if t]
     if not figures and not boxes and not tables and not listings:
         if rules:
             _mark_footnote_rules(groups, rules, page.rect.height, rot)
@@ -388,43 +389,6 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     if figures:
         panel_labels(groups, figures, em)
     return Drawn([tuple(pymupdf.Rect(r) * turn) for r in figures + boxes], column_rules)
-
-
-# A table's caption (its first line) stands at most this many ems over the rule under its
-# head row (a second line of caption and the head row between).
-HEADED_TABLE_REACH = 5.0
-
-
-def _headed_table(r, labelled: list[Group], groups: list[Group], em: float):
-    """The table between two rules of one width, with its head row over the first, when its
-    caption (any label: "TABLE I", "表 2") stands right over that row and running text
-    follows the second; or None.
-
-    IEEE's tables are often ruled under their head row and under their last row alone, the
-    caption ("TABLE I Specifications of the test systems") over the head row: no drawing
-    holds the cells, and a table ruled so twice was no stack of rules (:func:`ruled_tables`
-    takes three), so its cells were read as running text. The space from the caption's foot
-    to the second rule is the table's when a paragraph (lines of
-    :data:`FRAME_LINE_CHARS` characters) starts within :data:`HEADED_TABLE_REACH` ems under
-    it: a table whose rules only frame its head row goes on under them.
-    """
-    if not any(
-        g.block.lines >= 2
-        and g.block.chars >= FRAME_LINE_CHARS * g.block.lines
-        and 0 <= g.box[1] - r[3] <= HEADED_TABLE_REACH * em
-        and min(g.box[2], r[2]) > max(g.box[0], r[0])
-        for g in groups
-    ):
-        return None
-    for g in labelled:
-        x0, _y0, x1, y1 = g.box
-        if (
-            y1 <= r[1]
-            and r[1] - y1 <= HEADED_TABLE_REACH * em
-            and min(x1, r[2]) - max(x0, r[0]) > 0.5 * (x1 - x0)
-        ):
-            return (r[0], y1, r[2], r[3])
-    return None
 
 
 def _region_under(head: Group, groups: list[Group], em: float) -> str:
