@@ -265,8 +265,9 @@ def caption_by_face(g: Group, groups: list[Group], figures: list, em: float) -> 
 # its size to this share (a line holding a smaller sign comes out a point smaller).
 TAIL_GAP = 0.6
 TAIL_SIZE = 0.15
-# ... and hold at most this many lines (a paragraph of the text grouped with them is none).
-TAIL_LINES = 6
+# ... and hold at most this many lines (a paragraph of the text grouped with them is none;
+# SOSP's "Figure 1." runs on for seven lines under its first).
+TAIL_LINES = 10
 SENTENCE_ENDS = (".", "!", "?", ":")
 
 
@@ -285,10 +286,10 @@ def caption_tails(groups: list[Group]) -> None:
     A block of a few lines (:data:`TAIL_LINES`) right under a caption's block (labelled, a
     float), in its family and size, from its left edge, at a line's spacing
     (:data:`TAIL_GAP`, :data:`TAIL_SIZE`), that goes on the caption's sentence (the
-    caption's last line ends without closing it and the block opens in lower case) is the
-    caption's; so is one going on the caption's single line after a word's space. Repeated
-    down a chain of such blocks. (Running text carried on from another column opens in lower
-    case too, under a caption that ends its sentence.)
+    caption's last line ends without closing it and the block opens in lower case or with a
+    number) is the caption's; so is one going on the caption's single line after a word's
+    space. Repeated down a chain of such blocks. (Running text carried on from another
+    column opens in lower case too, under a caption that ends its sentence.)
     """
     captions = [
         g for g in groups if g.block.region == "float" and CAPTION_LABEL.match(first_line(g))
@@ -317,7 +318,8 @@ def _under(g: Group, cap: Group) -> bool:
         and abs(g.box[0] - cap.box[0]) <= b.size
         and -0.3 * b.size <= g.box[1] - cap.box[3] <= TAIL_GAP * b.size
         and not b.last_word.endswith(SENTENCE_ENDS)
-        and g.block.first_word[:1].islower()
+        # In lower case or a number, no new sentence ("13B parameters on NVIDIA A100").
+        and (g.block.first_word[:1].islower() or g.block.first_word[:1].isdigit())
     )
 
 

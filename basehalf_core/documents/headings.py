@@ -123,6 +123,7 @@ def _headings_read_as_text_once(body: list[Block], body_style: str, drawn: Seque
     heads = _column_heads(body, text, size, body_style)
     paragraph_styles: set[str] | None = None  # computed once, when first needed
     columns = {id(t): _column_of(t, text, size) for t in text}  # once, not per heading
+    ragged = {id(t): _ragged_edge(t, columns[id(t)][1], text, size) for t in text}
     for b in body:
         if b.style == body_style or b.region:
             continue
@@ -159,6 +160,11 @@ def _headings_read_as_text_once(body: list[Block], body_style: str, drawn: Seque
         for t in text:
             left, right = columns[id(t)]
             inside = left - outdent <= b.bbox[0] and b.bbox[2] <= right + slack
+            edge = ragged[id(t)]
+            if not inside and b.lines == 1 and b.bbox[0] > (left + edge) / 2:
+                # A line flush right with the column's edge, past the ragged lines of the
+                # paragraph over it: a writer's name signing it off.
+                inside = abs(b.bbox[2] - edge) <= size
             over = b.bbox[3] <= t.bbox[1] + 0.5 * size  # line boxes set tight may overlap
             if not inside and over and abs(b.bbox[0] - t.bbox[0]) <= slack:
                 # A heading flush left over a paragraph of one short line ("Categories and
@@ -283,6 +289,27 @@ COLUMN_HEAD_LEVEL = 0.3
 
 # A paragraph's first line is indented by at most this many text sizes.
 INDENT_MAX = 3.0
+
+
+# A paragraph right above or under another, flush left with it, stands at most this many
+# sizes from it.
+RAGGED_REACH = 3.0
+
+
+def _ragged_edge(t: Block, right: float, text: list[Block], size: float) -> float:
+    """The column's right edge beside text block ``t`` (whose own is ``right``), set ragged
+    right: the farthest of its own and of the paragraphs flush left with it right above or
+    under it.
+
+    A newsletter signs an article ("Jenny Horsfield") flush right under its last paragraph,
+    whose lines stop short of the column's edge: measured against that paragraph alone, the
+    name stood out of the column and was left out of a drag as if it were a caption.
+    """
+    for o in text:
+        near = max(o.bbox[1] - t.bbox[3], t.bbox[1] - o.bbox[3]) <= RAGGED_REACH * size
+        if o is not t and near and abs(o.bbox[0] - t.bbox[0]) <= 1:
+            right = max(right, o.bbox[2])
+    return right
 
 
 def _column_of(t: Block, text: list[Block], size: float) -> tuple[float, float]:

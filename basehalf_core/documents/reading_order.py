@@ -57,10 +57,16 @@ from basehalf_core.documents.title_band import (
 FLOW_ROLES = ("body", "float", "box")
 
 
-def _body_style(body: list[Block]) -> str:
-    """The style that covers the most of the running text's area (see :func:`.text_size`)."""
+def _body_style(body: list[Block], boxes: Sequence[Block] = ()) -> str:
+    """The style that covers the most of the running text's area (see :func:`.text_size`).
+
+    Where no paragraph stands outside the boxes (a slide of three boxes under its title),
+    the running text is in the boxes: the style is then the one covering the most of both,
+    not the title's.
+    """
     styles: Counter = Counter()
-    for b in body:
+    paragraphs = any(b.lines >= 2 for b in body)
+    for b in body if paragraphs else [*body, *boxes]:
         styles[b.style] += b.chars * b.size * b.size
     return styles.most_common(1)[0][0] if styles else ""
 
@@ -152,6 +158,14 @@ def xy_cut(
         cut = (lo + hi) / 2
         left = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 < cut]
         right = [b for b in blocks if (b.bbox[0] + b.bbox[2]) / 2 >= cut]
+        if head := _lone_head(left, right, body_style, page):
+            above = [b for b in blocks if b.bbox[3] <= head.bbox[1]]
+            below = [b for b in blocks if b is not head and b not in above]
+            return [
+                *xy_cut(above, min_col_gap, body_style, page, rules),
+                head,
+                *xy_cut(below, min_col_gap, body_style, page, rules),
+            ]
         heads = side_heads(left, right, min_col_gap)
         if heads:
             return _by_side_heads(heads, left, right, min_col_gap, body_style, page, rules)
@@ -181,6 +195,42 @@ def xy_cut(
             + xy_cut(below, min_col_gap, body_style, page, rules)
         )
     return _by_rows(blocks)
+
+
+def _lone_head(
+    left: list[Block], right: list[Block], body_style: str, page: list[Block]
+) -> Block | None:
+    """The one block of a side of a column cut when it is a heading between the other
+    side's rows.
+
+    A poster centres its box's "Results" on a band over text in the box's left half, plots
+    in its right half: the head, nothing under it, made a column of its own right of the
+    text's, and was read after it. A side that is a single line set larger than the running
+    text, level with no block of the other side and over some of them, and under a
+    paragraph of the page that spans it and the gutter (inside the text's area: a note in
+    the margin stays out), is read between what is above it and what is under it. (A
+    paragraph is left alone: a column's text under a picture starts low.)
+    """
+    size = style_size(body_style)
+    for side, other in ((left, right), (right, left)):
+        if len(side) != 1 or size <= 0:
+            continue
+        head = side[0]
+        if (
+            head.lines == 1
+            and head.size > size
+            and any(o.bbox[1] >= head.bbox[3] for o in other)
+            and all(o.bbox[1] >= head.bbox[3] or o.bbox[3] <= head.bbox[1] for o in other)
+            and any(
+                p.lines >= 2
+                and p.bbox[3] <= head.bbox[1]
+                and p.bbox[0] <= min(head.bbox[0], *(o.bbox[0] for o in other)) + size
+                and p.bbox[2] >= max(head.bbox[2], *(o.bbox[2] for o in other)) - size
+                for p in page
+            )
+        ):
+            return head
+    return None
 
 
 def _row_cut(blocks: list[Block], rows: list[tuple[float, float]], min_col_gap: float) -> float:
@@ -470,7 +520,7 @@ def order_blocks(
         gap = max(4.0, 0.6 * sizes[len(sizes) // 2])
         # Floats and boxes keep their place in the flow: a drag may start or end in them.
         flow = [b for b in blocks if roles[b.id] in FLOW_ROLES]
-        body_style = _body_style(by_role["body"])
+        body_style = _body_style(by_role["body"], by_role["box"])
         # Headings first: one at a column's top is part of the text, not a title band.
         headings_read_as_text(by_role["body"], body_style, drawn)
         body = _by_frames(flow, gap, body_style, column_rules)

@@ -70,7 +70,10 @@ def heads_over_columns(
     left, right = min(b.bbox[0] for b in under), max(b.bbox[2] for b in under)
     columns = set()
     for b in top:
-        x0, x1 = b.bbox[0] + 0.5, b.bbox[2] - 0.5
+        # A point in from each side, where the gutters are measured half a point in: a
+        # poster's head on a band as wide as its box (:func:`.regions.mark_regions` widens
+        # it) ends where the box's widest line does, to a hair.
+        x0, x1 = b.bbox[0] + 1, b.bbox[2] - 1
         hang = HEAD_HANG * b.size
         if any(
             x0 < hi

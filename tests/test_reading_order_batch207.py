@@ -1,0 +1,187 @@
+"""Rules found in the session of batches 207 onwards (the helpers' ro214 and later).
+
+A slide sets three tinted boxes in a row under its title, each a head over a paragraph, and
+nothing else: every line of running text is inside a box, so the only block outside the
+boxes, the title, gave the page its text style. Measured against the title's size, the heads
+were no heads over columns, and the boxes' row of heads was read across before their
+paragraphs. Where the boxes hold more of the page's text than the rest, the text style is
+taken from them too.
+
+A park-care group's newsletter (batch 208) signs an article "Jenny Horsfield" in an italic
+sans, flush right under its last line, in the text's size; the text is set in a serif.
+Set unlike the drag's two ends, the name was left out of a drag into the next article as if
+it were a caption. A short line flush right under the paragraph before it, in the text's
+size, is read with it.
+
+SOSP (batch 207) sets "Figure 1. Left: Memory layout when serving an" in its own line's
+faces, the caption's seven more lines ("13B parameters on NVIDIA A100. ...") under it as a
+block of their own: a caption's next lines were taken only up to six and only when they
+opened in lower case, so the rest of the caption was read as running text at the top of
+the right column. They may run to ten lines and open with a number.
+
+A poster (batch 210) centres its box's "Results" on a band over text in the box's left half,
+plots in its right half: with nothing under it on its side, the head made a column of its
+own and was read after the text. A single line set larger than the text, level with no
+block of the other side of the cut, under a paragraph spanning both, is read between what
+lies above it and what lies under it. Its "Introduction", on a band as wide as its box,
+ended where the box's widest line does, six thousandths of a point past it: the head was
+taken to reach into the gutter, a headline, and the row of heads was read before the boxes.
+"""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+from conftest import drag
+from pagedraw import LEAD, LEFT, SIZE, WORDS, block, one_page, write_lines
+
+from basehalf_core.documents.title_band import heads_over_columns
+
+SLIDE_TOP, SLIDE_FOOT = 300, 520
+
+
+def _boxes_under_a_title(count: int, tinted: bool = True):
+    """A slide: its title, then ``count`` boxes in a row, each a head over eight lines whose
+    words name their box ("b0w12": the first box's thirteenth word)."""
+
+    def draw(page) -> None:
+        page.insert_text((40, 200), "The Title of the Slide", fontsize=24, fontname="hebo")
+        gap = 20
+        width = (595 - 2 * 40 - gap * (count - 1)) / count
+        for i in range(count):
+            x = 40 + i * (width + gap)
+            if tinted:
+                box = pymupdf.Rect(x, SLIDE_TOP, x + width, SLIDE_FOOT)
+                page.draw_rect(box, fill=(0.9, 0.93, 1), color=None)
+            page.insert_text((x + 8, 325), f"Part {i}", fontsize=13, fontname="hebo")
+            words = [f"b{i}w{k}" for k in range(24)]
+            write_lines(page, x + 8, 345, [3] * 8, words, size=9, lead=11)
+
+    return draw
+
+
+ACROSS = "b0w22 b0w23 Part 1 b1w0 b1w1"
+
+
+@pytest.mark.parametrize(
+    ("count", "tinted"),
+    [(3, True), (2, True), (3, False), (4, True)],
+    ids=["three-tinted", "two-tinted", "three-plain", "four-tinted"],
+)
+def test_a_drag_from_one_box_into_the_next_takes_the_next_boxs_head(tmp_path, count, tinted):
+    got = drag(one_page(tmp_path, _boxes_under_a_title(count, tinted)), 0, "b0w22", "b1w1")
+    assert got == ACROSS, got
+
+
+def _signed_article(past: float):
+    """A column set ragged right: a paragraph, the article's last paragraph of short lines,
+    its writer's name in an italic sans under it, ending ``past`` points right of the
+    column's edge, the next article's head and text."""
+
+    def draw(page) -> None:
+        y = write_lines(page, LEFT, 80, [8] * 6, WORDS, size=SIZE, lead=LEAD)
+        lines = [" ".join(WORDS[(8 * k + j) % len(WORDS)] for j in range(8)) for k in range(6)]
+        right = LEFT + max(
+            pymupdf.get_text_length(t, fontsize=SIZE, fontname="tiro") for t in lines
+        )
+        y = write_lines(page, LEFT, y + LEAD, [5, 5], WORDS, size=SIZE, lead=LEAD)
+        y = write_lines(page, LEFT, y, [3], ["the", "last", "line."], size=SIZE, lead=LEAD)
+        name = "Jenny Horsfield"
+        width = pymupdf.get_text_length(name, fontsize=SIZE, fontname="heit")
+        y += 4
+        page.insert_text((right + past - width, y), name, fontsize=SIZE, fontname="heit")
+        page.insert_text((LEFT, y + 24), "Ridge on TV", fontsize=13, fontname="heit")
+        write_lines(page, LEFT, y + 42, [8] * 4, ["On", *WORDS], size=SIZE, lead=LEAD)
+
+    return draw
+
+
+@pytest.mark.parametrize(
+    ("past", "expected"),
+    [
+        (0, "last line. Jenny Horsfield Ridge on TV On the"),
+        # Out past the column's edge, it is a note in the margin.
+        (40, "last line. Ridge on TV On the"),
+    ],
+    ids=["flush-right", "past-the-column"],
+)
+def test_a_name_flush_right_under_an_article_is_read_with_it(tmp_path, past, expected):
+    got = drag(one_page(tmp_path, _signed_article(past)), 0, "last", "the")
+    assert got == expected, got
+
+
+def _caption_over_seven_lines(tail: list[str]):
+    """The right column: a figure, "Figure 1. Left: memory layout when serving an" in
+    10-point bold, ``tail`` (the caption's next lines) in 9-point roman, then the column's
+    text opening "cost"; the left column's text, its last line "the column ends."."""
+
+    def draw(page) -> None:
+        y = write_lines(page, LEFT, 80, [7] * 50, WORDS, size=9, lead=11)
+        page.insert_text((LEFT, y), "the column ends.", fontsize=9, fontname="tiro")
+        page.draw_rect(pymupdf.Rect(316, 70, 540, 200), color=(0, 0, 0), fill=(0.8, 0.8, 0.8))
+        page.insert_text(
+            (316, 215),
+            "Figure 1. Left: memory layout when serving an",
+            fontsize=10,
+            fontname="tibo",
+        )
+        for k, line in enumerate(tail):
+            page.insert_text((316, 226 + 11 * k), line, fontsize=9, fontname="tiro")
+        write_lines(
+            page, 316, 226 + 11 * len(tail) + 14, [7] * 30, ["cost", *WORDS], size=9, lead=11
+        )
+
+    return draw
+
+
+TAIL = [
+    "13B parameters on NVIDIA A100. The parameters",
+    "persist in GPU memory throughout serving. The",
+    "memory for the KV cache is allocated per serving",
+    "request. A small amount of memory is used for",
+    "activation. Right: vLLM smooths out the rapid",
+    "growth curve of KV cache memory seen in existing",
+    "systems, leading to a notable boost in throughput.",
+]
+
+
+@pytest.mark.parametrize("tail", [TAIL, TAIL[:3]], ids=["seven-lines", "three-lines"])
+def test_a_caption_s_lines_under_its_first_open_with_a_number(tmp_path, tail):
+    got = drag(one_page(tmp_path, _caption_over_seven_lines(tail)), 0, "ends.", "cost")
+    assert got == "ends. cost", got
+
+
+def _results_head_beside_plots(page) -> None:
+    """A poster's box: a paragraph across it, a paragraph in its left half, "Results"
+    centred in its right half over nothing (plots are drawn there), then text in the left
+    half under the head's line."""
+    write_lines(page, LEFT, 80, [24] * 4, WORDS, size=SIZE, lead=LEAD)
+    write_lines(page, LEFT, 140, [6] * 5, ["above", *WORDS], size=SIZE, lead=LEAD)
+    page.insert_text((400, 212), "Results", fontsize=14, fontname="hebo")
+    write_lines(page, LEFT, 232, [6] * 8, ["below", *WORDS], size=SIZE, lead=LEAD)
+
+
+def test_a_head_with_nothing_under_it_is_read_between_the_rows_beside_it(tmp_path):
+    doc = one_page(tmp_path, _results_head_beside_plots)
+    words = [w.text for w in doc.words(0)]
+    assert words.index("Results") == words.index("below") - 1, words
+
+
+def test_a_head_on_a_band_as_wide_as_its_box_heads_its_column():
+    """The poster's top row as the reader groups it (batch 210): "Introduction" widened to
+    its band, "Methods" and "Analysis" in their boxes, over each box's text."""
+    style, head = "Montserrat@6.5", "Montserrat@9.5"
+    heads = [
+        block(4, (5.284, 68.97, 196.483, 80.67), head),
+        block(5, (399.37, 68.97, 442.80, 80.67), head),
+        block(3, (683.34, 68.83, 723.13, 80.53), head),
+    ]
+    under = [
+        block(7, (7.0, 92.0, 195.0, 287.0), style, 22),
+        block(20, (5.284, 458.0, 196.477, 469.0), head),
+        block(9, (206.9, 100.0, 638.0, 161.0), style, 7),
+        block(8, (656.0, 93.0, 758.0, 232.0), style, 16),
+        block(18, (206.0, 260.0, 350.0, 557.0), style, 19),
+        block(17, (648.0, 230.0, 757.0, 460.0), style, 12),
+    ]
+    assert heads_over_columns(heads, under, 4.8, style, heads + under)
