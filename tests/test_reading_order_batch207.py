@@ -26,6 +26,13 @@ block of the other side of the cut, under a paragraph spanning both, is read bet
 lies above it and what lies under it. Its "Introduction", on a band as wide as its box,
 ended where the box's widest line does, six thousandths of a point past it: the head was
 taken to reach into the gutter, a headline, and the row of heads was read before the boxes.
+
+A charity's guide (batch 210) prints two pages on a sheet, each opening with its title set
+large in white on a green band bled off the sheet's edge ("Which therapies are effective to
+improve arm and hand function?", three lines): three lines on a band twice as wide as tall,
+the right one was taken for a boxed sidebar a drag leaves out. A title at twice the text's
+size or more takes three lines on a band half as wide as a heading's, the band measured as
+far as it shows on the sheet.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ import pytest
 from conftest import drag
 from pagedraw import LEAD, LEFT, SIZE, WORDS, block, one_page, write_lines
 
+from basehalf_core.documents.document import open_document
 from basehalf_core.documents.title_band import heads_over_columns
 
 SLIDE_TOP, SLIDE_FOOT = 300, 520
@@ -185,3 +193,29 @@ def test_a_head_on_a_band_as_wide_as_its_box_heads_its_column():
         block(17, (648.0, 230.0, 757.0, 460.0), style, 12),
     ]
     assert heads_over_columns(heads, under, 4.8, style, heads + under)
+
+
+def _spread(page) -> None:
+    """Two A4 pages on one sheet, a fold between them; each opens with its title in 40
+    points on a tinted band, the right one's three lines on a band bled off the top and the
+    right edge, over paragraphs in 12 points."""
+    page.draw_line((595, 0), (595, 842), width=0.5)
+    page.draw_rect(pymupdf.Rect(-60, -50, 545, 150), fill=(0.2, 0.6, 0.3), color=None)
+    for k, line in enumerate(("What happens", "after diagnosis?")):
+        page.insert_text((50, 70 + 44 * k), line, fontsize=40, fontname="helv")
+    write_lines(page, 50, 260, [12] * 14, ["left", *WORDS], size=12, lead=15)
+    page.insert_text((50, 490), "the left page ends.", fontsize=12, fontname="helv")
+    page.draw_rect(pymupdf.Rect(645, -70, 1250, 230), fill=(0.2, 0.6, 0.3), color=None)
+    title = ("Which therapies are", "effective to improve arm", "and hand function?")
+    for k, line in enumerate(title):
+        page.insert_text((700, 60 + 44 * k), line, fontsize=40, fontname="helv")
+    write_lines(page, 645, 290, [12] * 14, ["There", *WORDS], size=12, lead=15)
+
+
+def test_a_spread_is_read_page_by_page_its_titles_on_bands_with_them(tmp_path):
+    doc = pymupdf.open()
+    _spread(doc.new_page(width=1190, height=842))
+    doc.save(tmp_path / "spread.pdf")
+    got = drag(open_document(tmp_path / "spread.pdf"), 0, "ends.", "There")
+    expected = "ends. Which therapies are effective to improve arm and hand function? There"
+    assert got == expected, got

@@ -330,10 +330,11 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     # A banner is drawn as a filled box, and its fill is a mark that makes a figure too. Its
     # heading is read in the flow: no title or caption of the figure under it either.
     regions = boxes + figures
+    sheet = (0, 0, page.mediabox.width, page.mediabox.height)  # unrotated, as the boxes are
     banners = [
         r
         for r in regions
-        if _banner(r, [g for g in groups if inside(g, r)], em)
+        if _banner(r, [g for g in groups if inside(g, r)], em, sheet)
         # A poster's section or a table has its own band: that heading is the region's. A
         # band at a region's foot heads what lies under it (a newsletter's band right under
         # a photo, which the photo's cluster took in).
@@ -414,13 +415,15 @@ def _region_under(head: Group, groups: list[Group], em: float) -> str:
 # is, in the text's size or larger. The band is at most this many times the heading's height
 # (a placeholder image with one word in it is much taller).
 BANNER_HEIGHT = 2.0
-# ... and at least this many times as wide as it is tall (a logo's button is not a band).
+# ... and at least this many times as wide as it is tall (a logo's button is not a band),
+# half that for a heading at least BANNER_DISPLAY times the text's size.
 BANNER_SHAPE = 4.0
+BANNER_DISPLAY = 2.0
 # The text a banner heads starts at most this many ems under it.
 BANNER_REACH = 4.0
 
 
-def _banner(box, inner: list[Group], em: float) -> bool:
+def _banner(box, inner: list[Group], em: float, sheet) -> bool:
     """A filled box holding only a heading is a banner the heading sits on, not a sidebar.
 
     A newsletter's "NEWS" or a flyer's "Join R-Ladies Freiburg!" is set on a coloured band
@@ -428,17 +431,29 @@ def _banner(box, inner: list[Group], em: float) -> bool:
     the one below left it out. A sidebar holds text of its own; a banner holds one block of
     at most :data:`HEADING_LINES` lines set in the text's size or larger, on a band at most
     :data:`BANNER_HEIGHT` times its height and at least :data:`BANNER_SHAPE` times as wide
-    as tall. The band makes it a heading, not its size: a rulebook sets "1.2 Inspirations"
-    in 12 points over 11-point text, under the ratio a heading between a drag's ends needs.
+    as tall (a title at :data:`BANNER_DISPLAY` times the text's size or more: three lines,
+    half as wide), the band measured as far as it shows on ``sheet`` (unrotated points). The
+    band makes it a heading, not its size: a rulebook sets "1.2 Inspirations" in 12 points
+    over 11-point text, under the ratio a heading between a drag's ends needs.
     """
     if len(inner) != 1:
         return False
     head = inner[0]
+    # What shows of the band: one bled off the sheet's edge is as tall as it looks.
+    box = (
+        max(box[0], sheet[0]),
+        max(box[1], sheet[1]),
+        min(box[2], sheet[2]),
+        min(box[3], sheet[3]),
+    )
     height = box[3] - box[1]
+    # A page's title set at display size takes three lines on a band half as wide (a
+    # brochure's "Which therapies are effective to improve arm and hand function?").
+    display = head.block.size >= BANNER_DISPLAY * em
     return (
         height <= BANNER_HEIGHT * (head.box[3] - head.box[1])
-        and box[2] - box[0] >= BANNER_SHAPE * height
-        and head.block.lines <= HEADING_LINES
+        and box[2] - box[0] >= BANNER_SHAPE * height / (2 if display else 1)
+        and head.block.lines <= (3 if display else HEADING_LINES)
         and head.block.size >= em
     )
 
