@@ -33,6 +33,11 @@ improve arm and hand function?", three lines): three lines on a band twice as wi
 the right one was taken for a boxed sidebar a drag leaves out. A title at twice the text's
 size or more takes three lines on a band half as wide as a heading's, the band measured as
 far as it shows on the sheet.
+
+The poster's boxes set subheads ("Incorporating into MESA") half a point over their 6.5-point
+text, in bold: the rule that reads a heading set about the text's size between two
+paragraphs looked only outside boxes, and a drag through the box left the subhead out. A
+box's own heads are read with its text; a figure's are not.
 """
 
 from __future__ import annotations
@@ -219,3 +224,18 @@ def test_a_spread_is_read_page_by_page_its_titles_on_bands_with_them(tmp_path):
     got = drag(open_document(tmp_path / "spread.pdf"), 0, "ends.", "There")
     expected = "ends. Which therapies are effective to improve arm and hand function? There"
     assert got == expected, got
+
+
+def _boxed_subhead(page) -> None:
+    """A poster's box: paragraphs in 6.5 points, a subhead in 7-point bold between two of
+    them; the poster's title outside the box."""
+    page.insert_text((40, 40), "Simulating Binary Systems", fontsize=16, fontname="helv")
+    page.draw_rect(pymupdf.Rect(30, 60, 300, 400), fill=(0.93, 0.95, 1), color=None)
+    y = write_lines(page, 40, 80, [9] * 8, WORDS, size=6.5, lead=8)
+    page.insert_text((40, y + 6), "Incorporating into MESA", fontsize=7, fontname="hebo")
+    write_lines(page, 40, y + 16, [9] * 8, ["Once", *WORDS], size=6.5, lead=8)
+
+
+def test_a_subhead_in_a_box_is_read_with_the_box_s_text(tmp_path):
+    got = drag(one_page(tmp_path, _boxed_subhead), 0, "energy", "Once")
+    assert got.endswith("Incorporating into MESA Once"), got

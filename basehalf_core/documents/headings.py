@@ -125,7 +125,8 @@ def _headings_read_as_text_once(body: list[Block], body_style: str, drawn: Seque
     columns = {id(t): _column_of(t, text, size) for t in text}  # once, not per heading
     ragged = {id(t): _ragged_edge(t, columns[id(t)][1], text, size) for t in text}
     for b in body:
-        if b.style == body_style or b.region:
+        # A box's own heads are read with its text (a poster's boxes); a float's are not.
+        if b.style == body_style or b.region == "float":
             continue
         if id(b) in heads:
             b.style = body_style

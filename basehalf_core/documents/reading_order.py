@@ -522,7 +522,7 @@ def order_blocks(
         flow = [b for b in blocks if roles[b.id] in FLOW_ROLES]
         body_style = _body_style(by_role["body"], by_role["box"])
         # Headings first: one at a column's top is part of the text, not a title band.
-        headings_read_as_text(by_role["body"], body_style, drawn)
+        headings_read_as_text(by_role["body"] + by_role["box"], body_style, drawn)
         body = _by_frames(flow, gap, body_style, column_rules)
     else:
         body = [b for b in blocks if roles[b.id] in FLOW_ROLES]
