@@ -147,7 +147,9 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
         ("al-", "ternative", set(), True),  # the parts are no words of the document
         ("model-", "generated", {"model", "generated"}, False),
         ("Anglo-", "Saxon", set(), False),  # a capital starts a word of its own
-        ("Multi-", "News", {"multinews"}, False),  # ... also when the head is not in capitals
+        ("Multi-", "News", set(), False),  # ... also when the head is not in capitals
+        ("Pocket-", "Sniffer", {"pocketsniffer"}, True),  # a name the document spells whole
+        ("Pocket-", "Sniffer", {"pocketsniffer", "pocket-sniffer"}, False),  # or as a compound
         ("GRO-", "BID", {"grobid"}, True),  # a name in capitals the document spells whole
         ("GRO-", "BID", set(), False),  # in capitals the break alone cannot tell
         ("Style-", "GAN2", {"stylegan"}, True),  # a name's capitals broken off, spelt whole

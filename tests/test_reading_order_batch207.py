@@ -239,3 +239,30 @@ def _boxed_subhead(page) -> None:
 def test_a_subhead_in_a_box_is_read_with_the_box_s_text(tmp_path):
     got = drag(one_page(tmp_path, _boxed_subhead), 0, "energy", "Once")
     assert got.endswith("Incorporating into MESA Once"), got
+
+
+def _centre(page, cx: float, y: float, text: str, size: float, font: str) -> None:
+    width = pymupdf.get_text_length(text, fontsize=size, fontname=font)
+    page.insert_text((cx - width / 2, y), text, fontsize=size, fontname=font)
+
+
+def _authors_two_by_two(page) -> None:
+    """An IEEE conference's first page: a title, four authors two by two (a name in 11
+    points 2.5 points right of the middle of its affiliation's four centred lines), the two
+    columns under them."""
+    _centre(page, 306, 70, "Linking Governance in MLOps", 24, "tiro")
+    affiliation = ("Electrical and Computer Engineering", "Concordia University")
+    for cx in (190.5, 417.5):
+        for top, name in ((150, "Elie Neghawi"), (210, "Zerui Wang")):
+            _centre(page, cx + 2.5, top, name, 11, "tiro")
+            lines = (*affiliation, "Montreal, Canada", "zerui.wang@concordia.ca")
+            for k, line in enumerate(lines):
+                _centre(page, cx, top + 12 + 11 * k, line, 10, "tiit")
+    y = write_lines(page, 49, 310, [8] * 30, WORDS, size=10, lead=12)
+    page.insert_text((49, y), "the column ends.", fontsize=10, fontname="tiro")
+    write_lines(page, 316, 310, [8] * 30, ["thiness", *WORDS], size=10, lead=12)
+
+
+def test_authors_centred_over_their_affiliations_are_title_matter(tmp_path):
+    got = drag(one_page(tmp_path, _authors_two_by_two), 0, "ends.", "thiness")
+    assert got == "ends. thiness", got

@@ -200,9 +200,9 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     hyphen. The test is the document's own words: the joined form being one of them joins;
     two parts that are both words of the document (``model-``/``generated``), a tail that
     starts with a capital or digit, or a tail that holds another hyphen keep the hyphen. A
-    word set in capitals (``GRO-``/``BID``, ``Style-``/``GAN2``) joins only when the document
-    spells the joined word elsewhere (``Grobid``, ``StyleGAN2``): in capitals, the break
-    alone cannot tell.
+    tail opening with a capital (``GRO-``/``BID``, ``Style-``/``GAN2``, ``Pocket-``/
+    ``Sniffer``) joins only when the document spells the joined word elsewhere (``Grobid``,
+    ``StyleGAN2``, ``PocketSniffer``): there, the break alone cannot tell.
     """
     h = _LETTERS_RE.findall(head.lower())
     t = _LETTERS_RE.findall(tail.lower())
@@ -215,13 +215,11 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     joined = h[-1] + t[0]
     if core_tail[0].isupper():
         # "Anglo-"/"Saxon", "Multi-"/"News": a capital after the break starts a word of its
-        # own. A name in capitals broken off ("GRO-"/"BID", "Style-"/"GAN2") joins where the
-        # document spells the joined word whole ("Grobid", "StyleGAN2") and never the compound.
-        letters = [c for c in core_tail if c.isalpha()]
-        capitals = head.rstrip()[-2:-1].isupper() or all(c.isupper() for c in letters)
+        # own. A name broken off ("GRO-"/"BID", "Style-"/"GAN2", "Pocket-"/"Sniffer") joins
+        # where the document spells the joined word whole ("Grobid", "StyleGAN2",
+        # "PocketSniffer") and never the compound.
         return (
-            capitals
-            and joined in vocab
+            joined in vocab
             and f"{h[-1]}-{t[0]}" not in vocab
             and not any(c in core_tail for c in _PRINTED_HYPHENS)
         )

@@ -176,7 +176,7 @@ def _section_head(band: list[Block], rest: list[Block], body_style: str) -> bool
 # of its sizes) to this share of its size, the two widths differing by more than a size.
 CENTRED_LINES = 4
 CENTRED_GAP = 2.0
-CENTRED_SLACK = 0.2
+CENTRED_SLACK = 0.3
 # ... and at most this share of the widest block on the page.
 CENTRED_WIDTH = 0.8
 
