@@ -48,6 +48,10 @@ from conftest import drag
 from pagedraw import LEAD, LEFT, SIZE, WORDS, block, one_page, write_lines
 
 from basehalf_core.documents.document import open_document
+from basehalf_core.documents.grouping import Group
+from basehalf_core.documents.raw_text import _Segment, _Unit
+from basehalf_core.documents.regions import _merge_runaround, _wrapped_with
+from basehalf_core.documents.text_blocks import Block
 from basehalf_core.documents.title_band import heads_over_columns
 
 SLIDE_TOP, SLIDE_FOOT = 300, 520
@@ -266,3 +270,65 @@ def _authors_two_by_two(page) -> None:
 def test_authors_centred_over_their_affiliations_are_title_matter(tmp_path):
     got = drag(one_page(tmp_path, _authors_two_by_two), 0, "ends.", "thiness")
     assert got == "ends. thiness", got
+
+
+def _lines(n: int, pieces, lines: int | None = None) -> Group:
+    """Group ``n`` of one-piece lines: ``pieces`` as (x0, top, x1, text), ProximaNova 10."""
+    segments = []
+    for x0, top, x1, text in pieces:
+        box = (x0, top, x1, top + 12.3)
+        units = [_Unit(box, w, 0, 0, False) for w in text.split()]
+        segments.append(_Segment(units, "ProximaNova", 10.0, (1.0, 0.0), len(text), box=box))
+    box = tuple(f(s.box[k] for s in segments) for k, f in enumerate((min, min, max, max)))
+    block = Block(
+        id=n,
+        bbox=box,
+        direction=(1.0, 0.0),
+        size=10.0,
+        chars=sum(len(p[3]) for p in pieces),
+        lines=lines or len(pieces),
+        style="ProximaNova@10.0",
+        first_word=pieces[0][3].split()[0],
+    )
+    return Group(block, segments, box)
+
+
+def test_a_line_a_picture_breaks_is_read_left_piece_first():
+    """The magazine's second column as the reader groups it (batch 212): the left pieces of
+    three lines, inside the cut-out apple's picture, a block of their own; the right pieces
+    and the paragraph's full lines under the picture another."""
+    left = _lines(
+        13,
+        [
+            (318.8, 271, 357.8, "Richard's"),
+            (318.8, 283, 379.1, "wants Richard"),
+            (318.8, 295, 393.1, "his apples for the"),
+        ],
+    )
+    right = _lines(
+        14,
+        [
+            (511.8, 271, 571.1, "market. If Bob"),
+            (501.4, 283, 566.1, "to keep buying"),
+            (478.4, 295, 548.0, "market, Bob has"),
+            (318.8, 307, 550.6, "to make sure his apples are the ones being sold. Bob,"),
+            (318.8, 319, 562.7, "decides to offer an incentive to Lenny, Penny and Benny."),
+        ],
+    )
+    apple = (300.0, 150.0, 500.0, 316.0)
+    groups = [left, right]
+    assert _wrapped_with(left, groups, [apple]) is right
+    _merge_runaround(groups, [apple], (1, 0, 0, 1, 0, 0))
+    assert groups == [right]
+    first_words = [seg.units[0].text for seg in right.segments]
+    assert first_words == ["Richard's", "market.", "wants", "to", "his", "market,", "to", "decides"]
+    assert right.block.lines == 8 and right.block.first_word == "Richard's"
+
+
+def test_a_table_s_first_column_is_no_line_a_picture_breaks():
+    """A table drawn as an image: its first column's cells, level with the other cells of
+    their rows, stay the picture's when nothing of theirs runs on under it."""
+    cells = _lines(1, [(60, 100, 90, "Item"), (60, 112, 90, "Cost")])
+    rows = _lines(2, [(150, 100, 200, "Yes No"), (150, 112, 200, "12 14"), (150, 124, 200, "3 4")])
+    table = (50.0, 90.0, 250.0, 150.0)
+    assert _wrapped_with(cells, [cells, rows], [table]) is None
