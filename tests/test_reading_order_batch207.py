@@ -332,3 +332,37 @@ def test_a_table_s_first_column_is_no_line_a_picture_breaks():
     rows = _lines(2, [(150, 100, 200, "Yes No"), (150, 112, 200, "12 14"), (150, 124, 200, "3 4")])
     table = (50.0, 90.0, 250.0, 150.0)
     assert _wrapped_with(cells, [cells, rows], [table]) is None
+
+
+def _summary_over_a_copyright_line(first: str, font: str):
+    """A summary's last lines, a line ``first`` in the text's size (in ``font``), then
+    "Introduction" and the introduction's text."""
+
+    def draw(page) -> None:
+        y = write_lines(page, LEFT, 80, [12] * 4, WORDS, size=SIZE, lead=LEAD)
+        page.insert_text((LEFT, y), "the summary ends.", fontsize=SIZE, fontname="tiro")
+        page.insert_text((LEFT, y + 26), first, fontsize=SIZE, fontname=font)
+        page.insert_text((LEFT, y + 50), "Introduction", fontsize=12, fontname="tibo")
+        write_lines(page, LEFT, y + 66, [12] * 6, ["Coronaviruses", *WORDS], size=SIZE, lead=LEAD)
+
+    return draw
+
+
+@pytest.mark.parametrize(
+    ("first", "font", "expected"),
+    [
+        (
+            "Copyright © 2020 Elsevier Ltd. All rights reserved.",
+            "tiro",
+            "ends. Introduction Coronaviruses",
+        ),
+        ("© The Author(s) 2018", "tiro", "ends. Introduction Coronaviruses"),
+        # A heading in bold that opens with the word is read.
+        ("Copyright and licence", "tibo", "ends. Copyright and licence Introduction Coronaviruses"),
+    ],
+    ids=["copyright-line", "copyright-sign", "a-heading-about-it"],
+)
+def test_a_copyright_line_in_the_text_s_size_is_left_out(tmp_path, first, font, expected):
+    page = _summary_over_a_copyright_line(first, font)
+    got = drag(one_page(tmp_path, page), 0, "ends.", "Coronaviruses")
+    assert got == expected, got

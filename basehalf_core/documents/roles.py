@@ -110,6 +110,9 @@ def assign_roles(
                 roles[b.id] = "footer"
             elif under and all(o.bbox[1] >= y1 - 1 for o in under):
                 roles[b.id] = "header"
+    for b in blocks:
+        if roles[b.id] == "body" and not b.region and _copyright_line(b):
+            roles[b.id] = "footnote"
     # Footnotes: small print in the lower half, starting with a marker (or continuing one),
     # with no running text below it in its column.
     # Notes set in the text's own size are told by the footnote rule over them (``ruled``);
@@ -440,6 +443,21 @@ def _far_below_its_column(
         and not between
         and b.bbox[1] - nearest.bbox[3] >= FAR_BELOW * body_size
     )
+
+
+# A copyright notice takes at most this many lines.
+COPYRIGHT_LINES = 2
+
+
+def _copyright_line(b: Block) -> bool:
+    """A copyright notice set in the text's own face and size: a line or two opening with
+    the copyright sign or the word, not in bold ("Copyright © 2020 Elsevier Ltd. All rights
+    reserved." closing The Lancet's summary). A copyright block is left out of a drag
+    wherever it stands, not only as small print at a column's foot."""
+    word = b.first_word.lower().rstrip(":")
+    # A heading "Copyright" (set bold, a section of a book's front matter) is read.
+    notice = b.first_char == "©" or (word == "copyright" and not b.emphasis)
+    return b.lines <= COPYRIGHT_LINES and notice
 
 
 def _set_apart_below(
