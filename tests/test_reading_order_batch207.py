@@ -50,7 +50,7 @@ from pagedraw import LEAD, LEFT, SIZE, WORDS, block, one_page, write_lines
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.grouping import Group
 from basehalf_core.documents.raw_text import _Segment, _Unit
-from basehalf_core.documents.regions import _merge_runaround, _wrapped_with
+from basehalf_core.documents.runaround import merge_runaround, wrapped_with
 from basehalf_core.documents.text_blocks import Block
 from basehalf_core.documents.title_band import heads_over_columns
 
@@ -317,8 +317,8 @@ def test_a_line_a_picture_breaks_is_read_left_piece_first():
     )
     apple = (300.0, 150.0, 500.0, 316.0)
     groups = [left, right]
-    assert _wrapped_with(left, groups, [apple]) is right
-    _merge_runaround(groups, [apple], (1, 0, 0, 1, 0, 0))
+    assert wrapped_with(left, groups, [apple]) is right
+    merge_runaround(groups, [apple], (1, 0, 0, 1, 0, 0))
     assert groups == [right]
     first_words = [seg.units[0].text for seg in right.segments]
     assert first_words == ["Richard's", "market.", "wants", "to", "his", "market,", "to", "decides"]
@@ -331,7 +331,7 @@ def test_a_table_s_first_column_is_no_line_a_picture_breaks():
     cells = _lines(1, [(60, 100, 90, "Item"), (60, 112, 90, "Cost")])
     rows = _lines(2, [(150, 100, 200, "Yes No"), (150, 112, 200, "12 14"), (150, 124, 200, "3 4")])
     table = (50.0, 90.0, 250.0, 150.0)
-    assert _wrapped_with(cells, [cells, rows], [table]) is None
+    assert wrapped_with(cells, [cells, rows], [table]) is None
 
 
 def _summary_over_a_copyright_line(first: str, font: str):

@@ -9,7 +9,8 @@ segments of ``lines``, whose words drawn without spaces ``glued`` cuts, grouped 
 ``regions`` from the page's drawings (with ``figure_parts`` growing and joining figures,
 ``outlines`` telling the tables ruled across and the frames drawn around text, ``captions``
 what stands beside a figure or table and belongs to it, and ``labels`` the caption labels of
-every language known) and by ``running_heads`` from nearby pages, with the labels hung left
+every language known, ``runaround`` the pieces of lines a picture breaks) and by
+``running_heads`` from nearby pages, with the labels hung left
 of their lines read with them by ``hanging``; ``vertical`` reads a page set in columns of CJK;
 ``raw_text`` holds the PyMuPDF lock and the units and
 styles both read from PyMuPDF's dictionaries; ``search_helper`` is the second process that
@@ -51,6 +52,7 @@ __all__ = [
     "reading_order",
     "regions",
     "roles",
+    "runaround",
     "running_heads",
     "runs",
     "search_helper",
