@@ -45,7 +45,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 from conftest import drag
-from pagedraw import LEAD, LEFT, SIZE, WORDS, block, one_page, write_lines
+from pagedraw import LEAD, LEFT, SIZE, WORDS, block, justify, one_page, write_lines
 
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.grouping import Group
@@ -365,4 +365,39 @@ def _summary_over_a_copyright_line(first: str, font: str):
 def test_a_copyright_line_in_the_text_s_size_is_left_out(tmp_path, first, font, expected):
     page = _summary_over_a_copyright_line(first, font)
     got = drag(one_page(tmp_path, page), 0, "ends.", "Coronaviruses")
+    assert got == expected, got
+
+
+def _abstract_over_a_credit(credit: str):
+    """An abstract justified to its last full line, ``credit`` flush right on the line under
+    it, then "1. Introduction" and the text."""
+
+    def draw(page) -> None:
+        right = 400
+        y = 80
+        for k in range(5):
+            words = [WORDS[(16 * k + j) % len(WORDS)] for j in range(16)]
+            if k == 4:
+                words[-1] = "ends."
+            justify(page, LEFT, y, words, right, size=SIZE)
+            y += LEAD
+        width = pymupdf.get_text_length(credit, fontsize=SIZE, fontname="tiro")
+        page.insert_text((right - width, y), credit, fontsize=SIZE, fontname="tiro")
+        page.insert_text((LEFT, y + 30), "1. Introduction", fontsize=SIZE, fontname="tibo")
+        write_lines(page, LEFT, y + 46, [12] * 6, ["Gravity", *WORDS], size=SIZE, lead=LEAD)
+
+    return draw
+
+
+@pytest.mark.parametrize(
+    ("credit", "expected"),
+    [
+        ("2016 Elsevier B.V. All rights reserved.", "ends. 1. Introduction Gravity"),
+        # One word pushed right (a wrapped item's last word) is no credit.
+        ("reserved.", "ends. reserved. 1. Introduction Gravity"),
+    ],
+    ids=["a-credit-line", "one-word"],
+)
+def test_one_credit_line_under_a_justified_abstract_is_left_out(tmp_path, credit, expected):
+    got = drag(one_page(tmp_path, _abstract_over_a_credit(credit)), 0, "ends.", "Gravity")
     assert got == expected, got

@@ -12,8 +12,10 @@ from basehalf_core.documents.raw_text import _Segment, box_of
 
 # A credit line ends at its block's right edge and starts at least this many font sizes in.
 CREDIT_INDENT = 4.0
-# A closing credit paragraph has at most this many lines.
+# A closing credit paragraph has at most this many lines; one line alone after a paragraph
+# ending full holds at least CREDIT_WORDS words.
 CREDIT_LINES = 3
+CREDIT_WORDS = 4
 SENTENCE_END = (".", "!", "?", "\u3002", "\uff0e")
 
 
@@ -171,8 +173,8 @@ def split_credit_lines(
     line must stand alone on its line (an equation's number or a table's last cell has
     something to its left) and follow at least two lines of text. Where the paragraph
     before ends on a full line (Elsevier's abstract, justified to its last line), the credit
-    is the two lines or more before it that are set right-aligned too, after a sentence's
-    end.
+    is the lines set right-aligned at its end after a sentence's end: two or more, or one of
+    :data:`CREDIT_WORDS` words or more (a word pushed right is a list's item wrapped).
 
     Returns:
         the groups (split ones in place of the originals) and the indices of the split-off
@@ -211,7 +213,10 @@ def split_credit_lines(
                     while k > 0 and members[k - 1].box[0] >= bx0 + CREDIT_INDENT * size:
                         k -= 1
                     ends = members[k - 1].units[-1].text.endswith(SENTENCE_END) if k else False
-                    split = k if k < len(members) - 1 and ends else None
+                    # One line may be the credit when it holds a phrase ("© 2016 Elsevier
+                    # B.V. All rights reserved."), not a word pushed right.
+                    phrase = len(members[-1].units) >= CREDIT_WORDS
+                    split = k if (k < len(members) - 1 or phrase) and ends else None
             if split is not None and len(members) - split > CREDIT_LINES:
                 split = None
         if split is None or split < 2:
