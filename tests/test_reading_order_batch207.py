@@ -401,3 +401,20 @@ def _abstract_over_a_credit(credit: str):
 def test_one_credit_line_under_a_justified_abstract_is_left_out(tmp_path, credit, expected):
     got = drag(one_page(tmp_path, _abstract_over_a_credit(credit)), 0, "ends.", "Gravity")
     assert got == expected, got
+
+
+def _section_at_the_column_foot(page) -> None:
+    """Two columns; the left one ends with a paragraph, then "2.2. Design" and a sentence of
+    two lines low in the page's last tenth; the right column's text starts at the top."""
+    y = write_lines(page, LEFT, 80, [7] * 50, WORDS, size=SIZE, lead=LEAD)
+    page.insert_text((LEFT, y), "was used.", fontsize=SIZE, fontname="tiro")
+    page.insert_text((LEFT, 776), "2.2. Design", fontsize=SIZE, fontname="tiro")
+    write_lines(page, LEFT, 802, [7, 4], ["A", *WORDS], size=SIZE, lead=LEAD)
+    write_lines(page, 316, 80, [7] * 50, ["Stimuli", *WORDS], size=SIZE, lead=LEAD)
+
+
+def test_a_section_opened_at_a_column_s_foot_is_read(tmp_path):
+    got = drag(one_page(tmp_path, _section_at_the_column_foot), 0, "used.", "Stimuli")
+    assert got == "used. 2.2. Design A the wave moves to the right and its energy stays Stimuli", (
+        got
+    )

@@ -92,6 +92,7 @@ def assign_roles(
             and _apart_from_above(b, blocks, roles, body_size)
             and not _continues_sentence(b, blocks, roles, body_size)
             and not _signature(b, body_size)
+            and not _section_at_foot(b, blocks, body_size)
             and (
                 not _beside_running_text(b, blocks, roles, body_size, page_height)
                 or _far_below_its_column(b, blocks, roles, body_size, drawn)
@@ -341,6 +342,49 @@ def _signature(b: Block, body_size: float) -> bool:
 # A section heading at a column's top stands at most this many text sizes over the column's
 # first paragraph.
 COLUMN_TOP_HEADING_GAP = 2.0
+
+
+# A section opened at a column's foot: its numbered heading stands at most this many text
+# sizes over the text under it.
+FOOT_SECTION_GAP = 3.0
+
+
+def _numbered_head(b: Block, body_size: float) -> bool:
+    """One line in the text's size opening with a section's number and going on ("2.2.
+    Design"): a page's bare number or a footer set smaller is none."""
+    titled = b.chars > len(b.first_word) + 1
+    return (
+        b.lines == 1
+        and titled
+        and abs(b.size - body_size) <= 0.1 * body_size
+        and bool(SECTION_NUMBER.fullmatch(b.first_word))
+    )
+
+
+def _section_at_foot(b: Block, blocks: list[Block], body_size: float) -> bool:
+    """A section opened at a column's foot, in the footer's band: its numbered heading with
+    text under it, or that text (Cognition's "2.2. Design" and its sentence under the left
+    column's last paragraph were taken for the page's footer).
+
+    The heading is :func:`_numbered_head` with a block in the text's size under it in its
+    column within :data:`FOOT_SECTION_GAP` text sizes; the text is such a block right under
+    such a heading.
+    """
+
+    def under(head: Block, o: Block) -> bool:
+        gap = o.bbox[1] - head.bbox[3]
+        level = abs(o.size - body_size) <= 0.1 * body_size
+        return (
+            o is not head
+            and x_overlap(o, head)
+            and level
+            and -1 <= gap <= FOOT_SECTION_GAP * body_size
+        )
+
+    if _numbered_head(b, body_size):
+        return any(under(b, o) for o in blocks)
+    head = _nearest_above(b, blocks, lambda o: True)
+    return head is not None and _numbered_head(head, body_size) and under(head, b)
 
 
 def _heads_its_column(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
