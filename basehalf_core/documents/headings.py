@@ -123,7 +123,7 @@ def _headings_read_as_text_once(body: list[Block], body_style: str, drawn: Seque
     heads = _column_heads(body, text, size, body_style)
     paragraph_styles: set[str] | None = None  # computed once, when first needed
     columns = {id(t): _column_of(t, text, size) for t in text}  # once, not per heading
-    ragged = {id(t): _ragged_edge(t, columns[id(t)][1], text, size) for t in text}
+    ragged: dict[int, float] = {}  # each column's ragged edge, when first asked for
     for b in body:
         # A box's own heads are read with its text (a poster's boxes); a float's are not.
         if b.style == body_style or b.region == "float":
@@ -161,11 +161,13 @@ def _headings_read_as_text_once(body: list[Block], body_style: str, drawn: Seque
         for t in text:
             left, right = columns[id(t)]
             inside = left - outdent <= b.bbox[0] and b.bbox[2] <= right + slack
-            edge = ragged[id(t)]
-            if not inside and b.lines == 1 and b.bbox[0] > (left + edge) / 2:
+            if not inside and b.lines == 1:
                 # A line flush right with the column's edge, past the ragged lines of the
                 # paragraph over it: a writer's name signing it off.
-                inside = abs(b.bbox[2] - edge) <= size
+                if id(t) not in ragged:
+                    ragged[id(t)] = _ragged_edge(t, right, text, size)
+                edge = ragged[id(t)]
+                inside = b.bbox[0] > (left + edge) / 2 and abs(b.bbox[2] - edge) <= size
             over = b.bbox[3] <= t.bbox[1] + 0.5 * size  # line boxes set tight may overlap
             if not inside and over and abs(b.bbox[0] - t.bbox[0]) <= slack:
                 # A heading flush left over a paragraph of one short line ("Categories and
