@@ -349,16 +349,16 @@ COLUMN_TOP_HEADING_GAP = 2.0
 FOOT_SECTION_GAP = 3.0
 
 
-def _numbered_head(b: Block, body_size: float) -> bool:
-    """One line in the text's size opening with a section's number and going on ("2.2.
-    Design"): a page's bare number or a footer set smaller is none."""
+def _numbered_line(b: Block) -> bool:
+    """One line opening with a section's number and going on ("2.2. Design"): a page's bare
+    number is none."""
     titled = b.chars > len(b.first_word) + 1
-    return (
-        b.lines == 1
-        and titled
-        and abs(b.size - body_size) <= 0.1 * body_size
-        and bool(SECTION_NUMBER.fullmatch(b.first_word))
-    )
+    return b.lines == 1 and titled and bool(SECTION_NUMBER.fullmatch(b.first_word))
+
+
+def _numbered_head(b: Block, body_size: float) -> bool:
+    """A :func:`_numbered_line` in the text's size (a footer set smaller is none)."""
+    return _numbered_line(b) and abs(b.size - body_size) <= 0.1 * body_size
 
 
 def _section_at_foot(b: Block, blocks: list[Block], body_size: float) -> bool:
@@ -396,8 +396,7 @@ def _heads_its_column(b: Block, blocks: list[Block], roles: dict, body_size: flo
     whatever stands above (the page's number or head, or the page's edge): a running head's
     second line follows its first at a line's spacing and stands well off the text.
     """
-    titled = b.chars > len(b.first_word) + 1  # a page's bare number is no heading
-    if b.lines != 1 or not titled or not SECTION_NUMBER.fullmatch(b.first_word):
+    if not _numbered_line(b):
         return False
     under = [
         o
