@@ -50,7 +50,7 @@ from pagedraw import LEAD, LEFT, SIZE, WORDS, block, justify, one_page, write_li
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.grouping import Group
 from basehalf_core.documents.raw_text import _Segment, _Unit
-from basehalf_core.documents.runaround import merge_runaround, wrapped_with
+from basehalf_core.documents.runaround import merge_runaround, runaround_pairs, wrapped_with
 from basehalf_core.documents.text_blocks import Block
 from basehalf_core.documents.title_band import heads_over_columns
 
@@ -318,7 +318,7 @@ def test_a_line_a_picture_breaks_is_read_left_piece_first():
     apple = (300.0, 150.0, 500.0, 316.0)
     groups = [left, right]
     assert wrapped_with(left, groups, [apple]) is right
-    merge_runaround(groups, [apple], (1, 0, 0, 1, 0, 0))
+    merge_runaround(groups, runaround_pairs(groups, [apple]).values(), (1, 0, 0, 1, 0, 0))
     assert groups == [right]
     first_words = [seg.units[0].text for seg in right.segments]
     assert first_words == ["Richard's", "market.", "wants", "to", "his", "market,", "to", "decides"]

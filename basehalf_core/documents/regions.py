@@ -44,7 +44,7 @@ from basehalf_core.documents.outlines import (
     within,
 )
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
-from basehalf_core.documents.runaround import merge_runaround, wrapped_with
+from basehalf_core.documents.runaround import merge_runaround, runaround_pairs
 from basehalf_core.documents.text import full_width
 from basehalf_core.documents.text_blocks import HEADING_LINES, TINY_RATIO, text_size
 
@@ -361,12 +361,13 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     notes_rules = [r for r in rules if not any(within(r, q, 2.0) for q in figures)]
     if notes_rules:
         _mark_footnote_rules(groups, notes_rules, page.rect.height, rot)
+    wrapped = runaround_pairs(groups, pictures)  # pieces of lines a picture breaks
     for g in groups:
         if any(g is h for h, _r in headings):
             continue
         if any(inside(g, r) for r in boxes):
             g.block.region = "box"
-        elif any(inside(g, r) for r in figures) and not wrapped_with(g, groups, pictures):
+        elif any(inside(g, r) for r in figures) and id(g) not in wrapped:
             g.block.region = "float"
         elif CAPTION_LABEL.match(first_line(g)):
             # A long caption holds as many lines as a paragraph: it is one only right beside
@@ -381,7 +382,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
         ):
             g.block.region = "float"
     caption_tails(groups)
-    merge_runaround(groups, pictures, rot)
+    merge_runaround(groups, wrapped.values(), rot)
     for g, band in headings:
         g.block.region = _region_under(g, groups, em)
         g.block.banner = True

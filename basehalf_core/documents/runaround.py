@@ -53,16 +53,27 @@ def _level(s, t, size: float) -> bool:
     return middle <= RUNAROUND_LEVEL * size and t.box[0] >= s.box[2]
 
 
-def merge_runaround(groups: list[Group], pictures: list, rot: tuple) -> None:
-    """Put the pieces a picture parts from their lines back into their paragraph
-    (:func:`wrapped_with`): each piece before the piece of its line right of the picture."""
-    if not pictures or rot != (1, 0, 0, 1, 0, 0):
-        return  # the pieces' boxes are compared unrotated; a turned page keeps its blocks
-    for g in list(groups):
-        if g.block.region or g not in groups:
-            continue
+def runaround_pairs(groups: list[Group], pictures: list) -> dict[int, tuple[Group, Group]]:
+    """Each block of pieces a picture breaks off (:func:`wrapped_with`) with its paragraph,
+    by the piece block's id()."""
+    if not pictures:
+        return {}
+    pairs = {}
+    for g in groups:
         h = wrapped_with(g, groups, pictures)
-        if h is None or h.block.region:
+        if h is not None:
+            pairs[id(g)] = (g, h)
+    return pairs
+
+
+def merge_runaround(groups: list[Group], pairs, rot: tuple) -> None:
+    """Put the pieces a picture parts from their lines back into their paragraph (``pairs``
+    of :func:`runaround_pairs`): each piece before the piece of its line right of the
+    picture, where neither was since taken for a figure's or a box's."""
+    if rot != (1, 0, 0, 1, 0, 0):
+        return  # the pieces' boxes are compared unrotated; a turned page keeps its blocks
+    for g, h in pairs:
+        if g.block.region or h.block.region or g not in groups or h not in groups:
             continue
         for s in g.segments:
             at = next(k for k, t in enumerate(h.segments) if _level(s, t, g.block.size))
