@@ -171,6 +171,10 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
         ("Springer-", "enhanced", {"springer", "layout"}, False),
         ("Uni-", "versity", {"uni", "layout"}, True),  # a short head: a word broken in two
         ("Springer-", "enhanced", {"layout"}, True),  # a head the document never writes
+        # an acronym before a word in small letters: a compound, whatever the words
+        ("ANN-", "enhanced", {"ann"}, False),
+        ("AGN-", "dominated", set(), False),
+        ("Ann-", "ual", set(), True),  # a word in capitals and small letters is not one
     ],
 )
 def test_a_line_end_hyphen_joins_by_the_documents_own_words(head, tail, vocabulary, joins):

@@ -357,10 +357,16 @@ def _summary_over_a_copyright_line(first: str, font: str):
             "ends. Introduction Coronaviruses",
         ),
         ("© The Author(s) 2018", "tiro", "ends. Introduction Coronaviruses"),
+        # Set bold, the notice is told by the formula it ends in.
+        (
+            "Copyright © 2020 Elsevier Ltd. All rights reserved.",
+            "tibo",
+            "ends. Introduction Coronaviruses",
+        ),
         # A heading in bold that opens with the word is read.
         ("Copyright and licence", "tibo", "ends. Copyright and licence Introduction Coronaviruses"),
     ],
-    ids=["copyright-line", "copyright-sign", "a-heading-about-it"],
+    ids=["copyright-line", "copyright-sign", "bold-notice", "a-heading-about-it"],
 )
 def test_a_copyright_line_in_the_text_s_size_is_left_out(tmp_path, first, font, expected):
     page = _summary_over_a_copyright_line(first, font)

@@ -494,12 +494,15 @@ COPYRIGHT_LINES = 2
 
 def _copyright_line(b: Block) -> bool:
     """A copyright notice set in the text's own face and size: a line or two opening with
-    the copyright sign or the word, not in bold ("Copyright © 2020 Elsevier Ltd. All rights
-    reserved." closing The Lancet's summary). A copyright block is left out of a drag
-    wherever it stands, not only as small print at a column's foot."""
+    the copyright sign or the word, not in bold or ending in the formula ("Copyright © 2020
+    Elsevier Ltd. All rights reserved.", bold, closing The Lancet's summary). A copyright
+    block is left out of a drag wherever it stands, not only as small print at a column's
+    foot."""
     word = b.first_word.lower().rstrip(":")
-    # A heading "Copyright" (set bold, a section of a book's front matter) is read.
-    notice = b.first_char == "©" or (word == "copyright" and not b.emphasis)
+    # A heading "Copyright" (set bold, a section of a book's front matter) is read; a bold
+    # line that goes on to the formula's "All rights reserved." is the notice all the same.
+    formula = b.last_word.lower().rstrip(".") == "reserved"
+    notice = b.first_char == "©" or (word == "copyright" and (formula or not b.emphasis))
     return b.lines <= COPYRIGHT_LINES and notice
 
 

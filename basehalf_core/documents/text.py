@@ -227,6 +227,11 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     # "precopy"): after a prefix's few letters too, the break is the compound's own hyphen.
     if f"{h[-1]}-{t[0]}" in vocab:
         return False
+    # An acronym before a word in lower case ("ANN-"/"enhanced", "AGN-"/"dominated") is a
+    # compound: no word is spelled in capitals and goes on in small letters.
+    letters = _LETTERS_RE.findall(head)[-1]
+    if len(letters) > 1 and letters.isupper():
+        return False
     if joined in vocab:
         return True
     if any(c in core_tail for c in _PRINTED_HYPHENS):
