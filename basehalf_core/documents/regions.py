@@ -44,7 +44,12 @@ from basehalf_core.documents.outlines import (
     within,
 )
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
-from basehalf_core.documents.runaround import merge_runaround, runaround_pairs
+from basehalf_core.documents.runaround import (
+    interleave,
+    merge_runaround,
+    runaround_pairs,
+    straddled_pairs,
+)
 from basehalf_core.documents.text import full_width
 from basehalf_core.documents.text_blocks import HEADING_LINES, TINY_RATIO, text_size
 
@@ -362,6 +367,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     if notes_rules:
         _mark_footnote_rules(groups, notes_rules, page.rect.height, rot)
     wrapped = runaround_pairs(groups, pictures)  # pieces of lines a picture breaks
+    straddling = straddled_pairs(groups, pictures)  # a paragraph run round both its sides
     for g in groups:
         if any(g is h for h, _r in headings):
             continue
@@ -383,6 +389,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
             g.block.region = "float"
     caption_tails(groups)
     merge_runaround(groups, wrapped.values(), rot)
+    interleave(groups, straddling, rot)
     for g, band in headings:
         g.block.region = _region_under(g, groups, em)
         g.block.banner = True

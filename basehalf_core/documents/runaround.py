@@ -66,6 +66,120 @@ def runaround_pairs(groups: list[Group], pictures: list) -> dict[int, tuple[Grou
     return pairs
 
 
+def straddled(g: Group, h: Group, pictures: list) -> bool:
+    """Do ``g``'s lines go on right of a picture in ``h``, one paragraph run round both of
+    its sides?
+
+    A brochure sets a flower in the middle of an oval of text: the lines above it run across
+    the oval, the lines beside it are broken in two by the flower ("of brandy, water, and
+    flower" left of it, "extracts and are meant to" right), and each line's left piece is
+    read before its right piece. Two blocks in one style and size stand so when at least two
+    of ``g``'s lines are level each with a line of ``h`` right of it, with a picture between
+    the two (its middle in the gap, its box reaching the line and neither piece's middle: a
+    page's backdrop is no such picture), no other line of either standing among those lines,
+    and a line of either running across all their gaps right above or under them. Two
+    columns with a photo between them have no such line: above the photo, each column's
+    lines stop at the gutter.
+    """
+    b = g.block
+    if h is g or h.block.style != b.style or not g.segments or not h.segments:
+        return False
+    size = b.size
+    pairs = []
+    for s in g.segments:
+        for t in h.segments:
+            if not _level(s, t, size):
+                continue
+            mid = (s.box[1] + s.box[3]) / 2
+            pics = [
+                r
+                for r in pictures
+                if s.box[2] < (r[0] + r[2]) / 2 < t.box[0]
+                and r[1] <= mid <= r[3]
+                and r[0] >= _centre(s)
+                and r[2] <= _centre(t)
+            ]
+            if pics:
+                pairs.append((s, t, pics[0]))
+    if len(pairs) < 2:
+        return False
+    top = min(min(s.box[1], t.box[1]) for s, t, _ in pairs)
+    bottom = max(max(s.box[3], t.box[3]) for s, t, _ in pairs)
+    paired = {id(s) for s, _, _ in pairs} | {id(t) for _, t, _ in pairs}
+    among = [
+        s
+        for s in g.segments + h.segments
+        if top < (s.box[1] + s.box[3]) / 2 < bottom and id(s) not in paired
+    ]
+    if among:
+        return False
+    # The line across starts left of every gap between the pieces and ends right of it.
+    gap_left = min(s.box[2] for s, _, _ in pairs)
+    gap_right = max(t.box[0] for _, t, _ in pairs)
+    return any(
+        s.box[0] < gap_left
+        and s.box[2] > gap_right
+        and (
+            (_middle(s) < top and top - s.box[3] <= size)
+            or (_middle(s) > bottom and s.box[1] - bottom <= size)
+        )
+        for s in g.segments + h.segments
+    )
+
+
+def straddled_pairs(groups: list[Group], pictures: list) -> list[tuple[Group, Group]]:
+    """Each two blocks of one paragraph run round both sides of a picture (:func:`straddled`),
+    the left one first."""
+    if not pictures:
+        return []
+    return [(g, h) for g in groups for h in groups if straddled(g, h, pictures)]
+
+
+def interleave(groups: list[Group], pairs, rot: tuple) -> None:
+    """Make each two blocks of ``pairs`` (:func:`straddled_pairs`) one, read line by line:
+    a line's left piece, then its right piece beyond the picture."""
+    if rot != (1, 0, 0, 1, 0, 0):
+        return  # the pieces' boxes are compared unrotated; a turned page keeps its blocks
+    for g, h in pairs:
+        if g.block.region or h.block.region or g not in groups or h not in groups:
+            continue
+        size = g.block.size
+        pieces = sorted(g.segments + h.segments, key=lambda s: s.box[1] + s.box[3])
+        lines: list[list] = []
+        for s in pieces:
+            if lines and abs(_middle(lines[-1][0]) - _middle(s)) <= RUNAROUND_LEVEL * size:
+                lines[-1].append(s)
+            else:
+                lines.append([s])
+        g.segments[:] = [s for line in lines for s in sorted(line, key=lambda s: s.box[0])]
+        _absorb(g, h, h.box[1] < g.box[1] - RUNAROUND_LEVEL * size)
+        groups.remove(h)
+
+
+def _middle(s) -> float:
+    return (s.box[1] + s.box[3]) / 2
+
+
+def _centre(s) -> float:
+    return (s.box[0] + s.box[2]) / 2
+
+
+def _absorb(h: Group, g: Group, first: bool) -> None:
+    """``h`` takes in ``g``'s box and counts, and its first line when ``first``."""
+    b, o = h.block, g.block
+    if first:
+        b.first_line, b.first_word, b.first_char = o.first_line, o.first_word, o.first_char
+    h.box = (
+        min(g.box[0], h.box[0]),
+        min(g.box[1], h.box[1]),
+        max(g.box[2], h.box[2]),
+        max(g.box[3], h.box[3]),
+    )
+    b.bbox = h.box
+    b.lines += o.lines
+    b.chars += o.chars
+
+
 def merge_runaround(groups: list[Group], pairs, rot: tuple) -> None:
     """Put the pieces a picture parts from their lines back into their paragraph (``pairs``
     of :func:`runaround_pairs`): each piece before the piece of its line right of the
@@ -78,16 +192,5 @@ def merge_runaround(groups: list[Group], pairs, rot: tuple) -> None:
         for s in g.segments:
             at = next(k for k, t in enumerate(h.segments) if _level(s, t, g.block.size))
             h.segments.insert(at, s)
-        b, o = h.block, g.block
-        if g.box[1] <= h.box[1]:
-            b.first_line, b.first_word, b.first_char = o.first_line, o.first_word, o.first_char
-        h.box = (
-            min(g.box[0], h.box[0]),
-            min(g.box[1], h.box[1]),
-            max(g.box[2], h.box[2]),
-            max(g.box[3], h.box[3]),
-        )
-        b.bbox = h.box
-        b.lines += o.lines
-        b.chars += o.chars
+        _absorb(h, g, g.box[1] <= h.box[1])
         groups.remove(g)

@@ -1,0 +1,76 @@
+"""Rules found in the session of batches 238 onwards (the helpers' ro238 and later).
+
+A brochure (batch 241) sets its text in an oval with a flower in the middle: the lines
+above the flower run across the oval, the lines beside it are broken in two by the flower,
+and the lines under it run across again. The reader grouped the lines above with the left
+pieces, the right pieces with the lines under them, and read all the left pieces before
+the right ones. Two blocks in one style whose lines stand level in pairs, a picture between
+each pair, and a line of theirs running across the picture right above or under those
+lines, are one paragraph read line by line. Two columns with a photo set between them are
+not: above the photo, each column's lines stop at the gutter.
+"""
+
+from __future__ import annotations
+
+import pymupdf
+from conftest import drag
+from pagedraw import one_page
+
+SIZE, LEAD = 10.0, 13.0
+# The flower's box, and where the pieces beside it stop and start again.
+FLOWER = (250.0, 150.0, 330.0, 230.0)
+LEFT_END, RIGHT_START = 245.0, 335.0
+TEXT_LEFT, TEXT_RIGHT = 80.0, 500.0
+
+
+def _flower(page) -> None:
+    photo = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 20, 20), 0)
+    photo.set_rect(photo.irect, (230, 220, 120))
+    page.insert_image(FLOWER, pixmap=photo)
+
+
+def _run_round_both_sides(page) -> None:
+    """Three full lines, five lines broken in two by the flower, three full lines."""
+    _flower(page)
+    y = 120.0
+    for k in range(3):
+        line = f"full line {k} runs across the oval from its left side over the flower to {k}"
+        page.insert_text((TEXT_LEFT, y), line, fontsize=SIZE)
+        y += LEAD
+    for k in range(5):
+        page.insert_text((TEXT_LEFT + 20, y), f"left piece {k} beside", fontsize=SIZE)
+        page.insert_text((RIGHT_START, y), f"right piece {k} goes on", fontsize=SIZE)
+        y += LEAD
+    for k in range(3):
+        line = f"lower line {k} runs across the oval again under the flower to its right edge {k}"
+        page.insert_text((TEXT_LEFT, y), line, fontsize=SIZE)
+        y += LEAD
+
+
+def test_lines_run_round_both_sides_of_a_picture_are_read_line_by_line(tmp_path):
+    doc = one_page(tmp_path, _run_round_both_sides)
+    got = drag(doc, 0, "2", "lower")
+    pieces = " ".join(f"left piece {k} beside right piece {k} goes on" for k in range(5))
+    assert (
+        got == f"2 runs across the oval from its left side over the flower to 2 {pieces} lower"
+    ), got
+
+
+def _photo_between_columns(page) -> None:
+    """Two columns whose lines stop at the gutter, the flower set in the gutter's middle
+    over five of their lines, each column's lines going on level with the other's."""
+    _flower(page)
+    y = 120.0
+    for k in range(11):
+        narrow = 3 <= k < 8
+        left_end = "beside" if narrow else "beside the gutter"
+        page.insert_text((TEXT_LEFT, y), f"left column {k} {left_end}", fontsize=SIZE)
+        x = RIGHT_START if narrow else 300.0
+        page.insert_text((x, y), f"right column {k} goes on", fontsize=SIZE)
+        y += LEAD
+
+
+def test_two_columns_with_a_photo_between_them_are_read_column_by_column(tmp_path):
+    doc = one_page(tmp_path, _photo_between_columns)
+    got = drag(doc, 0, "9", "right")
+    assert got.startswith("9 beside the gutter left column 10 beside the gutter right"), got
