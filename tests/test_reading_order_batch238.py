@@ -8,6 +8,15 @@ the right ones. Two blocks in one style whose lines stand level in pairs, a pict
 each pair, and a line of theirs running across the picture right above or under those
 lines, are one paragraph read line by line. Two columns with a photo set between them are
 not: above the photo, each column's lines stop at the gutter.
+
+A society's newsletter (batch 239) parts its paragraphs by a blank line; the left column's
+last paragraph, two lines at the page's foot, stood a blank line under a paragraph that
+followed a heading, and was taken for a footer, read after the right column. A block that
+stands under the text above it at the gap the page leaves between its paragraphs is text.
+The same page draws a pink rule from edge to edge between its two articles, each in two
+columns: the gutter ran on through the rule and the first article's right column was read
+after the second article's left one. A rule across the gutter, in a gap between rows, parts
+what lies above it from what lies under it.
 """
 
 from __future__ import annotations
@@ -74,3 +83,60 @@ def test_two_columns_with_a_photo_between_them_are_read_column_by_column(tmp_pat
     doc = one_page(tmp_path, _photo_between_columns)
     got = drag(doc, 0, "9", "right")
     assert got.startswith("9 beside the gutter left column 10 beside the gutter right"), got
+
+
+def _blank_line_paragraphs(page) -> None:
+    """A newsletter's two columns whose paragraphs a blank line parts: three short ones, a
+    heading, a long one, and under it, at the page's foot, the left column's last
+    paragraph in two lines, its sentence going on at the top of the right column."""
+    for x, name in ((54, "left"), (320, "right")):
+        y = 120.0
+        for k in range(3):
+            for j in range(4):
+                end = "and closes." if j == 3 else "of the text"
+                page.insert_text((x, y), f"{name} {k} line {j} {end}", fontsize=SIZE)
+                y += LEAD
+            y += LEAD  # the blank line
+        page.insert_text((x, y + 4), f"{name.title()} Events", fontsize=14)
+        y += 26
+        for j in range(33):
+            end = "and ends." if j == 32 else "of the story"
+            page.insert_text((x, y), f"{name} story line {j} {end}", fontsize=SIZE)
+            y += LEAD
+        y += LEAD  # the blank line
+        if x == 54:
+            page.insert_text((x, y), "the last paragraph starts low on the page", fontsize=SIZE)
+            page.insert_text((x, y + LEAD), "and its sentence goes on in the", fontsize=SIZE)
+
+
+def test_a_paragraph_at_the_foot_a_blank_line_under_the_text_is_read(tmp_path):
+    """The last paragraph stands a blank line under the one above, as every paragraph of
+    the page does: the column's text, not a footer read after the other column."""
+    doc = one_page(tmp_path, _blank_line_paragraphs)
+    got = drag(doc, 0, "ends.", "right")
+    assert (
+        got
+        == "ends. the last paragraph starts low on the page and its sentence goes on in the right"
+    )
+
+
+def _two_articles_ruled_apart(page, rule: bool = True) -> None:
+    """Two articles one above the other, each in two columns, a rule drawn across the page
+    between them (or, with ``rule`` False, only the white space)."""
+    for x, name in ((54, "upper-left"), (320, "upper-right")):
+        for j in range(10 if x == 54 else 6):
+            page.insert_text((x, 120 + j * LEAD), f"{name} line {j} of the story", fontsize=SIZE)
+    if rule:
+        page.draw_line((40, 272), (560, 272), color=(1, 0, 0.4), width=1)
+    page.insert_text((54, 300), "Events", fontsize=16)
+    for x, name in ((54, "lower-left"), (320, "lower-right")):
+        top = 322 if x == 54 else 300
+        for j in range(12):
+            page.insert_text((x, top + j * LEAD), f"{name} line {j} of the story", fontsize=SIZE)
+
+
+def test_a_rule_across_the_columns_parts_two_articles(tmp_path):
+    """Above the rule, the upper article's right column follows its left column; the lower
+    article, under the rule, is read after both."""
+    doc = one_page(tmp_path, _two_articles_ruled_apart)
+    assert drag(doc, 0, "9", "upper-right") == "9 of the story upper-right"

@@ -10,6 +10,7 @@ them in turn; a display across the columns between their halves parts the page i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import pairwise
 
 from basehalf_core.documents.text_blocks import HEADING_RATIO, Block, gaps, right_ink, split_at
@@ -166,6 +167,45 @@ def line_across_gutter(
     return (top, rest) if across[0][1] - across[0][0] <= max(others) else None
 
 
+def rule_across_gutter(
+    blocks: list[Block],
+    rows: list[tuple[float, float]],
+    gutter: tuple[float, float],
+    rules: Sequence[tuple],
+) -> tuple[list[Block], list[Block]] | None:
+    """The blocks above a rule drawn across the columns and those under it: ``(above,
+    below)`` or None.
+
+    A newsletter ends one article and begins the next across its two columns, a pink rule
+    between them from edge to edge: the columns' gutter runs on through the rule, and the
+    first article's right column was read after the second's left one. A rule lying in a
+    gap between rows, across the gutter and over half of each column's width at least,
+    parts what lies above it from what lies under it, each read column by column. (A
+    full-width table's rules part the columns above it from those under it as its box does;
+    a footnote's rule or an underline stays within a column.)
+    """
+    lo, hi = gutter
+    x_min = min(b.bbox[0] for b in blocks)
+    x_max = max(b.bbox[2] for b in blocks)
+    across = [
+        r
+        for r in rules
+        if r[2] - r[0] > RULE_ASPECT * (r[3] - r[1])
+        and r[0] <= (x_min + lo) / 2
+        and r[2] >= (hi + x_max) / 2
+    ]
+    for r in sorted(across, key=lambda r: r[1]):
+        y = (r[1] + r[3]) / 2
+        if not any(g_lo <= y <= g_hi for g_lo, g_hi in rows):
+            continue
+        above, below = split_at(blocks, y)
+        if above and below:
+            return above, below
+    return None
+
+
+# A rule is at least this many times as long as it is thick.
+RULE_ASPECT = 4.0
 # A display's pieces: blocks of at most this many lines (a fraction stacks two).
 DISPLAY_LINES = 3
 

@@ -90,7 +90,7 @@ def ruled_gutters(blocks: list[Block], rules: Sequence[tuple]) -> list[tuple[flo
     out = []
     for lo, hi in gaps([(b.bbox[0] + 0.5, right_ink(b) - 0.5) for b in blocks], 0.5):
         for r in rules:
-            if not lo - 2 <= (r[0] + r[2]) / 2 <= hi + 2:
+            if r[3] - r[1] < r[2] - r[0] or not lo - 2 <= (r[0] + r[2]) / 2 <= hi + 2:
                 continue
             level = [b for b in blocks if b.bbox[1] < r[3] and b.bbox[3] > r[1]]
             left = sum(b.lines for b in level if b.bbox[2] <= hi)

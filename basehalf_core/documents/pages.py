@@ -164,7 +164,9 @@ class PageText:
         drawn = mark_regions(blocks, page)
         if running:
             blocks = mark_running(blocks, raw_words, height, running, tuple(rot))
-        order = order_blocks([b.block for b in blocks], h_disp, drawn.regions, drawn.column_rules)
+        order = order_blocks(
+            [b.block for b in blocks], h_disp, drawn.regions, drawn.column_rules + drawn.cross_rules
+        )
         by_id = {b.block.id: b for b in blocks}
         words: list[Word] = []
         r = tuple(rot)

@@ -18,6 +18,7 @@ from basehalf_core.documents.bands import (
     band_under_columns,
     display_across_gutter,
     line_across_gutter,
+    rule_across_gutter,
 )
 from basehalf_core.documents.gutters import (
     OVERHANG_COLUMN_LINES,
@@ -147,6 +148,7 @@ def xy_cut(
             or band_beside_gutter(blocks, rows, (lo, hi), min_col_gap)
             or band_under_columns(blocks, rows, (lo, hi), min_col_gap)
             or line_across_gutter(blocks, rows, (lo, hi), min_col_gap)
+            or rule_across_gutter(blocks, rows, (lo, hi), rules)
         )
         if band:
             top, rest = band
@@ -485,7 +487,7 @@ def order_blocks(
     blocks: list[Block],
     page_height: float,
     drawn: Sequence[tuple] = (),
-    column_rules: Sequence[tuple] = (),
+    rules: Sequence[tuple] = (),
 ) -> list[tuple[object, str]]:
     """Blocks in reading order with their roles.
 
@@ -500,7 +502,8 @@ def order_blocks(
         page_height: displayed page height in points.
         drawn: the figures' and boxes' rectangles in displayed space (see
             :func:`~basehalf_core.documents.regions.mark_regions`).
-        column_rules: the upright rules drawn between columns, in displayed space.
+        rules: the rules drawn upright between columns and those drawn across the page, in
+            displayed space.
 
     Returns:
         ``(block id, role)`` pairs in reading order; every block appears exactly once.
@@ -523,7 +526,7 @@ def order_blocks(
         body_style = _body_style(by_role["body"], by_role["box"])
         # Headings first: one at a column's top is part of the text, not a title band.
         headings_read_as_text(by_role["body"] + by_role["box"], body_style, drawn)
-        body = _by_frames(flow, gap, body_style, column_rules)
+        body = _by_frames(flow, gap, body_style, rules)
     else:
         body = [b for b in blocks if roles[b.id] in FLOW_ROLES]
     ordered = list(body)

@@ -258,6 +258,7 @@ class Drawn(NamedTuple):
 
     regions: list[tuple]  # figures and boxes, also those holding no text
     column_rules: list[tuple]  # upright rules between columns
+    cross_rules: list[tuple]  # rules drawn across: one may part a page's columns
 
 
 def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
@@ -285,6 +286,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     ]
     turn = pymupdf.Matrix(rot)
     column_rules = [tuple(pymupdf.Rect(r) * turn) for r in posts]
+    cross_rules = [tuple(pymupdf.Rect(r) * turn) for r in rules]
     figures += [r for r in small if captioned(r, labelled, groups, em)]
     # A code listing under (or over) its caption ("Listing 1: DAG definition example") is a
     # float like a figure, though nothing is drawn: a captioned block in a typewriter face,
@@ -301,7 +303,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     if not figures and not boxes and not tables and not listings:
         if rules:
             _mark_footnote_rules(groups, rules, page.rect.height, rot)
-        return Drawn([], column_rules)
+        return Drawn([], column_rules, cross_rules)
 
     def inside(g: Group, r) -> bool:
         cx, cy = (g.box[0] + g.box[2]) / 2, (g.box[1] + g.box[3]) / 2
@@ -399,7 +401,8 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
         g.block.bbox = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
     if figures:
         panel_labels(groups, figures, em)
-    return Drawn([tuple(pymupdf.Rect(r) * turn) for r in figures + boxes], column_rules)
+    regions = [tuple(pymupdf.Rect(r) * turn) for r in figures + boxes]
+    return Drawn(regions, column_rules, cross_rules)
 
 
 def _region_under(head: Group, groups: list[Group], em: float) -> str:

@@ -443,11 +443,38 @@ def _apart_from_above(b: Block, blocks: list[Block], roles: dict, body_size: flo
     gap = b.bbox[1] - above[-1].bbox[3]
     if gap < 0.5 * body_size:
         return False
+    if _paragraph_gap(b, gap, blocks, roles):
+        return False
     spacing = [
         lower.bbox[1] - upper.bbox[3] for upper, lower in pairwise(above[-SPACING_LINES - 1 :])
     ]
     same = all(SPACING_SAME * gap <= s <= gap / SPACING_SAME for s in spacing)
     return not (len(spacing) == SPACING_LINES and same)
+
+
+# The page's paragraphs are set apart by a gap when at least this many pairs of them are.
+PARAGRAPH_GAPS = 2
+
+
+def _paragraph_gap(b: Block, gap: float, blocks: list[Block], roles: dict) -> bool:
+    """Does ``b`` stand under the text above it at the gap the page leaves between its
+    paragraphs?
+
+    A newsletter sets a blank line between paragraphs: its column's last paragraph, two
+    lines at the page's foot ("We are excited about the developments that have taken place
+    in WiSE since last semester, and are"), stands as far under the paragraph above as the
+    page's other paragraphs do under theirs, and is the column's text, no footer. Counted
+    are blocks in ``b``'s style under the nearest block above them, in that style too.
+    """
+    same = [o for o in blocks if roles[o.id] == "body" and o.style == b.style and o is not b]
+    found = 0
+    for o in same:
+        up = _nearest_above(o, same, lambda _u: True)
+        if up is None:
+            continue
+        g = o.bbox[1] - up.bbox[3]
+        found += SPACING_SAME * gap <= g <= gap / SPACING_SAME
+    return found >= PARAGRAPH_GAPS
 
 
 # A note at a column's foot stands at least this many text sizes under the column's text,
