@@ -17,6 +17,14 @@ The same page draws a pink rule from edge to edge between its two articles, each
 columns: the gutter ran on through the rule and the first article's right column was read
 after the second article's left one. A rule across the gutter, in a gap between rows, parts
 what lies above it from what lies under it.
+
+A department's newsletter (batch 239) sets a photo across its three columns and centres an
+italic caption two ems under it, in the text's size: further than a caption set off only by
+its face was looked for, it was read as text. Centred under the picture, it may stand three
+ems under it. Taken for a caption, it was then taken for a line reaching over one gutter
+from a column (as a caption under a photo two columns wide does): the columns were read
+from the page's top to its foot through the photo. A block across two gutters reaches over
+neither from one side.
 """
 
 from __future__ import annotations
@@ -140,3 +148,64 @@ def test_a_rule_across_the_columns_parts_two_articles(tmp_path):
     article, under the rule, is read after both."""
     doc = one_page(tmp_path, _two_articles_ruled_apart)
     assert drag(doc, 0, "9", "upper-right") == "9 of the story upper-right"
+
+
+def _photo_with_a_centred_caption(page, centred: bool = True) -> None:
+    """A column's text, a wide photo, its caption in the text's size in italics two ems
+    under it (centred under it, or flush left), and the text going on under the caption."""
+    for j in range(6):
+        page.insert_text((54, 100 + j * LEAD), f"text above line {j} of the story", fontsize=SIZE)
+    photo = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 20), 0)
+    photo.set_rect(photo.irect, (90, 140, 60))
+    page.insert_image((54, 190, 500, 400), pixmap=photo, keep_proportion=False)
+    caption = "Inauguration of the training programme by the guests"
+    width = pymupdf.get_text_length(caption, fontsize=SIZE, fontname="heit")
+    x = (54 + 500 - width) / 2 if centred else 54
+    page.insert_text((x, 428), caption, fontsize=SIZE, fontname="heit")
+    for j in range(6):
+        page.insert_text((54, 480 + j * LEAD), f"text below line {j} of the story", fontsize=SIZE)
+
+
+def test_a_caption_centred_two_ems_under_its_photo_is_left_out(tmp_path):
+    doc = one_page(tmp_path, _photo_with_a_centred_caption)
+    assert drag(doc, 0, "5", "below") == "5 of the story text below"
+
+
+def test_an_italic_line_flush_left_two_ems_under_a_photo_is_read(tmp_path):
+    """Not centred under the photo, the italic line that far under it is the column's."""
+    doc = one_page(tmp_path, lambda page: _photo_with_a_centred_caption(page, centred=False))
+    got = drag(doc, 0, "5", "below")
+    assert got == "5 of the story Inauguration of the training programme by the guests text below"
+
+
+def _photo_across_three_columns(page) -> None:
+    """Three columns, a photo across all three, its caption centred under it in two
+    lines (a little right of the middle), and three more columns under the caption."""
+    xs = (54, 230, 406)
+    for x, name in zip(xs, ("first", "second", "third"), strict=True):
+        for j in range(8):
+            page.insert_text((x, 100 + j * LEAD), f"upper {name} line {j} text", fontsize=SIZE)
+    photo = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 20), 0)
+    photo.set_rect(photo.irect, (90, 140, 60))
+    page.insert_image((80, 215, 540, 420), pixmap=photo, keep_proportion=False)
+    for k, line in enumerate(
+        (
+            "Inauguration of the training programme on road safety and youth leadership held",
+            "by the department in association with the institute",
+        )
+    ):
+        width = pymupdf.get_text_length(line, fontsize=SIZE, fontname="heit")
+        page.insert_text((300 - width / 2, 440 + k * LEAD), line, fontsize=SIZE, fontname="heit")
+    for x, name in zip(xs, ("first", "second", "third"), strict=True):
+        for j in range(8):
+            page.insert_text((x, 490 + j * LEAD), f"lower {name} line {j} text", fontsize=SIZE)
+
+
+def test_a_caption_under_a_photo_across_three_columns_parts_them(tmp_path):
+    """The caption crosses both gutters: the columns above it are read before those under
+    it, not each column from the page's top to its foot."""
+    doc = one_page(tmp_path, _photo_across_three_columns)
+    got = drag(doc, 0, "third", "lower")
+    assert got.endswith("upper third line 7 text lower") and "Inauguration" not in got, got
+    words = [w.text for w in doc.words(0) if w.text in ("upper", "lower")]
+    assert words == ["upper"] * 24 + ["lower"] * 24

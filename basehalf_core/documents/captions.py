@@ -227,6 +227,9 @@ def credit_under(g: Group, figures: list, em: float) -> bool:
 # many ems under its picture.
 FACE_CAPTION_LINES = 4
 FACE_CAPTION_REACH = 1.5
+# ... or this many when its lines are centred under the picture (within CENTRED_SLACK ems).
+CENTRED_CAPTION_REACH = 3.0
+CENTRED_SLACK = 1.5
 
 
 def caption_by_face(g: Group, groups: list[Group], figures: list, em: float) -> bool:
@@ -237,8 +240,10 @@ def caption_by_face(g: Group, groups: list[Group], figures: list, em: float) -> 
     a drag from the column above the photo to the one beside it. A block set in a bold or
     italic face throughout (``Block.emphasis``), of at most :data:`FACE_CAPTION_LINES` lines
     and no larger than the text, starting at most :data:`FACE_CAPTION_REACH` ems under a
-    figure and within its width, and nearer to it than to anything under it in its column,
-    is the picture's. A heading under a picture stands closer to the text it heads.
+    figure (:data:`CENTRED_CAPTION_REACH` when centred under it: a newsletter's italic
+    caption two ems under its photo) and within its width, and nearer to it than to
+    anything under it in its column, is the picture's. A heading under a picture stands
+    closer to the text it heads.
     """
     b = g.block
     if not b.emphasis or b.lines > FACE_CAPTION_LINES or b.size > em + 0.5:
@@ -251,8 +256,10 @@ def caption_by_face(g: Group, groups: list[Group], figures: list, em: float) -> 
     ]
     for r in figures:
         gap = y0 - r[3]
+        centred = abs((x0 + x1) - (r[0] + r[2])) / 2 <= CENTRED_SLACK * em
+        reach = CENTRED_CAPTION_REACH if centred else FACE_CAPTION_REACH
         if (
-            -1 <= gap <= FACE_CAPTION_REACH * em
+            -1 <= gap <= reach * em
             and r[0] - em <= x0
             and x1 <= r[2] + em
             and (not below or min(below) > gap)

@@ -32,7 +32,8 @@ def gutters_under_overhangs(blocks: list[Block], min_col_gap: float) -> list[tup
     :data:`OVERHANG_SIDE` of its width on one side, level with such a paragraph (not above
     the columns, with the title matter); that line is read on the side where its middle
     lies. A headline or a heading centred across two columns lies across the gutter,
-    not on one side; the dot leaders of a contents page cross it row after row.
+    not on one side; the dot leaders of a contents page cross it row after row; a caption
+    centred under a photo as wide as three columns crosses two gutters.
     """
     # A figure's or a drawn box's words are not the columns' text: a figure over the top of
     # one column may reach past the gutter into the next, narrowed beside it.
@@ -40,13 +41,20 @@ def gutters_under_overhangs(blocks: list[Block], min_col_gap: float) -> list[tup
     if len(tall) < 2:
         return []
     out = []
-    for lo, hi in gaps([(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in tall], min_col_gap):
+    open_gaps = gaps([(b.bbox[0] + 0.5, b.bbox[2] - 0.5) for b in tall], min_col_gap)
+
+    def spans(b: Block) -> int:
+        return sum(b.bbox[0] + 1 < hi and b.bbox[2] - 1 > lo for lo, hi in open_gaps)
+
+    for lo, hi in open_gaps:
         mid = (lo + hi) / 2
         text = [b for b in tall if b.lines >= OVERHANG_COLUMN_LINES]
         if not any(b.bbox[2] - 1 <= lo for b in text) or not any(b.bbox[0] + 1 >= hi for b in text):
             continue
 
         crossing = [b for b in blocks if b.bbox[0] + 1 < hi and b.bbox[2] - 1 > lo]
+        if any(spans(b) > 1 for b in crossing):
+            continue  # across two gutters: under something as wide as three columns
         lines = [b for b in crossing if not b.region]
         if (
             len(lines) <= OVERHANG_LINES
