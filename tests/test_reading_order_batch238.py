@@ -25,6 +25,12 @@ ems under it. Taken for a caption, it was then taken for a line reaching over on
 from a column (as a caption under a photo two columns wide does): the columns were read
 from the page's top to its foot through the photo. A block across two gutters reaches over
 neither from one side.
+
+Cognition (batch 225, still missed) closes its abstract with "© 2016 Elsevier B.V. All
+rights reserved." flush right; the abstract is in two paragraphs, and the credit was
+looked for after the first one's short last line, far above. The paragraph before a
+credit ends within a credit's few lines of the block's end, or the credit is the one
+line set flush right after a full line.
 """
 
 from __future__ import annotations
@@ -32,6 +38,9 @@ from __future__ import annotations
 import pymupdf
 from conftest import drag
 from pagedraw import one_page
+
+from basehalf_core.documents.line_pieces import split_credit_lines
+from basehalf_core.documents.raw_text import _Segment, _Unit
 
 SIZE, LEAD = 10.0, 13.0
 # The flower's box, and where the pieces beside it stop and start again.
@@ -209,3 +218,29 @@ def test_a_caption_under_a_photo_across_three_columns_parts_them(tmp_path):
     assert got.endswith("upper third line 7 text lower") and "Inauguration" not in got, got
     words = [w.text for w in doc.words(0) if w.text in ("upper", "lower")]
     assert words == ["upper"] * 24 + ["lower"] * 24
+
+
+def _segment(x0: float, top: float, x1: float, text: str):
+    box = (x0, top, x1, top + 8.0)
+    units = [_Unit(box, w, 0, 0, False) for w in text.split()]
+    return _Segment(units, "AdvGulliv-R", 7.5, (1.0, 0.0), len(text), box=box)
+
+
+def test_a_credit_line_under_an_abstract_in_paragraphs_is_split_off():
+    """Cognition's abstract (batch 232): a paragraph ends short of the edge far above, the
+    last paragraph runs to the edge, "© 2016 Elsevier B.V. All rights reserved." flush right
+    under it. The credit was looked for only after the short line, too far up."""
+    lines = [
+        _segment(197, 289, 553, "Gravity is a pervasive force that shapes how we move and"),
+        _segment(197, 299, 380, "how we see it."),
+        *(
+            _segment(197, 309 + 10 * k, 553, f"the second paragraph line {k} runs on")
+            for k in range(6)
+        ),
+        _segment(197, 369, 544, "of gravity in the configural processing of observed bodies."),
+        _segment(424, 379, 553, "2016 Elsevier B.V. All rights reserved."),
+    ]
+    box = (197, 289, 553, 387)
+    out, credits = split_credit_lines([(lines, box)], lines)
+    assert [len(members) for members, _ in out] == [9, 1] and credits == [1]
+    assert out[1][0][0].units[0].text == "2016"

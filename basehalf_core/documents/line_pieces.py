@@ -200,10 +200,15 @@ def split_credit_lines(
             # Running text here starts its lines at the block's left edge (not right-aligned).
             left = sum(1 for m in members[:-1] if m.box[0] <= bx0 + 2 * size)
             if alone and left >= (len(members) - 1) / 2:
-                for k in range(len(members) - 2, -1, -1):
-                    if members[k].box[2] < bx1 - 2 * size:  # the paragraph before ends here
-                        split = k + 1
-                        break
+                # The paragraph before ends on the last line short of the edge, if that is
+                # within a credit's few lines of the end (not a paragraph's end far above).
+                short = [
+                    k
+                    for k in range(len(members) - 1)
+                    if members[k].box[2] < bx1 - 2 * size and len(members) - (k + 1) <= CREDIT_LINES
+                ]
+                if short:
+                    split = short[-1] + 1
                 else:
                     # The paragraph before ends full (Elsevier's abstract): the credit is
                     # two lines or more set right-aligned, each starting well in (one word
