@@ -31,6 +31,13 @@ rights reserved." flush right; the abstract is in two paragraphs, and the credit
 looked for after the first one's short last line, far above. The paragraph before a
 credit ends within a credit's few lines of the block's end, or the credit is the one
 line set flush right after a full line.
+
+ACL 2019 (batch 235) sets "where W^{l+1}_k = 1, and W^{l+1}_k = 0" in a line of its left
+column: the raised and lowered pieces stand off the baseline, so no piece was taken to go on
+from the one before it, and the line's pieces after the first formula were read after the
+whole column. A piece goes on from the nearest piece left of it a style's gap away when
+their boxes overlap and one is a smaller piece off the other's baseline; a formula's pieces
+that go on from their line join its paragraph set as small as 0.6 of its size.
 """
 
 from __future__ import annotations
@@ -39,7 +46,9 @@ import pymupdf
 from conftest import drag
 from pagedraw import one_page
 
+from basehalf_core.documents.grouping import group
 from basehalf_core.documents.line_pieces import split_credit_lines
+from basehalf_core.documents.lines import _link_scripts
 from basehalf_core.documents.raw_text import _Segment, _Unit
 
 SIZE, LEAD = 10.0, 13.0
@@ -244,3 +253,35 @@ def test_a_credit_line_under_an_abstract_in_paragraphs_is_split_off():
     out, credits = split_credit_lines([(lines, box)], lines)
     assert [len(members) for members, _ in out] == [9, 1] and credits == [1]
     assert out[1][0][0].units[0].text == "2016"
+
+
+def _piece(x0: float, top: float, x1: float, bottom: float, text: str, family: str, size: float):
+    box = (x0, top, x1, bottom)
+    units = [_Unit(box, w, 0, 0, False) for w in text.split()]
+    return _Segment(units, family, size, (1.0, 0.0), len(text), box=box)
+
+
+def test_a_formula_s_raised_and_lowered_pieces_stay_in_their_line():
+    """ACL 2019 (batch 235): "case of DLCL, where W^{l+1}_k = 1, and W^{l+1}_k = 0" comes out
+    as "where W", "l+1" raised, "k" lowered, "= 1, and W", ... Off the baseline, no piece went
+    on from the one before it, and the pieces after the first formula were read after the
+    whole column, inside a drag from its foot to the next column."""
+    text = "NimbusRomNo9L"
+    segs = [
+        _piece(77, 685, 290, 698, "ample, the standard residual network is a special", text, 11.0),
+        _piece(77, 699, 182, 712, "case of DLCL, where W", text, 11.0),
+        _piece(183, 698, 197, 706, "l+1", "CMR", 8.0),
+        _piece(182, 706, 184, 714, "k", "CMMI", 8.0),
+        _piece(201, 699, 253, 712, "= 1, and W", "CMR", 11.0),
+        _piece(255, 698, 268, 706, "l+1", "CMR", 8.0),
+        _piece(253, 706, 258, 714, "k", "CMMI", 8.0),
+        _piece(273, 700, 290, 711, "= 0", "CMR", 11.0),
+        _piece(77, 712, 290, 725, "for k < l. Figure (2) compares different meth-", text, 11.0),
+    ]
+    _link_scripts(segs)
+    groups = group(segs, (1, 0, 0, 1, 0, 0))
+    assert len(groups) == 1
+    words = [u.text for m in groups[0].segments for u in m.units]
+    at = words.index("where")
+    formula = ["where", "W", "l+1", "k", "=", "1,", "and", "W", "l+1", "k", "=", "0", "for"]
+    assert words[at : at + 13] == formula, words

@@ -98,6 +98,10 @@ def _opened(
 # A piece of a line joins its paragraph when set at this share of the paragraph's size or more
 # (and at most its inverse): a raised footnote marker or a heading is no piece of a line.
 PIECE_SIZE_RATIO = 0.85
+# ... or at this share when the text of its line goes on both before and after it: a
+# formula's raised or lowered piece ("W^{l+1}" in "where W^{l+1}_k = 1, and"), set smaller.
+SCRIPT_SIZE_RATIO = 0.6
+SCRIPT_SIZE_RATIO_MAX = 0.85
 
 
 def join_line_pieces(
@@ -126,6 +130,10 @@ def join_line_pieces(
         for k, (members, _box) in enumerate(groups):
             if members[0].direction != (1.0, 0.0):
                 continue
+            # Raised or lowered pieces of a formula go on from a piece of their line.
+            low = (
+                SCRIPT_SIZE_RATIO if all(m.after is not None for m in members) else PIECE_SIZE_RATIO
+            )
             common = None
             for m in members:
                 here = linked.get(id(m), set()) - {k}
@@ -138,7 +146,7 @@ def join_line_pieces(
                 if (
                     len(target) >= 2
                     and sum(m.chars for m in members) < sum(m.chars for m in target)
-                    and PIECE_SIZE_RATIO * size <= members[0].size <= size / PIECE_SIZE_RATIO
+                    and low * size <= members[0].size <= size / PIECE_SIZE_RATIO
                 ):
                     merge = (k, j)
                     break
@@ -149,15 +157,47 @@ def join_line_pieces(
         k, j = merge
         pieces = groups[j][0] + groups[k][0]
         em = max(groups[j][0][0].size, 1.0)
-        lines: list[list[_Segment]] = []
-        for m in sorted(pieces, key=lambda m: m.box[3]):
-            if lines and m.box[3] - lines[-1][0].box[3] <= 0.3 * em:
-                lines[-1].append(m)
-            else:
-                lines.append([m])
-        members = [m for line in lines for m in sorted(line, key=lambda m: m.box[0])]
+        members = [m for line in _lines_of(pieces, em) for m in _left_to_right(line, em)]
         groups[j] = (members, box_of(members))
         del groups[k]
+
+
+def _lines_of(pieces: list[_Segment], em: float) -> list[list[_Segment]]:
+    """``pieces`` in lines, top down: the pieces in the text's size by their bottoms (within
+    0.3 of ``em``), then each formula's raised or lowered piece, set smaller, into the line
+    whose box holds half its height or more (on a line of its own where none does)."""
+    scripts = [m for m in pieces if m.size <= SCRIPT_SIZE_RATIO_MAX * em]
+    lines: list[list[_Segment]] = []
+    for m in sorted((m for m in pieces if m not in scripts), key=lambda m: m.box[3]):
+        if lines and m.box[3] - lines[-1][0].box[3] <= 0.3 * em:
+            lines[-1].append(m)
+        else:
+            lines.append([m])
+    for m in scripts:
+        height = m.box[3] - m.box[1]
+        best = max(lines, key=lambda line: _inside(m, line), default=None)
+        if best is not None and height > 0 and _inside(m, best) >= 0.5 * height:
+            best.append(m)
+        else:
+            lines.append([m])
+    return sorted(lines, key=lambda line: max(t.box[3] for t in line))
+
+
+def _inside(m: _Segment, line: list[_Segment]) -> float:
+    """How much of ``m``'s height lies inside ``line``'s box."""
+    top, bottom = min(t.box[1] for t in line), max(t.box[3] for t in line)
+    return min(m.box[3], bottom) - max(m.box[1], top)
+
+
+def _left_to_right(line: list[_Segment], em: float) -> list[_Segment]:
+    """A line's pieces left to right; a raised piece before the lowered one standing under
+    it (``W^{l+1}_k``: their left edges within 0.3 of ``em``)."""
+    out = sorted(line, key=lambda m: m.box[0])
+    for n in range(len(out) - 1):
+        a, b = out[n], out[n + 1]
+        if b.box[0] - a.box[0] <= 0.3 * em and b.box[1] < a.box[1]:
+            out[n], out[n + 1] = b, a
+    return out
 
 
 def split_credit_lines(

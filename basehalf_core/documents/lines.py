@@ -97,7 +97,9 @@ def segments(units: list[_Unit], info: dict) -> list[_Segment]:
             # CJK is written without spaces, a character a unit: a word's worth of them.
             seg.words_in[style] = seg.words_in.get(style, 0) + n // CJK_WORD
     _restyle_run_in_headings(segs, own)
-    return _fold_inset_pieces(segs)
+    segs = _fold_inset_pieces(segs)
+    _link_scripts(segs)
+    return segs
 
 
 def _label_alone(seg: _Segment) -> bool:
@@ -380,6 +382,48 @@ def _continues(
     if gap > split_gap * em or u.rect[2] < last.rect[0]:
         return False
     return (family, size) == (cur.family, cur.size) or gap <= STYLE_GAP * em
+
+
+# A formula's raised or lowered piece is set at most this share of its line's size.
+SCRIPT_SIZE = 0.85
+# ... and raised or lowered off the other's baseline by more than this share of its size.
+SCRIPT_SHIFT = 0.1
+
+
+def _link_scripts(segs: list[_Segment]) -> None:
+    """Mark the pieces of a line that step up or down to a formula's smaller raised or
+    lowered piece, or back from it, as going on from the piece left of them (``after``).
+
+    "where W^{l+1}_k = 1, and" comes out as "where W", "l+1" above the baseline, "k" under
+    it and "= 1, and" on it: off the baseline, no piece went on from the one before, and the
+    formula's pieces were read after their paragraph. A piece with nothing marked before
+    it goes on from the nearest piece ending left of it within a style's gap
+    (:data:`STYLE_GAP`), their boxes overlapping for half the smaller's height, one set at
+    most :data:`SCRIPT_SIZE` of the other's size and off its baseline (:data:`SCRIPT_SHIFT`).
+    """
+    horizontal = [s for s in segs if s.direction == (1.0, 0.0)]
+    for s in horizontal:
+        if s.after is not None:
+            continue
+        best = None
+        for t in horizontal:
+            if t is s:
+                continue
+            small, large = sorted((s.size, t.size))
+            if large <= 0 or small > SCRIPT_SIZE * large:
+                continue
+            gap = s.box[0] - t.box[2]
+            if not -0.5 <= gap <= STYLE_GAP * large:
+                continue
+            overlap = min(s.box[3], t.box[3]) - max(s.box[1], t.box[1])
+            if overlap < 0.5 * min(s.box[3] - s.box[1], t.box[3] - t.box[1]):
+                continue
+            if abs(s.box[3] - t.box[3]) <= SCRIPT_SHIFT * large:
+                continue  # on one baseline: a smaller number or label, not a script
+            if best is None or gap < best[0]:
+                best = (gap, t)
+        if best is not None:
+            s.after = best[1]
 
 
 def lines_with_scripts(info: dict) -> set[tuple[int, int]]:
