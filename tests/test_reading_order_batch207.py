@@ -363,10 +363,24 @@ def _summary_over_a_copyright_line(first: str, font: str):
             "tibo",
             "ends. Introduction Coronaviruses",
         ),
+        # A line holding only the article's DOI, as Physical Review sets it under the abstract.
+        ("DOI: 10.1103/PhysRevLett.133.106001", "tiro", "ends. Introduction Coronaviruses"),
+        (
+            "https://doi.org/10.1016/j.cognition.2016.01.002",
+            "tiro",
+            "ends. Introduction Coronaviruses",
+        ),
         # A heading in bold that opens with the word is read.
         ("Copyright and licence", "tibo", "ends. Copyright and licence Introduction Coronaviruses"),
     ],
-    ids=["copyright-line", "copyright-sign", "bold-notice", "a-heading-about-it"],
+    ids=[
+        "copyright-line",
+        "copyright-sign",
+        "bold-notice",
+        "doi",
+        "doi-address",
+        "a-heading-about-it",
+    ],
 )
 def test_a_copyright_line_in_the_text_s_size_is_left_out(tmp_path, first, font, expected):
     page = _summary_over_a_copyright_line(first, font)

@@ -43,6 +43,7 @@ that go on from their line join its paragraph set as small as 0.6 of its size.
 from __future__ import annotations
 
 import pymupdf
+import pytest
 from conftest import drag
 from pagedraw import one_page
 
@@ -285,3 +286,28 @@ def test_a_formula_s_raised_and_lowered_pieces_stay_in_their_line():
     at = words.index("where")
     formula = ["where", "W", "l+1", "k", "=", "1,", "and", "W", "l+1", "k", "=", "0", "for"]
     assert words[at : at + 13] == formula, words
+
+
+@pytest.mark.parametrize(
+    ("ends", "expected"),
+    [
+        ("on a log\u2013", "plot on a log\u2013log scale"),  # an en dash close to its word
+        ("in 1990\u2013", "plot in 1990\u20131995 log scale"),
+        ("on a log \u2013", "plot on a log \u2013 log scale"),  # a spaced dash: a word
+    ],
+    ids=["log-log", "years", "spaced"],
+)
+def test_a_dash_at_a_line_end_goes_on_to_the_next_word_as_closely(tmp_path, ends, expected):
+    """Methods in Ecology and Evolution (batch 241) breaks "log–log" after its en dash:
+    the quote put a space after it, as after a line's last word."""
+    tail = "1995 log scale" if "1990" in ends else "log scale"
+
+    def draw(page) -> None:
+        writer = pymupdf.TextWriter(page.rect)
+        font = pymupdf.Font("cjk")  # a built-in font whose text layer keeps the dashes
+        writer.append((60, 100), f"the plot {ends}", font=font, fontsize=SIZE)
+        writer.append((60, 100 + LEAD), f"{tail} shows it", font=font, fontsize=SIZE)
+        writer.write_text(page)
+
+    got = drag(one_page(tmp_path, draw), 0, "plot", "scale")
+    assert got == expected, got

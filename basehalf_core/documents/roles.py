@@ -524,13 +524,16 @@ def _copyright_line(b: Block) -> bool:
     the copyright sign or the word, not in bold or ending in the formula ("Copyright © 2020
     Elsevier Ltd. All rights reserved.", bold, closing The Lancet's summary). A copyright
     block is left out of a drag wherever it stands, not only as small print at a column's
-    foot."""
+    foot; so is a line holding only a DOI."""
     word = b.first_word.lower().rstrip(":")
     # A heading "Copyright" (set bold, a section of a book's front matter) is read; a bold
     # line that goes on to the formula's "All rights reserved." is the notice all the same.
     formula = b.last_word.lower().rstrip(".") == "reserved"
     notice = b.first_char == "©" or (word == "copyright" and (formula or not b.emphasis))
-    return b.lines <= COPYRIGHT_LINES and notice
+    # A DOI on a line of its own under the abstract (Physical Review's "DOI: 10.1103/…") is
+    # the article's address, not text: left out the same way.
+    doi = (word.split(":", 1)[0] == "doi" or "doi.org/" in word) and b.lines == 1
+    return b.lines <= COPYRIGHT_LINES and (notice or doi)
 
 
 def _set_apart_below(

@@ -236,7 +236,14 @@ def _labelled(words: list[Word], chosen: list[int], smaller: list[int]) -> list[
             and not any(c.isdigit() for c in nxt.text)
             for w, nxt in pairwise(ws[:4])
         )
-        and not any(words[k].block != b and _same_line(ws[0], words[k]) for k in chosen)
+        # Beside it on its line, another block set as small (wherever the drag took it: a
+        # DOI left out as a notice): a row of metadata.
+        and not any(
+            w.block != b
+            and _same_line(ws[0], w)
+            and 0 < style_size(w.style) <= style_size(ws[0].style)
+            for w in words
+        )
     }
     return [k for k in smaller if words[k].block in kept]
 

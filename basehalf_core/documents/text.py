@@ -27,6 +27,8 @@ _LIG_RE = re.compile("[" + "".join(LIGATURES) + "]")
 # (Typst and some Word templates set their hyphenation with it); the soft hyphen is last: it
 # never prints inside a line.
 HYPHENS = ("-", "\u2010", "\u2011", "\u00ad")
+# The en and em dash: kept at a line's end, and no space after them there.
+DASHES = ("\u2013", "\u2014")
 _PRINTED_HYPHENS = HYPHENS[:3]
 _WS_RE = re.compile(r"\s+")
 # Scripts written without spaces: each character is its own selection unit.
@@ -317,6 +319,11 @@ def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
             glue_next = True
             if raw.endswith("\u00ad") or hyphen_joins(raw, normalise(nxt.text), vocabulary):
                 raw = raw.rstrip("".join(HYPHENS))
+        elif line_end and raw.endswith(DASHES) and raw[-2:-1].isalnum():
+            # A dash set close to its word at a line's end ("log–"/"log", "1990–"/"2000",
+            # "fact—"/"which") goes on to the next line's word as closely; a spaced dash is a
+            # word of its own.
+            glue_next = True
         raw = raw.replace("\u00ad", "")
         out.append(raw)
         spans.append((pos, pos + len(raw)))
