@@ -38,6 +38,12 @@ from the one before it, and the line's pieces after the first formula were read 
 whole column. A piece goes on from the nearest piece left of it a style's gap away when
 their boxes overlap and one is a smaller piece off the other's baseline; a formula's pieces
 that go on from their line join its paragraph set as small as 0.6 of its size.
+
+A REVTeX draft (batch 241) centres "III. RESULTS AND DISCUSSION" in 9-point bold capitals
+over "A. One-cell quantum battery", centred too and narrower: a numbered heading set smaller
+than the text hung on its paragraph only flush with it or centred over a wider block, and a
+drag through both headings read only the second. It hangs on its first subsection's centred
+heading too.
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 from conftest import drag
-from pagedraw import one_page
+from pagedraw import justify, one_page
 
 from basehalf_core.documents.grouping import group
 from basehalf_core.documents.line_pieces import split_credit_lines
@@ -311,3 +317,30 @@ def test_a_dash_at_a_line_end_goes_on_to_the_next_word_as_closely(tmp_path, ends
 
     got = drag(one_page(tmp_path, draw), 0, "plot", "scale")
     assert got == expected, got
+
+
+def _centred_heads(page) -> None:
+    """A column's paragraph, "III. RESULTS AND DISCUSSION" centred in 9 pt bold capitals,
+    "A. One-cell quantum battery" centred under it in 9 pt, and the next paragraph."""
+    left, right = 54.0, 299.0
+    for j in range(6):
+        words = f"the paragraph above on line {j} runs on to the column's edge".split()
+        justify(page, left, 100 + j * 12, words, right, size=10)
+    page.insert_text((left, 172), "with the baths.", fontsize=10)
+    for y, text, font in (
+        (204, "III. RESULTS AND DISCUSSION", "tibo"),
+        (228, "A. One-cell quantum battery", "tiro"),
+    ):
+        width = pymupdf.get_text_length(text, fontsize=9, fontname=font)
+        page.insert_text(((left + right - width) / 2, y), text, fontsize=9, fontname=font)
+    for j in range(6):
+        words = f"let us start below on line {j} and run on to the column's edge".split()
+        justify(page, left, 246 + j * 12, words, right, size=10)
+
+
+def test_a_centred_section_heading_over_its_centred_subheading_is_read(tmp_path):
+    """REVTeX (batch 241) centres "III. RESULTS AND DISCUSSION" over "A. One-cell quantum
+    battery", both smaller than the text: the section's heading, wider than the
+    subheading under it, was left out of a drag through them."""
+    got = drag(one_page(tmp_path, _centred_heads), 0, "baths.", "let")
+    assert got == "baths. III. RESULTS AND DISCUSSION A. One-cell quantum battery let", got

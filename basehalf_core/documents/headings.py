@@ -442,11 +442,12 @@ def _hangs_on_its_paragraph(
         # Centred over its paragraph (APS's "III. TESTING WITH THE CMB", 9 pt capitals over
         # 10 pt text): indented on both sides alike, with a little more space under it.
         indents = x0 - t.bbox[0], t.bbox[2] - x1
-        return (
-            min(indents) > size
-            and abs(indents[0] - indents[1]) <= size
-            and -1 <= gap <= CENTRED_HEADING_GAP * size
-        )
+        skew = abs(indents[0] - indents[1])
+        # Or centred over its first subsection's centred heading, narrower than it (REVTeX's
+        # "III. RESULTS AND DISCUSSION" over "A. One-cell quantum battery").
+        over_head = far and t.lines <= 2
+        centred = skew <= 2 * size if over_head else min(indents) > size and skew <= size
+        return centred and -1 <= gap <= CENTRED_HEADING_GAP * size
 
     under = [t for t in text if opens(t)]
     if not under:
