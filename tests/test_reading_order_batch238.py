@@ -344,3 +344,22 @@ def test_a_centred_section_heading_over_its_centred_subheading_is_read(tmp_path)
     subheading under it, was left out of a drag through them."""
     got = drag(one_page(tmp_path, _centred_heads), 0, "baths.", "let")
     assert got == "baths. III. RESULTS AND DISCUSSION A. One-cell quantum battery let", got
+
+
+def _heading_box(page) -> None:
+    """A flyer's paragraph, "SUAS COMPETITION" in 30 points on a black box padded
+    above and below (90 points tall, 2.2 times its line), and the paragraph under it."""
+    for j in range(4):
+        page.insert_text((61, 300 + j * 18), f"the club above line {j} goes on", fontsize=14)
+    page.draw_rect((133, 348, 479, 438), color=None, fill=(0, 0, 0))
+    page.insert_text((170, 404), "SUAS COMPETITION", fontsize=30, color=(1, 1, 1))
+    for j in range(4):
+        page.insert_text((61, 455 + j * 18), f"the contest below line {j} goes on", fontsize=14)
+
+
+def test_a_heading_on_a_padded_box_is_a_banner_read_in_the_flow(tmp_path):
+    """A Canva sponsorship packet (batch 246): the box, 2.2 times its heading's height, was
+    taken for a boxed sidebar, and a drag from the list above it to the text under it left
+    the heading out."""
+    got = drag(one_page(tmp_path, _heading_box), 0, "3", "contest")
+    assert got == "3 goes on SUAS COMPETITION the contest", got

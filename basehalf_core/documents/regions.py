@@ -426,8 +426,9 @@ def _region_under(head: Group, groups: list[Group], em: float) -> str:
 
 # A banner's heading is at most ``HEADING_LINES`` lines, as a heading between a drag's ends
 # is, in the text's size or larger. The band is at most this many times the heading's height
-# (a placeholder image with one word in it is much taller).
-BANNER_HEIGHT = 2.0
+# (a placeholder image with one word in it is much taller; a Canva heading box pads its
+# 30-point line with 18 points above and below).
+BANNER_HEIGHT = 2.5
 # ... and at least this many times as wide as it is tall (a logo's button is not a band),
 # half that for a heading at least BANNER_DISPLAY times the text's size.
 BANNER_SHAPE = 4.0
