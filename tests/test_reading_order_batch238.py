@@ -39,6 +39,13 @@ whole column. A piece goes on from the nearest piece left of it a style's gap aw
 their boxes overlap and one is a smaller piece off the other's baseline; a formula's pieces
 that go on from their line join its paragraph set as small as 0.6 of its size.
 
+Methods in Ecology and Evolution (batch 241) sets its methods in 8 points under a heading
+in 10, opening with a subheading in 7-point capitals: set apart under the heading low on the
+page, the two were taken for a footnote, the first as small print set apart under the text
+above. The text a note is set apart from is no heading (a line or two set larger than the
+text, with no sentence's end); and a one-line subheading in capitals right over text the
+drag reads on into is read, however small.
+
 A REVTeX draft (batch 241) centres "III. RESULTS AND DISCUSSION" in 9-point bold capitals
 over "A. One-cell quantum battery", centred too and narrower: a numbered heading set smaller
 than the text hung on its paragraph only flush with it or centred over a wider block, and a
@@ -363,3 +370,24 @@ def test_a_heading_on_a_padded_box_is_a_banner_read_in_the_flow(tmp_path):
     the heading out."""
     got = drag(one_page(tmp_path, _heading_box), 0, "3", "contest")
     assert got == "3 goes on SUAS COMPETITION the contest", got
+
+
+def _methods_in_small_type(page) -> None:
+    """A column in 9 points down to the middle of the page, "Materials and methods" in 10,
+    "DEFINING THE PORTFOLIO" in 7-point capitals, and the section in 8 points to the foot."""
+    y = 80.0
+    for j in range(30):
+        page.insert_text((54, y), f"the introduction line {j} goes on", fontsize=9)
+        y += 11
+    page.insert_text((54, y + 14), "Materials and methods", fontsize=10)
+    page.insert_text((54, y + 40), "DEFINING THE PORTFOLIO", fontsize=7, fontname="hebo")
+    for j in range(19):
+        page.insert_text((54, y + 56 + j * 10), f"in the metaphor line {j} runs", fontsize=8)
+
+
+def test_a_section_set_in_smaller_type_under_its_heading_is_read(tmp_path):
+    """Methods in Ecology and Evolution (batch 241) sets its methods in 8 points under a
+    heading in 10: the section's capitals subheading and text, set apart under the heading
+    low on the page, were taken for a footnote, and the subheading left out of a drag."""
+    got = drag(one_page(tmp_path, _methods_in_small_type), 0, "29", "metaphor")
+    assert got == "29 goes on Materials and methods DEFINING THE PORTFOLIO in the metaphor", got

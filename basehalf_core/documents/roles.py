@@ -555,7 +555,24 @@ def _set_apart_below(
         nearest is not None
         and nearest.size > FOOTNOTE_SIZE_RATIO * body_size
         and b.bbox[1] - nearest.bbox[3] >= FOOT_BLOCK_GAP * body_size
+        and not _heading_like(nearest, body_size)
     )
+
+
+def _heading_like(b: Block, body_size: float) -> bool:
+    """A line or two set larger than the text, ending without a sentence's end: a heading,
+    which the print under it opens (Methods in Ecology and Evolution sets its "Materials
+    and methods" section in smaller type under the heading), not the running text a note
+    is set apart from (a line of keywords over ACM's permission block is set as the text)."""
+    return (
+        b.lines <= 2
+        and b.size >= HEADING_SIZE * body_size
+        and not b.last_word.endswith(tuple(SENTENCE_ENDS))
+    )
+
+
+# A heading is set at least this share larger than the text.
+HEADING_SIZE = 1.05
 
 
 def _beside_running_text(

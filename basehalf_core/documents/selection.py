@@ -193,6 +193,7 @@ def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
         small = FOOTNOTE_SIZE_RATIO * min(ends)
         smaller = [k for k in chosen if 0 < style_size(words[k].style) < small]
         left_out = set(smaller) - set(_labelled(words, chosen, smaller))
+        left_out -= set(_capital_heads(words, chosen, smaller))
         # A drag from a heading keeps the byline right under it ("June 2014 – Tony
         # Falletta", set smaller than the text under it).
         first = words[chosen[0]].block
@@ -211,6 +212,39 @@ def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
     ends = {words[chosen[0]].block, words[chosen[-1]].block}
     captions = caption_blocks(words) - ends
     return [k for k in chosen if k in kept and words[k].block not in captions]
+
+
+# A subheading in capitals stands at most this many of its sizes over the text it heads.
+CAPITAL_HEAD_GAP = 2.5
+
+
+def _capital_heads(words: list[Word], chosen: list[int], smaller: list[int]) -> list[int]:
+    """The words of ``smaller`` in a one-line block of capitals right over running text the
+    drag reads further on: a subheading set in small capitals ("DEFINING THE
+    METAPOPULATION PORTFOLIO", 7-point Arial over 8-point text), not a note."""
+    blocks: dict[int, list[Word]] = {}
+    for k in smaller:
+        blocks.setdefault(words[k].block, []).append(words[k])
+    small = set(smaller)
+    later = [words[k] for k in chosen if k not in small]
+    kept = set()
+    for b, ws in blocks.items():
+        lettered = [w for w in ws if sum(c.isalpha() for c in w.text) >= 2]
+        if len({w.line for w in ws}) != 1 or len(lettered) < 2:
+            continue
+        if not all(w.text.isupper() for w in lettered):
+            continue
+        bottom = max(w.rect[3] for w in ws)
+        size = style_size(ws[0].style)
+        x0 = min(w.rect[0] for w in ws)
+        if any(
+            w.index > ws[-1].index
+            and 0 <= w.rect[1] - bottom <= CAPITAL_HEAD_GAP * size
+            and abs(w.rect[0] - x0) <= size
+            for w in later
+        ):
+            kept.add(b)
+    return [k for k in smaller if words[k].block in kept]
 
 
 # A label ends in a colon or a dash ("Keywords:", "Palabras clave—", "Index Terms—").
