@@ -46,6 +46,11 @@ above. The text a note is set apart from is no heading (a line or two set larger
 text, with no sentence's end); and a one-line subheading in capitals right over text the
 drag reads on into is read, however small.
 
+A club's newsletter (batch 248), made in Word, sets one paragraph in Times among paragraphs
+in Calibri, all at 14 points: a drag kept only text set like its two ends. A paragraph of
+three lines or more between the ends, in their size, as wide as the column the kept text
+fills, in an upright face not fixed-pitch, is read.
+
 A REVTeX draft (batch 241) centres "III. RESULTS AND DISCUSSION" in 9-point bold capitals
 over "A. One-cell quantum battery", centred too and narrower: a numbered heading set smaller
 than the text hung on its paragraph only flush with it or centred over a wider block, and a
@@ -391,3 +396,32 @@ def test_a_section_set_in_smaller_type_under_its_heading_is_read(tmp_path):
     low on the page, were taken for a footnote, and the subheading left out of a drag."""
     got = drag(one_page(tmp_path, _methods_in_small_type), 0, "29", "metaphor")
     assert got == "29 goes on Materials and methods DEFINING THE PORTFOLIO in the metaphor", got
+
+
+@pytest.mark.parametrize(("lines", "read"), [(4, True), (2, False)], ids=["paragraph", "two-lines"])
+def test_a_paragraph_in_another_face_between_the_ends_is_read(tmp_path, lines, read):
+    """A club's newsletter (batch 248) sets one paragraph in Times among paragraphs in
+    Calibri, all at 14 points: a drag from the paragraph above it to the one under it kept
+    only text set like its ends and left the paragraph out. Upright, as wide as the column
+    and three lines or more, it is the text; two lines may be a table's cells or a note."""
+
+    def draw(page) -> None:
+        y = 100.0
+        for j in range(4):
+            page.insert_text((54, y), f"the column text above on line {j} goes on", fontsize=14)
+            y += 17
+        y += 17
+        for j in range(lines):
+            line = f"a pot luck paragraph line {j} set in another face"
+            page.insert_text((54, y), line, fontsize=14, fontname="tiro")
+            y += 17
+        y += 17
+        for j in range(4):
+            page.insert_text((54, y), f"the column text below on line {j} goes on", fontsize=14)
+            y += 17
+
+    got = drag(one_page(tmp_path, draw), 0, "3", "below")
+    middle = " ".join(f"a pot luck paragraph line {j} set in another face" for j in range(lines))
+    assert got == (
+        f"3 goes on {middle} the column text below" if read else "3 goes on the column text below"
+    ), got

@@ -206,6 +206,7 @@ def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
         return [k for k in chosen if k not in left_out]
     heads = headings_between(words, chosen, style_size(style))
     kept = {k for k in chosen if words[k].style == style or words[k].block in heads}
+    kept |= _paragraphs_in_another_face(words, chosen, kept)
     kept |= run_ins(words, chosen, kept, style_size(style))
     # A caption set like the text between the ends (a drag from a boxed aside into the text
     # under a table's caption) goes with its float; a drag that starts or ends in it reads it.
@@ -245,6 +246,42 @@ def _capital_heads(words: list[Word], chosen: list[int], smaller: list[int]) -> 
         ):
             kept.add(b)
     return [k for k in smaller if words[k].block in kept]
+
+
+# A paragraph in another face holds at least this many lines, as wide as the column.
+FACE_PARAGRAPH_LINES = 3
+SLANTED = ("italic", "oblique", "mono", "courier", "code")
+
+
+def _paragraphs_in_another_face(words: list[Word], chosen: list[int], kept: set[int]) -> set[int]:
+    """The words of paragraphs between a drag's ends set in the ends' size but another
+    upright family, across the width of a column the kept text fills: a club newsletter's
+    paragraph pasted in Times among paragraphs in Calibri is the text all the same. A
+    caption or a table's cells are set smaller or in short lines, a pull quote larger or
+    slanted, a listing in a fixed-pitch face."""
+    if not kept:
+        return set()
+    size = style_size(words[chosen[0]].style)
+    spans = {}
+    for k in kept:
+        w = words[k]
+        x0, x1 = spans.get(w.block, (w.rect[0], w.rect[2]))
+        spans[w.block] = (min(x0, w.rect[0]), max(x1, w.rect[2]))
+    blocks: dict[int, list[Word]] = {}
+    for k in chosen:
+        if k not in kept and words[k].role == "body":
+            blocks.setdefault(words[k].block, []).append(words[k])
+    out = set()
+    for ws in blocks.values():
+        family = ws[0].style.rsplit("@", 1)[0].lower()
+        if any(f in family for f in SLANTED) or abs(style_size(ws[0].style) - size) > 0.05 * size:
+            continue
+        if len({w.line for w in ws}) < FACE_PARAGRAPH_LINES:
+            continue
+        x0, x1 = min(w.rect[0] for w in ws), max(w.rect[2] for w in ws)
+        if any(abs(x0 - a) <= size and x1 >= b1 - 2 * size for a, b1 in spans.values()):
+            out |= {w.index for w in ws}
+    return out
 
 
 # A label ends in a colon or a dash ("Keywords:", "Palabras clave—", "Index Terms—").
