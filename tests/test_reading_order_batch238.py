@@ -51,6 +51,10 @@ in Calibri, all at 14 points: a drag kept only text set like its two ends. A par
 three lines or more between the ends, in their size, as wide as the column the kept text
 fills, in an upright face not fixed-pitch, is read.
 
+REVTeX (batch 245) opens a line with a math symbol font's "E" whose box reaches seven
+points under the line: off the line's bottom, it went on no line. A single glyph of the
+line's size whose top is the line's goes on it.
+
 A REVTeX draft (batch 241) centres "III. RESULTS AND DISCUSSION" in 9-point bold capitals
 over "A. One-cell quantum battery", centred too and narrower: a numbered heading set smaller
 than the text hung on its paragraph only flush with it or centred over a wider block, and a
@@ -67,7 +71,7 @@ from pagedraw import justify, one_page
 
 from basehalf_core.documents.grouping import group
 from basehalf_core.documents.line_pieces import split_credit_lines
-from basehalf_core.documents.lines import _link_scripts
+from basehalf_core.documents.lines import _continues, _link_scripts
 from basehalf_core.documents.raw_text import _Segment, _Unit
 
 SIZE, LEAD = 10.0, 13.0
@@ -425,3 +429,18 @@ def test_a_paragraph_in_another_face_between_the_ends_is_read(tmp_path, lines, r
     assert got == (
         f"3 goes on {middle} the column text below" if read else "3 goes on the column text below"
     ), got
+
+
+def test_a_symbol_whose_box_reaches_under_the_line_goes_on_it():
+    """REVTeX (batch 245) opens a line with a calligraphic "E" from a math symbol font whose
+    box reaches seven points under the line ("E and the energy E in the charging protocol"):
+    its bottom off the line's, it was a block of its own, read after its paragraph. A single
+    glyph of the line's size whose top is the line's goes on it; a word is not so taken."""
+    e = _Unit((54.0, 516.0, 59.0, 533.0), "E", 1, 1, False)
+    seg = _Segment([e], "CMSY", 10.0, (1.0, 0.0), 1, box=e.rect)
+    word = _Unit((64.0, 516.0, 80.0, 526.0), "and", 1, 1, False)
+    assert _continues(seg, word, "CMR", 10.0, (1.0, 0.0), (1, 1))
+    tall = _Unit((54.0, 516.0, 80.0, 533.0), "Energy", 1, 1, False)
+    seg = _Segment([tall], "CMSY", 10.0, (1.0, 0.0), 6, box=tall.rect)
+    word = _Unit((84.0, 516.0, 100.0, 526.0), "and", 1, 1, False)
+    assert not _continues(seg, word, "CMR", 10.0, (1.0, 0.0), (1, 1))
