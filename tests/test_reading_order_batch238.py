@@ -55,6 +55,12 @@ REVTeX (batch 245) opens a line with a math symbol font's "E" whose box reaches 
 points under the line: off the line's bottom, it went on no line. A single glyph of the
 line's size whose top is the line's goes on it.
 
+PLoS ONE (batch 257) sets its citation, editor, dates, copyright and funding in 7 points
+between the abstract's box and the text: a drag from the box left nothing out, the rule for
+print set smaller than a drag's two ends applying only between running text, and the
+block's "Citation:" made it a labelled line to keep. A boxed abstract is running text for
+that rule, and a labelled block naming a DOI is a citation.
+
 A REVTeX draft (batch 241) centres "III. RESULTS AND DISCUSSION" in 9-point bold capitals
 over "A. One-cell quantum battery", centred too and narrower: a numbered heading set smaller
 than the text hung on its paragraph only flush with it or centred over a wider block, and a
@@ -444,3 +450,34 @@ def test_a_symbol_whose_box_reaches_under_the_line_goes_on_it():
     seg = _Segment([tall], "CMSY", 10.0, (1.0, 0.0), 6, box=tall.rect)
     word = _Unit((84.0, 516.0, 100.0, 526.0), "and", 1, 1, False)
     assert not _continues(seg, word, "CMR", 10.0, (1.0, 0.0), (1, 1))
+
+
+def _abstract_box_over_a_citation(page) -> None:
+    """An abstract in a shaded box, a citation block in 7 points under it (its label, the
+    reference, the DOI), then "Introduction" and the text in 9 points."""
+    page.draw_rect((64, 90, 549, 180), color=None, fill=(0.85, 0.9, 0.95))
+    for j in range(6):
+        line = f"the abstract in its box on line {j} goes on"
+        page.insert_text((74, 105 + j * 12), line, fontsize=9, fontname="tiro")
+    page.insert_text((74, 177), "and the abstract ends.", fontsize=9, fontname="tiro")
+    page.insert_text(
+        (67, 200), "Citation: Chan M, Johansson MA (2012) The Incubation Periods of", fontsize=7
+    )
+    page.insert_text(
+        (67, 209),
+        "Dengue Viruses. PLoS ONE 7(11): e50972. doi:10.1371/journal.pone.0050972",
+        fontsize=7,
+    )
+    page.insert_text((58, 240), "Introduction", fontsize=10, fontname="hebo")
+    for j in range(20):
+        page.insert_text(
+            (58, 256 + j * 12), f"dengue text under the heading line {j} runs", fontsize=9
+        )
+
+
+def test_a_citation_block_under_an_abstract_box_is_left_out(tmp_path):
+    """PLoS ONE (batch 257): a drag from the abstract's box into the text kept the citation
+    block between them: from a box, the small-print rule did not apply, and the block's
+    "Citation:" label made it a line of keywords to keep."""
+    got = drag(one_page(tmp_path, _abstract_box_over_a_citation), 0, "ends.", "dengue")
+    assert got == "ends. Introduction dengue", got

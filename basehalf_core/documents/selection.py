@@ -187,7 +187,7 @@ def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
     if style != words[chosen[-1]].style:
         ends = [style_size(words[k].style) for k in (chosen[0], chosen[-1])]
         low, high = small_print_sizes([w for w in words if w.role == "body"])
-        body_ends = words[chosen[0]].role == words[chosen[-1]].role == "body"
+        body_ends = all(words[k].role in ("body", "box") for k in (chosen[0], chosen[-1]))
         if not (body_ends and low <= min(ends) <= high):
             return chosen
         small = FOOTNOTE_SIZE_RATIO * min(ends)
@@ -292,7 +292,8 @@ def _labelled(words: list[Word], chosen: list[int], smaller: list[int]) -> list[
     """The words of ``smaller`` (print set smaller than a drag's ends) in blocks that open
     with a label and a word: a lettered word ending in a colon or a dash among their first
     three words, the word after it with no digit (not "DOI: 10.1103/…", "Received: 12
-    March"), alone on its line (not a row of metadata, "DOI: …" beside "Subject Areas: …").
+    March"), alone on its line (not a row of metadata, "DOI: …" beside "Subject Areas: …"),
+    naming no DOI (not a citation block, "Citation: Chan M, … doi:10.1371/…").
     """
     blocks: dict[int, list[Word]] = {}
     for k in smaller:
@@ -315,6 +316,8 @@ def _labelled(words: list[Word], chosen: list[int], smaller: list[int]) -> list[
             and 0 < style_size(w.style) <= style_size(ws[0].style)
             for w in words
         )
+        # A citation block names its DOI ("Citation: Chan M, … doi:10.1371/…"): metadata.
+        and not any(w.text.lower().startswith("doi:") or "doi.org/" in w.text.lower() for w in ws)
     }
     return [k for k in smaller if words[k].block in kept]
 
