@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from basehalf_core.documents.headings import SECTION_NUMBER
+from basehalf_core.documents.text import is_doi
 from basehalf_core.documents.text_blocks import (
     FOOTNOTE_SIZE_RATIO,
     TINY_RATIO,
@@ -532,7 +533,7 @@ def _copyright_line(b: Block) -> bool:
     notice = b.first_char == "©" or (word == "copyright" and (formula or not b.emphasis))
     # A DOI on a line of its own under the abstract (Physical Review's "DOI: 10.1103/…") is
     # the article's address, not text: left out the same way.
-    doi = (word.split(":", 1)[0] == "doi" or "doi.org/" in word) and b.lines == 1
+    doi = is_doi(b.first_word) and b.lines == 1
     return b.lines <= COPYRIGHT_LINES and (notice or doi)
 
 

@@ -13,7 +13,7 @@ from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.labels import CAPTION_LABEL
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.reading_order import FLOW_ROLES
-from basehalf_core.documents.text import Run, is_cjk, small_print_sizes, style_size
+from basehalf_core.documents.text import Run, is_cjk, is_doi, small_print_sizes, style_size
 from basehalf_core.documents.text_blocks import (
     FOOTNOTE_SIZE_RATIO,
     HEADING_LINES,
@@ -317,7 +317,7 @@ def _labelled(words: list[Word], chosen: list[int], smaller: list[int]) -> list[
             for w in words
         )
         # A citation block names its DOI ("Citation: Chan M, … doi:10.1371/…"): metadata.
-        and not any(w.text.lower().startswith("doi:") or "doi.org/" in w.text.lower() for w in ws)
+        and not any(is_doi(w.text) for w in ws)
     }
     return [k for k in smaller if words[k].block in kept]
 

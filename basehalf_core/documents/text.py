@@ -154,6 +154,13 @@ def full_width(text: str) -> int:
     return sum(bool(_CJK_RE.match(c) or _HANGUL_RE.match(c)) for c in text)
 
 
+def is_doi(word: str) -> bool:
+    """Does ``word`` name a DOI ("DOI", "DOI:", "doi:10.1371/…", "https://doi.org/10.1016/…")?
+    A notice's or a citation's mark, never running text."""
+    low = word.lower()
+    return low.rstrip(":") == "doi" or low.startswith("doi:") or "doi.org/" in low
+
+
 def has_cjk(text: str) -> bool:
     """True when ``text`` holds any character of a script written without spaces."""
     return bool(_CJK_RE.search(text))
