@@ -98,10 +98,11 @@ def _opened(
 # A piece of a line joins its paragraph when set at this share of the paragraph's size or more
 # (and at most its inverse): a raised footnote marker or a heading is no piece of a line.
 PIECE_SIZE_RATIO = 0.85
-# ... or at this share when the text of its line goes on both before and after it: a
-# formula's raised or lowered piece ("W^{l+1}" in "where W^{l+1}_k = 1, and"), set smaller.
+# ... or at this share when it goes on from a piece of its line: a formula's raised or
+# lowered piece ("W^{l+1}" in "where W^{l+1}_k = 1, and"), set smaller.
 SCRIPT_SIZE_RATIO = 0.6
-SCRIPT_SIZE_RATIO_MAX = 0.85
+# A formula's raised or lowered piece is set at most this share of its line's size.
+SCRIPT_SIZE = 0.85
 
 
 def join_line_pieces(
@@ -157,16 +158,16 @@ def join_line_pieces(
         k, j = merge
         pieces = groups[j][0] + groups[k][0]
         em = max(groups[j][0][0].size, 1.0)
-        members = [m for line in _lines_of(pieces, em) for m in _left_to_right(line, em)]
+        members = [m for line in lines_of(pieces, em) for m in left_to_right(line, em)]
         groups[j] = (members, box_of(members))
         del groups[k]
 
 
-def _lines_of(pieces: list[_Segment], em: float) -> list[list[_Segment]]:
+def lines_of(pieces: list[_Segment], em: float) -> list[list[_Segment]]:
     """``pieces`` in lines, top down: the pieces in the text's size by their bottoms (within
     0.3 of ``em``), then each formula's raised or lowered piece, set smaller, into the line
     whose box holds half its height or more (on a line of its own where none does)."""
-    scripts = [m for m in pieces if m.size <= SCRIPT_SIZE_RATIO_MAX * em]
+    scripts = [m for m in pieces if m.size <= SCRIPT_SIZE * em]
     lines: list[list[_Segment]] = []
     for m in sorted((m for m in pieces if m not in scripts), key=lambda m: m.box[3]):
         if lines and m.box[3] - lines[-1][0].box[3] <= 0.3 * em:
@@ -189,7 +190,7 @@ def _inside(m: _Segment, line: list[_Segment]) -> float:
     return min(m.box[3], bottom) - max(m.box[1], top)
 
 
-def _left_to_right(line: list[_Segment], em: float) -> list[_Segment]:
+def left_to_right(line: list[_Segment], em: float) -> list[_Segment]:
     """A line's pieces left to right; a raised piece before the lowered one standing under
     it (``W^{l+1}_k``: their left edges within 0.3 of ``em``)."""
     out = sorted(line, key=lambda m: m.box[0])

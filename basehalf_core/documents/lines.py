@@ -10,7 +10,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
 from basehalf_core.documents.labels import LABEL_ALONE
-from basehalf_core.documents.line_pieces import BULLETS
+from basehalf_core.documents.line_pieces import BULLETS, SCRIPT_SIZE
 from basehalf_core.documents.raw_text import (
     _ocr_line_sizes,
     _Segment,
@@ -390,9 +390,8 @@ def _continues(
     return (family, size) == (cur.family, cur.size) or gap <= STYLE_GAP * em
 
 
-# A formula's raised or lowered piece is set at most this share of its line's size.
-SCRIPT_SIZE = 0.85
-# ... and raised or lowered off the other's baseline by more than this share of its size.
+# A formula's raised or lowered piece (set at most SCRIPT_SIZE of its line's size) stands off
+# the line's baseline by more than this share of its size.
 SCRIPT_SHIFT = 0.1
 
 
@@ -407,12 +406,16 @@ def _link_scripts(segs: list[_Segment]) -> None:
     (:data:`STYLE_GAP`), their boxes overlapping for half the smaller's height, one set at
     most :data:`SCRIPT_SIZE` of the other's size and off its baseline (:data:`SCRIPT_SHIFT`).
     """
-    horizontal = [s for s in segs if s.direction == (1.0, 0.0)]
+    # Only the pieces ending just left of a piece are looked at: by their right edges.
+    horizontal = sorted((s for s in segs if s.direction == (1.0, 0.0)), key=lambda s: s.box[2])
+    ends = [s.box[2] for s in horizontal]
+    reach = STYLE_GAP * max((s.size for s in horizontal), default=0.0)
     for s in horizontal:
         if s.after is not None:
             continue
         best = None
-        for t in horizontal:
+        lo, hi = bisect_left(ends, s.box[0] - reach), bisect_right(ends, s.box[0] + 0.5)
+        for t in horizontal[lo:hi]:
             if t is s:
                 continue
             small, large = sorted((s.size, t.size))

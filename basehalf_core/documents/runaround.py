@@ -8,6 +8,7 @@ such pieces and put them back into their paragraph (:mod:`.regions` calls them).
 from __future__ import annotations
 
 from basehalf_core.documents.grouping import Group
+from basehalf_core.documents.line_pieces import left_to_right, lines_of
 
 # A line's piece stands level with another's when their middles lie within this share of
 # the text's size. A picture breaks at most RUNAROUND_LINES lines of a column.
@@ -90,7 +91,7 @@ def straddled(g: Group, h: Group, pictures: list) -> bool:
         for t in h.segments:
             if not _level(s, t, size):
                 continue
-            mid = (s.box[1] + s.box[3]) / 2
+            mid = _middle(s)
             pics = [
                 r
                 for r in pictures
@@ -144,14 +145,8 @@ def interleave(groups: list[Group], pairs, rot: tuple) -> None:
         if g.block.region or h.block.region or g not in groups or h not in groups:
             continue
         size = g.block.size
-        pieces = sorted(g.segments + h.segments, key=lambda s: s.box[1] + s.box[3])
-        lines: list[list] = []
-        for s in pieces:
-            if lines and abs(_middle(lines[-1][0]) - _middle(s)) <= RUNAROUND_LEVEL * size:
-                lines[-1].append(s)
-            else:
-                lines.append([s])
-        g.segments[:] = [s for line in lines for s in sorted(line, key=lambda s: s.box[0])]
+        lines = lines_of(g.segments + h.segments, size)
+        g.segments[:] = [s for line in lines for s in left_to_right(line, size)]
         _absorb(g, h, h.box[1] < g.box[1] - RUNAROUND_LEVEL * size)
         groups.remove(h)
 
