@@ -16,7 +16,7 @@ of their lines read with them by ``hanging``; ``vertical`` reads a page set in c
 styles both read from PyMuPDF's dictionaries; ``search_helper`` is the second process that
 searches a long PDF from its end while the kernel searches from its start). ``reading_order``
 orders a page's blocks (``text_blocks``), which ``roles`` sorts into running text and the rest
-and whose headings ``headings`` reads with the running text (and quotations and closing tags,
+(``page_edges`` telling the heads and footers that do not repeat) and whose headings ``headings`` reads with the running text (and quotations and closing tags,
 ``quotations``); ``title_band`` tells the title matter read before the columns from the
 columns' own first lines and heads, ``bands`` the rows read on their own across a gutter that
 runs down part of the page only; ``sections`` finds the headings that open sections of
@@ -44,6 +44,7 @@ __all__ = [
     "line_pieces",
     "lines",
     "outlines",
+    "page_edges",
     "page_search",
     "pages",
     "quotations",
