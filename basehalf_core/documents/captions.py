@@ -227,9 +227,9 @@ def credit_under(g: Group, figures: list, em: float) -> bool:
 # many ems under its picture.
 FACE_CAPTION_LINES = 4
 FACE_CAPTION_REACH = 1.5
-# ... or this many when its lines are centred under the picture (within CENTRED_SLACK ems).
+# ... or this many when its lines are centred under the picture (within the slack, in ems).
 CENTRED_CAPTION_REACH = 3.0
-CENTRED_SLACK = 1.5
+CENTRED_CAPTION_SLACK = 1.5
 
 
 def caption_by_face(g: Group, groups: list[Group], figures: list, em: float) -> bool:
@@ -256,7 +256,7 @@ def caption_by_face(g: Group, groups: list[Group], figures: list, em: float) -> 
     ]
     for r in figures:
         gap = y0 - r[3]
-        centred = abs((x0 + x1) - (r[0] + r[2])) / 2 <= CENTRED_SLACK * em
+        centred = abs((x0 + x1) - (r[0] + r[2])) / 2 <= CENTRED_CAPTION_SLACK * em
         reach = CENTRED_CAPTION_REACH if centred else FACE_CAPTION_REACH
         if (
             -1 <= gap <= reach * em
