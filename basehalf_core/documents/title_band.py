@@ -51,12 +51,16 @@ def heads_over_columns(
     styles = {b.style for b in top}
     y0 = min(b.bbox[1] for b in top)
     if any(
-        o.style in styles and o.bbox[3] <= y0 and y0 - o.bbox[3] <= REPEAT_REACH * o.size
+        o.style in styles
+        and o.bbox[3] <= y0
+        and y0 - o.bbox[3] <= REPEAT_REACH * o.size
+        and sum(x_overlap(o, h) for h in top) <= 1
         for o in page
     ):
         # A row repeating title matter's style right above it: the authors' e-mails under
         # their names and affiliations, some lines down (a flyer's earlier row of heads,
-        # over its own columns further up, is no such matter).
+        # over its own columns further up, is no such matter; nor is a slogan across the
+        # page over the heads, reaching over two of them, which no author's name does).
         return False
     # The first gap across the columns: a paragraph ending there is a row of its own.
     rows = gaps([(b.bbox[1] + 0.5, b.bbox[3] - 0.5) for b in rest], 0.0)
@@ -91,7 +95,11 @@ def heads_over_columns(
             columns.add(-1 if middle < left else len(gutters) + 1)
         else:  # by its middle: a head may lie in a gutter, its panel empty below it
             columns.add(sum(lo <= middle for lo, _hi in gutters))
-    return len(columns) >= 2 and any(
+    if len(columns) < 2:
+        return False
+    if len(under) == len(rest) and _card_texts(top, under):
+        return True
+    return any(
         r.style == body_style
         and r.lines >= HEAD_LINES
         and b.size >= HEAD_RATIO * r.size
@@ -104,6 +112,40 @@ def heads_over_columns(
         for b in top
         for r in under
     )
+
+
+# A card's text under its head holds at least this many lines.
+CARD_LINES = 2
+
+
+def _card_texts(heads: list[Block], under: list[Block]) -> bool:
+    """Does every head stand over a text of its own, centred under it, the last row there is?
+
+    A slide sets "VISION" and "MISSION" side by side, each over its box's three lines; a
+    brochure its two deadlines over two lines each. Nothing stands under those texts in
+    their part of the page, so the texts end at the row's foot as a row of authors'
+    affiliations does over a paper's columns (which then stand under them, and the row is
+    not the last). Each head here is larger than the text under it, within
+    :data:`HEAD_GAP` of its size, the text of :data:`CARD_LINES` lines or more, centred
+    under the head within the head's size, and no text lies under two heads.
+    """
+    owners: dict[int, Block] = {}
+    for b in heads:
+        middle = (b.bbox[0] + b.bbox[2]) / 2
+        mine = [
+            r
+            for r in under
+            if r.lines >= CARD_LINES
+            and b.size >= HEAD_RATIO * r.size
+            and 0 <= r.bbox[1] - b.bbox[3] <= HEAD_GAP * b.size
+            and abs((r.bbox[0] + r.bbox[2]) / 2 - middle) <= b.size
+        ]
+        if not mine:
+            return False
+        for r in mine:
+            if owners.setdefault(id(r), b) is not b:
+                return False
+    return True
 
 
 def title_band(
