@@ -7,13 +7,19 @@ repeating (an author's e-mail under the names) and read before the boxes: a drag
 VISION box into the MISSION box left "MISSION" out. A block reaching over two of the heads
 is no author's name; and a single row of heads, each centred over a text of two lines or
 more of its own, is read box by box when nothing stands under those texts.
+
+A Portuguese IEEE paper (batch 266) centres each author's name over five lines (the
+programme's name taking two): longer than the four lines title matter was allowed, the
+authors side by side were read as the columns' tops, and a drag from the left column's foot
+to the right column's top took in the second author. A block whose own first line is set
+centred in it, narrower than it, may take six.
 """
 
 from __future__ import annotations
 
 import pymupdf
 from conftest import drag
-from pagedraw import one_page, write_lines
+from pagedraw import across_columns, one_page, write_lines
 
 LEFT_CARD = ("Lead green", "farming with scale", "and trusted soil")
 RIGHT_CARD = ("Give farmers", "a fair price and open", "ways to invest")
@@ -45,3 +51,34 @@ def test_a_row_of_card_heads_is_read_card_by_card(tmp_path):
 def test_a_slogan_over_the_heads_is_no_title_matter_repeating(tmp_path):
     doc = one_page(tmp_path, _slide)
     assert drag(doc, 0, "yields.", "Lead") == "yields. VISION Lead"
+
+
+AFFILIATION = (
+    "Programa de Pos-Graduacao",
+    "em Computacao (PPGC)",
+    "Universidade do Vale do Itajai (UNIVALI)",
+    "Itajai, Brasil",
+    "someone@univali.br",
+)
+
+
+def _five_line_affiliations(page) -> None:
+    """A title, two authors' names centred over five centred lines each, a third author
+    under the first, then two columns."""
+    page.insert_text((90, 80), "Tendencias em Monitoramento Ambiental", fontsize=22)
+    for x, y, name in (
+        (180, 140, "Klaus Kupper"),
+        (430, 140, "Jordan Sausen"),
+        (150, 225, "M. Campos"),
+    ):
+        _centred(page, x, y, name, 11, "tiro")
+        for k, line in enumerate(AFFILIATION):
+            _centred(page, x, y + 12 + 11 * k, line, 10, "tiro")
+    write_lines(page, 50, 330, [11] * 30, PARAGRAPH.split(), size=10, lead=12)
+    write_lines(page, 312, 330, [11] * 30, PARAGRAPH.split(), size=10, lead=12, start=3)
+
+
+def test_authors_over_five_centred_lines_are_title_matter(tmp_path):
+    doc = one_page(tmp_path, _five_line_affiliations)
+    quote, first, last = across_columns(doc, split=306, right_below=300)
+    assert quote == f"{first} {last}"

@@ -223,6 +223,23 @@ CENTRED_SLACK = 0.3
 CENTRED_WIDTH = 0.8
 
 
+# ... or this many when its own lines are set centred (an affiliation whose department takes
+# two lines: "Programa de Pós-Graduação" / "em Computação (PPGC)").
+CENTRED_SET_LINES = 6
+
+
+def _short(b: Block) -> int:
+    """How many lines title matter may take: more when ``b``'s first line is set centred in
+    it, narrower than it by more than its size (a paragraph's first line is as wide as the
+    paragraph, or indented at its left only)."""
+    if b.first_line is None:
+        return CENTRED_LINES
+    x0, _y0, x1, _y1 = b.first_line
+    centred = abs((x0 + x1) - (b.bbox[0] + b.bbox[2])) / 2 <= CENTRED_SLACK * b.size
+    narrower = (b.bbox[2] - b.bbox[0]) - (x1 - x0) > b.size
+    return CENTRED_SET_LINES if centred and narrower else CENTRED_LINES
+
+
 def centred_title(b: Block, page: list[Block]) -> bool:
     """Is ``b`` a short block set centred on its neighbour above or below (an author's name
     over the affiliation and e-mail of a row of authors)?
@@ -232,7 +249,7 @@ def centred_title(b: Block, page: list[Block]) -> bool:
     neighbour is short title matter too: a heading centred over the paragraph it opens (a
     poster's box titles, "Results" over its box's text) is no author's name.
     """
-    if b.lines > CENTRED_LINES or b.direction != (1.0, 0.0) or b.region:
+    if b.lines > _short(b) or b.direction != (1.0, 0.0) or b.region:
         return False
     x0, y0, x1, y1 = b.bbox
     middle, width = (x0 + x1) / 2, x1 - x0
@@ -244,7 +261,7 @@ def centred_title(b: Block, page: list[Block]) -> bool:
     for o in page:
         if o is b or o.direction != b.direction or not x_overlap(o, b):
             continue
-        if o.lines > CENTRED_LINES:
+        if o.lines > _short(o):
             continue
         if max(o.bbox[1] - y1, y0 - o.bbox[3]) > CENTRED_GAP * b.size:
             continue
