@@ -175,6 +175,16 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
         ("ANN-", "enhanced", {"ann"}, False),
         ("AGN-", "dominated", set(), False),
         ("Ann-", "ual", set(), True),  # a word in capitals and small letters is not one
+        # English's self- compounds keep their hyphen, whatever the document writes ...
+        ("self-", "selectively", {"self", "selectively"}, False),
+        ("self-", "attention", {"attention"}, False),
+        ("self-", "ish", {"selfish"}, True),  # ... but a word it spells whole
+        # an article, "be" or a pronoun opens closed words, both halves words or not
+        ("an-", "other", {"an", "other"}, True),
+        ("be-", "cause", {"be", "cause"}, True),
+        ("with-", "out", {"with", "out"}, True),
+        ("an-", "other", line_vocabulary(["an an-other case"]), False),  # the document's own
+        ("in-", "house", {"in", "house"}, False),  # a preposition does head compounds
     ],
 )
 def test_a_line_end_hyphen_joins_by_the_documents_own_words(head, tail, vocabulary, joins):

@@ -202,6 +202,26 @@ def trim_right(text: str, cut: bool) -> str:
     return text.rstrip()
 
 
+# English words that open closed words only, never a hyphenated compound.
+CLOSED_HEADS = frozenset(
+    [
+        "an",
+        "any",
+        "be",
+        "every",
+        "him",
+        "how",
+        "it",
+        "some",
+        "them",
+        "there",
+        "when",
+        "where",
+        "with",
+    ]
+)
+
+
 def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     """Does a line-end hyphen between ``head`` and ``tail`` split one word?
 
@@ -242,6 +262,14 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     if len(letters) > 1 and letters.isupper():
         return False
     if joined in vocab:
+        return True
+    # English writes its self- compounds with a hyphen ("self-"/"selectively"), and closes the
+    # words an article, a form of "be", a pronoun or a quantifier opens ("an-"/"other",
+    # "be-"/"cause", "with-"/"out", "it-"/"self"): no hyphenated compound starts with one,
+    # though both halves are words.
+    if h[-1] == "self":
+        return False
+    if h[-1] in CLOSED_HEADS:
         return True
     if any(c in core_tail for c in _PRINTED_HYPHENS):
         return False
