@@ -21,6 +21,8 @@ import pymupdf
 from conftest import drag
 from pagedraw import across_columns, one_page, write_lines
 
+from basehalf_core.documents import regions
+
 LEFT_CARD = ("Lead green", "farming with scale", "and trusted soil")
 RIGHT_CARD = ("Give farmers", "a fair price and open", "ways to invest")
 PARAGRAPH = "we farm the land with care and share the yield with every family"
@@ -82,3 +84,83 @@ def test_authors_over_five_centred_lines_are_title_matter(tmp_path):
     doc = one_page(tmp_path, _five_line_affiliations)
     quote, first, last = across_columns(doc, split=306, right_below=300)
     assert quote == f"{first} {last}"
+
+
+def _clipped_photo(page) -> None:
+    """A panel's paragraph, a heading and three lines under it; a photo placed from the
+    heading down past the page's foot, shown through a clip only well under the text."""
+    write_lines(page, 300, 100, [6] * 2, PARAGRAPH.split(), size=10, lead=13)
+    page.insert_text((300, 330), "What we make possible", fontsize=16, fontname="hebo")
+    write_lines(page, 300, 355, [5] * 3, PARAGRAPH.split(), size=10, lead=13, start=7)
+    photo = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), 0)
+    photo.set_rect(photo.irect, (40, 140, 60))
+    page.insert_image((300, 300, 700, 900), pixmap=photo, keep_proportion=False)
+    # Only (300, 650)-(500, 750) of the placement shows: a clip path (PDF space, y up).
+    xref = page.get_contents()[-1]
+    stream = page.parent.xref_stream(xref)
+    page.parent.update_stream(xref, stream.replace(b"q\n", b"q\n300 92 200 100 re W n\n", 1))
+
+
+def test_a_photo_shows_only_what_its_clip_shows(tmp_path):
+    doc = one_page(tmp_path, _clipped_photo)
+    assert drag(doc, 0, "every", "share") == "every What we make possible share"
+
+
+def _outlined_bold(page) -> None:
+    """A column of three paragraphs, a blank line between them; the middle one's third and
+    fourth lines are set bold by stroking each glyph's outline over its fill."""
+    y = write_lines(page, 300, 100, [6] * 3, PARAGRAPH.split(), size=10, lead=13) + 13
+    y = write_lines(page, 300, y, [6] * 2, PARAGRAPH.split(), size=10, lead=13, start=5)
+    for line in ("Disinfect surfaces and", "hands, wear gloves"):
+        x = 300.0
+        for char in line:
+            page.insert_text((x, y), char, fontsize=10)
+            x += pymupdf.get_text_length(char, fontsize=10)
+            if char == " ":
+                continue
+            # The glyph's outline stroked over its fill: a path with the glyph's own box.
+            log = page.get_bboxlog()
+            r = pymupdf.Rect(next(r for kind, r in reversed(log) if kind == "fill-text"))
+            corners = [(r.x0, r.y1), (r.x0, r.y0), (r.x1, r.y0), (r.x1, r.y1)]
+            page.draw_polyline(corners, color=(0, 0, 0), width=0.05)
+        y += 13
+    y = write_lines(page, 300, y, [4], ["pay", "by", "card", "please"], size=10, lead=13) + 13
+    write_lines(page, 300, y, [6] * 3, PARAGRAPH.split(), size=10, lead=13, start=3)
+
+
+def test_text_outlined_over_its_fill_is_no_drawing(tmp_path):
+    """The flyer's bold phrase made a figure that took in its paragraph (with a photo's
+    placement cut to its clip, nothing else lay over it); here the figures the page's
+    drawings make are looked at directly."""
+    doc = one_page(tmp_path, _outlined_bold)
+    with pymupdf.open(tmp_path / "page.pdf") as pdf:
+        figures = regions._graphics(pdf[0], 10.0, [])[0]
+    assert figures == []
+    words = doc.words(0)
+    first = next(w for w in words if w.text == "family")  # the first paragraph's last line
+    last = [w for w in words if w.text == "share"][2]  # the last paragraph's first line
+    got = doc.passage(0, doc.select_between(0, first.index, last.index)).quote
+    assert "the land Disinfect surfaces and hands, wear gloves pay by card please land" in got
+
+
+def _panel_heads(page) -> None:
+    """Two panels: the left one's text starting a third of the way down; the right one
+    opening at the page's top with a head of two lines in a large face, its second head
+    further down in the same face, smaller."""
+    page.set_mediabox(pymupdf.Rect(0, 0, 842, 595))
+    write_lines(page, 300, 120, [6] * 10, PARAGRAPH.split(), size=10, lead=13)
+    page.insert_text((600, 40), "WHAT WE", fontsize=25, fontname="hebo")
+    page.insert_text((600, 68), "DO", fontsize=25, fontname="hebo")
+    write_lines(page, 600, 100, [6] * 10, PARAGRAPH.split(), size=10, lead=13, start=2)
+    page.insert_text((600, 260), "WHAT WE", fontsize=19, fontname="hebo")
+    page.insert_text((600, 282), "MAKE POSSIBLE", fontsize=19, fontname="hebo")
+    write_lines(page, 600, 305, [6] * 6, PARAGRAPH.split(), size=10, lead=13, start=5)
+
+
+def test_a_panels_head_of_two_lines_set_as_its_heads_further_down_heads_it(tmp_path):
+    doc = one_page(tmp_path, _panel_heads)
+    words = doc.words(0)
+    last = [w for w in words if w.rect[0] < 500][-1]
+    first = next(w for w in words if w.rect[0] > 590 and w.rect[1] > 85)
+    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
+    assert got == f"{last.text} WHAT WE DO {first.text}"

@@ -8,7 +8,7 @@ out of :mod:`.reading_order`, which calls these from its XY-cut.
 from __future__ import annotations
 
 from basehalf_core.documents.headings import SECTION_NUMBER
-from basehalf_core.documents.text import style_size
+from basehalf_core.documents.text import style_family, style_size
 from basehalf_core.documents.text_blocks import (
     Block,
     gaps,
@@ -274,6 +274,10 @@ def centred_title(b: Block, page: list[Block]) -> bool:
 
 # A lone column head is set at most this much larger than the text of the column under it.
 LONE_HEAD_RATIO = 1.3
+# ... or takes at most this many lines, set as a head further down its column, this much
+# larger than the column's text.
+HEAD_LINES_OVER = 2
+HEADING_OVER = 1.3
 
 
 def lone_column_head(
@@ -292,7 +296,7 @@ def lone_column_head(
     "Code Completion" flush right over a column whose events are headed "Robotics" and "Web
     designing" the same way) is that column's first head, however much larger.
     """
-    if len(top) != 1 or top[0].lines != 1:
+    if len(top) != 1 or top[0].lines > HEAD_LINES_OVER:
         return False
     head = top[0]
     if any(b.bbox[3] <= head.bbox[1] for b in page):
@@ -309,20 +313,32 @@ def lone_column_head(
         if not under:
             return False
         size = sorted(b.size for b in under)[len(under) // 2]
-        if head.size > size and any(_set_alike(head, b) for b in under):
+        if head.size > size and any(_set_alike(head, b, size) for b in under):
             return True  # larger than the text, set as the column's heads further down are
         middle = (head.bbox[0] + head.bbox[2] - left - right) / 2
-        return size <= head.size <= LONE_HEAD_RATIO * size and abs(middle) <= size
+        return (
+            head.lines == 1 and size <= head.size <= LONE_HEAD_RATIO * size and abs(middle) <= size
+        )
     return False
 
 
-def _set_alike(head: Block, other: Block) -> bool:
-    """Is ``other`` a one-line block in ``head``'s face and size, aligned as it is (same
-    left edge, right edge or middle, within a point)?"""
-    if other.lines != 1 or other.style != head.style:
-        return False
+def _set_alike(head: Block, other: Block, size: float) -> bool:
+    """Is ``other`` set as ``head`` is: a one-line block in its face and size, aligned as it
+    is (same left edge, right edge or middle, within a point); or a block of as many lines
+    as it may take, in its face at another size larger than the column's text (``size``),
+    flush left with it (a flyer's panel opens with "WAS WIR / TUN" in 25 points, its second
+    head "WAS WIR / MÖGLICH MACHEN" in 19)?"""
     (a0, _, a1, _), (b0, _, b1, _) = head.bbox, other.bbox
-    return min(abs(a0 - b0), abs(a1 - b1), abs((a0 + a1) - (b0 + b1)) / 2) <= 1
+    if other is head:
+        return False
+    if other.lines == 1 and other.style == head.style and head.lines == 1:
+        return min(abs(a0 - b0), abs(a1 - b1), abs((a0 + a1) - (b0 + b1)) / 2) <= 1
+    return (
+        other.lines <= HEAD_LINES_OVER
+        and style_family(other.style) == style_family(head.style)
+        and other.size > HEADING_OVER * size
+        and abs(a0 - b0) <= 1
+    )
 
 
 def opens_a_box(top: list[Block], rest: list[Block], body_style: str) -> bool:
