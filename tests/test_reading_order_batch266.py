@@ -164,3 +164,18 @@ def test_a_panels_head_of_two_lines_set_as_its_heads_further_down_heads_it(tmp_p
     first = next(w for w in words if w.rect[0] > 590 and w.rect[1] > 85)
     got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
     assert got == f"{last.text} WHAT WE DO {first.text}"
+
+
+def _summary_over_smaller_columns(page) -> None:
+    """A summary in 10 points across the page, low under it a heading and two columns of
+    text in 9 points, the right column starting a line above the left one's heading."""
+    write_lines(page, 90, 300, [14] * 24, PARAGRAPH.split(), size=10, lead=12)
+    page.insert_text((60, 640), "Introduction", fontsize=10, fontname="hebo")
+    write_lines(page, 60, 656, [7] * 4, PARAGRAPH.split(), size=9, lead=11, start=1)
+    write_lines(page, 306, 630, [7] * 9, PARAGRAPH.split(), size=9, lead=11, start=4)
+
+
+def test_a_columns_text_level_with_its_neighbours_in_its_style_is_no_note(tmp_path):
+    doc = one_page(tmp_path, _summary_over_smaller_columns)
+    quote, first, last = across_columns(doc, split=300, right_below=600)
+    assert quote == f"{first} {last}"

@@ -206,7 +206,33 @@ def _set_apart_below(
     is set smaller than the text, low on the page, and separated from the running text above
     it in its column by more than a line's spacing (often by a rule too). A figure's or
     table's small print is not this: it belongs to its region.
+
+    Nor is a column's text (two lines or more) level with the text of the column beside it,
+    in its style, which follows its heading or text (Journal of Applied Ecology opens its
+    Introduction in 9 points low on its first page under a Summary in 10 across both
+    columns: the right column's text, under the Summary's gap, was taken for a note).
     """
+    if not _apart_below(b, blocks, roles, body_size, page_height):
+        return False
+    if b.lines < 2:
+        return True
+    return not any(
+        o is not b
+        and roles[o.id] == "body"
+        and o.lines >= 2
+        and o.style == b.style
+        and not x_overlap(o, b)
+        and min(o.bbox[3], b.bbox[3]) > max(o.bbox[1], b.bbox[1])
+        and o.first_char not in FOOTNOTE_MARKERS
+        and not _apart_below(o, blocks, roles, body_size, page_height)
+        for o in blocks
+    )
+
+
+def _apart_below(
+    b: Block, blocks: list[Block], roles: dict, body_size: float, page_height: float
+) -> bool:
+    """Small print low on the page, a gap under the running text above it in its column."""
     if b.region or b.bbox[1] < FOOT_BLOCK_TOP * page_height:
         return False
     if b.bbox[3] - b.bbox[1] > FOOT_BLOCK_HEIGHT * page_height:
