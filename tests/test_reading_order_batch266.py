@@ -179,3 +179,22 @@ def test_a_columns_text_level_with_its_neighbours_in_its_style_is_no_note(tmp_pa
     doc = one_page(tmp_path, _summary_over_smaller_columns)
     quote, first, last = across_columns(doc, split=300, right_below=600)
     assert quote == f"{first} {last}"
+
+
+def _question_on_a_band(page) -> None:
+    """A panel: a paragraph, a question in three lines at 16 points on a grey band, a
+    paragraph."""
+    write_lines(page, 272, 100, [6] * 5, PARAGRAPH.split(), size=11, lead=13)
+    page.draw_rect((261, 170, 495, 242), color=None, fill=(0.8, 0.8, 0.8))
+    for k, line in enumerate(("What if you don't", "recover from your injury", "as planned?")):
+        page.insert_text((272, 190 + 19 * k), line, fontsize=16, fontname="tiro")
+    write_lines(page, 272, 262, [6] * 5, PARAGRAPH.split(), size=11, lead=13, start=3)
+
+
+def test_a_question_of_three_lines_on_a_band_is_a_heading(tmp_path):
+    doc = one_page(tmp_path, _question_on_a_band)
+    words = doc.words(0)
+    last = [w for w in words if w.rect[3] < 165][-1]
+    first = next(w for w in words if w.rect[1] > 245)
+    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
+    assert got == f"{last.text} What if you don't recover from your injury as planned? {first.text}"

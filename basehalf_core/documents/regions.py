@@ -490,6 +490,11 @@ BANNER_HEIGHT = 2.5
 # half that for a heading at least BANNER_DISPLAY times the text's size.
 BANNER_SHAPE = 4.0
 BANNER_DISPLAY = 2.0
+# A banner's heading takes three lines set at display size, or this many times the text's
+# size and not ending as a quotation or a sentence with a full stop does.
+BANNER_LINES = 3
+BANNER_HEAD_RATIO = 1.3
+QUOTE_ENDS = (".", '"', "”", "’", "»", "…")
 # The text a banner heads starts at most this many ems under it.
 BANNER_REACH = 4.0
 
@@ -497,15 +502,16 @@ BANNER_REACH = 4.0
 def _banner(box, inner: list[Group], em: float, sheet) -> bool:
     """A filled box holding only a heading is a banner the heading sits on, not a sidebar.
 
-    A newsletter's "NEWS" or a flyer's "Join R-Ladies Freiburg!" is set on a coloured band
-    in the flow of the text; read as a boxed sidebar, a drag from the paragraph above it to
-    the one below left it out. A sidebar holds text of its own; a banner holds one block of
-    at most :data:`HEADING_LINES` lines set in the text's size or larger, on a band at most
-    :data:`BANNER_HEIGHT` times its height and at least :data:`BANNER_SHAPE` times as wide
-    as tall (a title at :data:`BANNER_DISPLAY` times the text's size or more: three lines,
-    half as wide), the band measured as far as it shows on ``sheet`` (unrotated points). The
-    band makes it a heading, not its size: a rulebook sets "1.2 Inspirations" in 12 points
-    over 11-point text, under the ratio a heading between a drag's ends needs.
+    A newsletter's "NEWS" or a flyer's "Join R-Ladies Freiburg!" is set on a coloured band in
+    the flow of the text; read as a boxed sidebar, a drag from the paragraph above it to the
+    one below left it out. A sidebar holds text of its own; a banner holds one block of at most
+    :data:`HEADING_LINES` lines set in the text's size or larger, on a band at most
+    :data:`BANNER_HEIGHT` times its height and at least :data:`BANNER_SHAPE` times as wide as
+    tall (a title at :data:`BANNER_DISPLAY` times the text's size or more, or a heading at
+    :data:`BANNER_HEAD_RATIO` times it that ends no quotation: three lines, half as wide), the
+    band measured as far as it shows on ``sheet`` (unrotated points). The band makes it a
+    heading, not its size: a rulebook sets "1.2 Inspirations" in 12 points over 11-point text,
+    under the ratio a heading between a drag's ends needs.
     """
     if len(inner) != 1:
         return False
@@ -521,10 +527,17 @@ def _banner(box, inner: list[Group], em: float, sheet) -> bool:
     # A page's title set at display size takes three lines on a band half as wide (a
     # brochure's "Which therapies are effective to improve arm and hand function?").
     display = head.block.size >= BANNER_DISPLAY * em
+    # A question set large on a grey band in three lines (a tri-fold's "What if you don't /
+    # recover from your injury / as planned?" at 16 points over 11) is a heading as well; a
+    # boxed pull quote, as large, ends its sentence with a full stop or a closing quote.
+    asked = head.block.size >= BANNER_HEAD_RATIO * em and not head.block.last_word.endswith(
+        QUOTE_ENDS
+    )
+    tall = head.block.lines > HEADING_LINES
     return (
         height <= BANNER_HEIGHT * (head.box[3] - head.box[1])
-        and box[2] - box[0] >= BANNER_SHAPE * height / (2 if display else 1)
-        and head.block.lines <= (3 if display else HEADING_LINES)
+        and box[2] - box[0] >= BANNER_SHAPE * height / (2 if display or tall else 1)
+        and head.block.lines <= (BANNER_LINES if display or asked else HEADING_LINES)
         and head.block.size >= em
     )
 
