@@ -198,3 +198,24 @@ def test_a_question_of_three_lines_on_a_band_is_a_heading(tmp_path):
     first = next(w for w in words if w.rect[1] > 245)
     got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
     assert got == f"{last.text} What if you don't recover from your injury as planned? {first.text}"
+
+
+HEADLINE = ("Gravitational Wave Astronomy", "Will be the Next Great", "Scientific Frontier")
+
+
+def _long_headline(page) -> None:
+    """A paragraph across the page; under it a headline of three lines and 72 characters in
+    21 points over a column of 10-point text."""
+    write_lines(page, 60, 100, [14] * 4, PARAGRAPH.split(), size=10, lead=13)
+    for k, line in enumerate(HEADLINE):
+        page.insert_text((250, 190 + 25 * k), line, fontsize=21, fontname="tiro")
+    write_lines(page, 250, 260, [8] * 12, PARAGRAPH.split(), size=10, lead=13, start=5)
+
+
+def test_a_headline_set_large_may_take_three_long_lines(tmp_path):
+    doc = one_page(tmp_path, _long_headline)
+    words = doc.words(0)
+    last = [w for w in words if w.rect[3] < 150][-1]
+    first = next(w for w in words if w.rect[1] > 245)
+    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
+    assert got == f"{last.text} {' '.join(HEADLINE)} {first.text}"

@@ -116,7 +116,8 @@ def headings_between(words: list[Word], chosen: list[int], size: float) -> set[i
     short = {
         b
         for b, found in lines.items()
-        if len(found) <= heading_lines(sum(len(w.text) for w in texts[b]))
+        if len(found)
+        <= heading_lines(sum(len(w.text) for w in texts[b]), style_size(texts[b][0].style) / size)
     }
     heads = {
         b
