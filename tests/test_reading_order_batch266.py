@@ -8,6 +8,10 @@ VISION box into the MISSION box left "MISSION" out. A block reaching over two of
 is no author's name; and a single row of heads, each centred over a text of two lines or
 more of its own, is read box by box when nothing stands under those texts.
 
+AEA Papers and Proceedings (batch 272) boxes the parentheses of its text font twice as tall
+as its lines: the words holding one were read as lines of their own. A word boxed taller
+round its line's middle takes the line's height.
+
 A Portuguese IEEE paper (batch 266) centres each author's name over five lines (the
 programme's name taking two): longer than the four lines title matter was allowed, the
 authors side by side were read as the columns' tops, and a drag from the left column's foot
@@ -18,10 +22,12 @@ centred in it, narrower than it, may take six.
 from __future__ import annotations
 
 import pymupdf
+import pytest
 from conftest import drag
 from pagedraw import across_columns, one_page, write_lines
 
 from basehalf_core.documents import regions
+from basehalf_core.documents.raw_text import _Unit, even_heights
 
 LEFT_CARD = ("Lead green", "farming with scale", "and trusted soil")
 RIGHT_CARD = ("Give farmers", "a fair price and open", "ways to invest")
@@ -219,3 +225,25 @@ def test_a_headline_set_large_may_take_three_long_lines(tmp_path):
     first = next(w for w in words if w.rect[1] > 245)
     got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
     assert got == f"{last.text} {' '.join(HEADLINE)} {first.text}"
+
+
+# One line of the AEA's page 2 as extracted: its words in parentheses boxed twice as tall.
+AEA_LINE = [
+    ((51.0, 542.0, 107.1, 553.2), "Immunization"),
+    ((117.0, 542.0, 150.7, 553.2), "Registry"),
+    ((160.6, 537.4, 206.2, 559.6), "(previously"),
+    ((216.0, 542.0, 243.0, 553.2), "known"),
+]
+
+
+@pytest.mark.parametrize("turned", [False, True], ids=["across", "upright"])
+def test_words_boxed_tall_round_their_line_are_cut_to_it(turned):
+    """AEA Papers and Proceedings (batch 272) boxes its parentheses 22 points tall on
+    11-point lines: "(previously" stood off the line's baseline and was read after its
+    paragraph. A word boxed taller round its line's middle takes the line's height; a line
+    running upright is left as it is."""
+    units = [_Unit(box, text, 0, 0, False) for box, text in AEA_LINE]
+    info = {"blocks": [{"number": 0, "type": 0, "lines": [{"dir": (0, 1) if turned else (1, 0)}]}]}
+    got = [u.rect[1::2] for u in even_heights(units, info)]
+    tall = (537.4, 559.6) if turned else (542.0, 553.2)
+    assert got == [(542.0, 553.2), (542.0, 553.2), tall, (542.0, 553.2)]

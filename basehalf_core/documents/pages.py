@@ -33,6 +33,7 @@ from basehalf_core.documents.raw_text import (
     TEXT_FLAGS,
     _Unit,
     drawn_once,
+    even_heights,
     font_family,
     in_spans,
     ornaments_out,
@@ -147,7 +148,7 @@ class PageText:
                 with PYMUPDF_LOCK:
                     rawdict = tp.extractRAWDICT()
                 write_scripts(units, rawdict, scripted)
-        units = ornaments_out(drawn_once(seen_units(units)), info)
+        units = even_heights(ornaments_out(drawn_once(seen_units(units)), info), info)
         if any(maybe_glued(u.text) for u in units):
             if rawdict is None:
                 with PYMUPDF_LOCK:

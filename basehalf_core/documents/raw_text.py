@@ -126,6 +126,54 @@ def ornaments_out(units: list[_Unit], info: dict) -> list[_Unit]:
     return kept or units
 
 
+# A word boxed this many times taller than its line's words, round their middle (within
+# MIDDLE_SLACK of their height), is boxed by its font's tall glyphs, not set higher or lower.
+TALL_BOX = 1.5
+MIDDLE_SLACK = 0.15
+
+
+def even_heights(units: list[_Unit], info: dict) -> list[_Unit]:
+    """``units`` with a word boxed taller than its line round the line's middle cut to the
+    line's height.
+
+    A publisher's font boxes its parentheses 22 points tall on 11-point lines: the words
+    "(previously" and "Life)" stood off their line's baseline, were read as lines of their
+    own after the paragraph, and the tall lines overlapped the lines above and below.
+    Only lines running left to right, of three words or more, are looked at.
+    """
+    across = {
+        (b["number"], k)
+        for b in info.get("blocks", [])
+        for k, line in enumerate(b.get("lines", []))
+        if tuple(round(d, 3) for d in line.get("dir", (1, 0))) == (1.0, 0.0)
+    }
+    lines: dict[tuple[int, int], list[_Unit]] = {}
+    for u in units:
+        lines.setdefault((u.block, u.line), []).append(u)
+    cut: dict[int, _Unit] = {}
+    for key, line in lines.items():
+        if key not in across or len(line) < 3:
+            continue
+        tops = sorted(u.rect[1] for u in line)
+        feet = sorted(u.rect[3] for u in line)
+        top, foot = tops[len(tops) // 2], feet[len(feet) // 2]
+        height = foot - top
+        if height <= 0:
+            continue
+        for u in line:
+            middle = (u.rect[1] + u.rect[3]) / 2
+            if (
+                u.rect[3] - u.rect[1] > TALL_BOX * height
+                and abs(middle - (top + foot) / 2) <= MIDDLE_SLACK * height
+            ):
+                cut[id(u)] = _Unit(
+                    (u.rect[0], top, u.rect[2], foot), u.text, u.block, u.line, u.glue
+                )
+    if not cut:
+        return units
+    return [cut.get(id(u), u) for u in units]
+
+
 # Two units of the same text whose boxes lie within this many points of each other are one
 # word drawn twice.
 TWICE = 1.0
