@@ -247,3 +247,18 @@ def test_words_boxed_tall_round_their_line_are_cut_to_it(turned):
     got = [u.rect[1::2] for u in even_heights(units, info)]
     tall = (537.4, 559.6) if turned else (542.0, 553.2)
     assert got == [(542.0, 553.2), (542.0, 553.2), tall, (542.0, 553.2)]
+
+
+def _column_goes_on_beside_a_heading(page) -> None:
+    """A page opening with a heading over the left column's text, level with the right
+    column's first two lines (a paragraph's tail), a blank line under them."""
+    page.insert_text((36, 30), "Living with College Students", fontsize=14, fontname="hebo")
+    write_lines(page, 36, 45, [7] * 24, PARAGRAPH.split(), size=11, lead=13)
+    write_lines(page, 312, 28, [7] * 2, PARAGRAPH.split(), size=11, lead=13, start=5)
+    write_lines(page, 312, 72, [7] * 20, PARAGRAPH.split(), size=11, lead=13, start=2)
+
+
+def test_a_columns_first_lines_level_with_the_others_heading_are_no_running_head(tmp_path):
+    doc = one_page(tmp_path, _column_goes_on_beside_a_heading)
+    quote, first, last = across_columns(doc, split=306)
+    assert quote == f"{first} {last}"

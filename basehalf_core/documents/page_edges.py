@@ -99,15 +99,17 @@ def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) 
     Top margins vary (lecture notes start their text 55 pt from the top); a heading close
     above the text belongs to it. A line level with the first line of a paragraph in
     another column is that column's first line (a sentence's end carried over, "phase
-    smoothing approach:" over a display equation), not a head above the text.
+    smoothing approach:" over a display equation), not a head above the text; so is a line
+    level with a column's heading over its first paragraph (a newsletter's right column goes
+    on "Liaison, Tym at …" level with the left column's "Living with College Students").
     """
     level = [
         o
         for o in blocks
         if o is not b
         and roles[o.id] == "body"
-        and o.lines >= 2
         and abs(o.bbox[1] - b.bbox[1]) <= 0.5 * body_size
+        and (o.lines >= 2 or _heads_text(o, blocks, roles, body_size))
     ]
     if level:
         return False
@@ -117,6 +119,18 @@ def _stands_apart(b: Block, blocks: list[Block], roles: dict, body_size: float) 
         if o is not b and roles[o.id] == "body" and o.bbox[1] >= b.bbox[3] - 1
     ]
     return not below or min(below) - b.bbox[3] >= 1.2 * body_size
+
+
+def _heads_text(o: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
+    """Does running text follow ``o`` right under it, at a line's spacing (a column's
+    heading over its first paragraph)?"""
+    return any(
+        p is not o
+        and roles[p.id] == "body"
+        and x_overlap(p, o)
+        and -1 <= p.bbox[1] - o.bbox[3] <= 0.5 * body_size
+        for p in blocks
+    )
 
 
 def nearest_above(b: Block, blocks: list[Block], keep) -> Block | None:
