@@ -262,3 +262,22 @@ def test_a_columns_first_lines_level_with_the_others_heading_are_no_running_head
     doc = one_page(tmp_path, _column_goes_on_beside_a_heading)
     quote, first, last = across_columns(doc, split=306)
     assert quote == f"{first} {last}"
+
+
+def _two_letters(page) -> None:
+    """A letter in two columns; under it, a heading in 16 points across the left column
+    only, the right column empty beside it; the next letter in two columns from its foot."""
+    write_lines(page, 52, 100, [7] * 12, PARAGRAPH.split(), size=11, lead=13)
+    write_lines(page, 312, 100, [7] * 13, PARAGRAPH.split(), size=11, lead=13, start=4)
+    page.insert_text((52, 290), "Letter from the Vice President", fontsize=16, fontname="hebo")
+    write_lines(page, 52, 306, [7] * 14, PARAGRAPH.split(), size=11, lead=13, start=1)
+    write_lines(page, 312, 306, [7] * 10, PARAGRAPH.split(), size=11, lead=13, start=6)
+
+
+def test_a_heading_alone_in_its_row_parts_two_texts_in_columns(tmp_path):
+    doc = one_page(tmp_path, _two_letters)
+    words = doc.words(0)
+    last = [w for w in words if w.rect[0] > 306 and w.rect[3] < 280][-1]
+    first = next(w for w in words if w.rect[0] < 306 and w.rect[1] > 292)
+    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
+    assert got == f"{last.text} Letter from the Vice President {first.text}"

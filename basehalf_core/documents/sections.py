@@ -119,7 +119,44 @@ def balanced_section_headings(
             and abs(starts[0] - starts[1]) <= LEVEL_STARTS * size
         ):
             headings.append(heading)
-    return headings if len(headings) >= SECTION_HEADINGS else []
+    if len(headings) >= SECTION_HEADINGS:
+        return headings
+    # One heading alone counts where the other column leaves its row empty, with a line's
+    # room to spare: a paragraph's end in a paper's other column leaves a line's gap at most.
+    return [h for h in headings if _other_side_open(h, blocks, cut, text_size(blocks))]
+
+
+def _other_side_open(heading: Block, blocks: list[Block], cut: float, size: float) -> bool:
+    """Does the column across ``cut`` from ``heading`` hold nothing from a line over the
+    heading to its foot, the two columns set alike over and under it?
+
+    A newsletter opens the Vice President's letter under the President's with "Letter from
+    the Vice President" across its left column only, in 16-point capitals: the right column
+    ends the first letter 14 points over the heading and starts the second at its foot, and
+    the two letters were read as the page's two columns.
+    """
+    left = (heading.bbox[0] + heading.bbox[2]) / 2 < cut
+    other = [b for b in blocks if ((b.bbox[0] + b.bbox[2]) / 2 < cut) != left]
+    mine = [b for b in blocks if b is not heading and b not in other]
+    middle = (heading.bbox[1] + heading.bbox[3]) / 2
+    # The two columns are one text's, over and under the heading: the last blocks over it
+    # are set alike, and so are the first under it (a résumé's sidebar beside its main
+    # column is not).
+    for edge in (
+        lambda side: max((b for b in side if b.bbox[3] <= middle), key=lambda b: b.bbox[3]),
+        lambda side: min((b for b in side if b.bbox[1] >= middle), key=lambda b: b.bbox[1]),
+    ):
+        try:
+            if edge(other).style != edge(mine).style:
+                return False
+        except ValueError:
+            return False
+    above = max((b.bbox[3] for b in other if b.bbox[3] <= middle), default=None)
+    below = min((b.bbox[1] for b in other if b.bbox[1] >= middle), default=None)
+    if above is None or below is None:
+        return False
+    inside = any(b.bbox[1] < below and b.bbox[3] > above for b in other)
+    return not inside and above <= heading.bbox[1] - size and below >= heading.bbox[3] - 1
 
 
 # The heads of a grid's row stand level within this share of their size.
