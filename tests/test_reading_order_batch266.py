@@ -281,3 +281,42 @@ def test_a_heading_alone_in_its_row_parts_two_texts_in_columns(tmp_path):
     first = next(w for w in words if w.rect[0] < 306 and w.rect[1] > 292)
     got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
     assert got == f"{last.text} Letter from the Vice President {first.text}"
+
+
+def _chart_over_caption_and_table(page) -> None:
+    """Nature's page: a chart atop the left column, its caption's bold first line a block
+    of its own over the caption's roman lines, the column's text under it; the right
+    column's text from the page's top; a shaded table across the page's foot."""
+    page.draw_rect((52, 55, 288, 220), color=(0, 0, 0), width=0.5)
+    for k in range(6):
+        points = [(60 + 35 * j, 200 - 20 * k - 12 * (j % 2)) for j in range(7)]
+        page.draw_polyline(points, color=(0.2, 0.2, 0.8), width=0.8)
+    page.insert_text(
+        (50, 242), "Figure 2 Anomalies of the phases in Germany", fontsize=8, fontname="hebo"
+    )
+    write_lines(page, 50, 254, [9] * 5, PARAGRAPH.split(), size=8, lead=9, start=3)
+    write_lines(page, 46, 320, [9] * 25, PARAGRAPH.split(), size=9.5, lead=12)
+    # The right column's first paragraph ends level with the caption's first line.
+    write_lines(page, 306, 58, [9] * 16, PARAGRAPH.split(), size=9.5, lead=12, start=6)
+    write_lines(page, 306, 262, [9] * 32, PARAGRAPH.split(), size=9.5, lead=12, start=2)
+    page.draw_rect((45, 656, 554, 748), color=None, fill=(0.85, 0.85, 0.9))
+    title = "Table 1 Evidence of recent advances in the timing of spring events in Europe"
+    more = "and North America, by taxon, location, observed changes and period of the records"
+    page.insert_text((48, 664), f"{title} {more}", fontsize=6.5)
+    for k in range(1, 6):
+        for x, cell in (
+            (48, f"Taxon {k}"),
+            (140, "Europe"),
+            (204, f"Observed change {k}"),
+            (501, f"{k} yr"),
+        ):
+            page.insert_text((x, 668 + 12 * k), cell, fontsize=6.5)
+
+
+def test_a_columns_caption_beside_the_next_columns_text_is_no_row(tmp_path):
+    doc = one_page(tmp_path, _chart_over_caption_and_table)
+    words = doc.words(0)
+    last = [w for w in words if w.rect[0] < 300 and 300 < w.rect[1] < 650][-1]
+    first = next(w for w in words if w.rect[0] > 300 and w.rect[1] < 650)
+    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
+    assert got == f"{last.text} {first.text}"

@@ -247,14 +247,20 @@ def _row_cut(blocks: list[Block], rows: list[tuple[float, float]], min_col_gap: 
     (three lines or more) on both sides, and one of its blocks goes on under the gap, in its
     column, within :data:`RUN_ON` text sizes of it (a Word newsletter leaves a blank line
     between paragraphs, level in both columns). A list's numbers and a table's cells are no
-    columns of paragraphs: their rows are read in turn.
+    columns of paragraphs: their rows are read in turn. A figure's caption beside a column's
+    paragraph is such a column too (:func:`_figure_beside_text`).
     """
     size = sorted(b.size for b in blocks)[len(blocks) // 2]
 
     def runs_through(cut: float) -> bool:
         top, rest = split_at(blocks, cut)
-        return _paragraph_columns(top, min_col_gap) and any(
-            x_overlap(a, b) and b.bbox[1] - a.bbox[3] < RUN_ON * size for a in top for b in rest
+        columns = _paragraph_columns(top, min_col_gap) or _figure_beside_text(top, min_col_gap)
+        # Text goes on under the gap in its column, a figure's caption under the figure; a
+        # table or a box under a column's text is no column going on.
+        return columns and any(
+            x_overlap(a, b) and b.bbox[1] - a.bbox[3] < RUN_ON * size and b.region == a.region
+            for a in top
+            for b in rest
         )
 
     first = sum(rows[0]) / 2
@@ -301,6 +307,23 @@ def _paragraph_columns(
     lo, hi = max(columns, key=lambda g: g[1] - g[0])
     left = {b.style for b in blocks if b.lines >= lines and b.bbox[2] <= hi}
     return any(b.lines >= lines and b.bbox[0] >= lo and b.style in left for b in blocks)
+
+
+def _figure_beside_text(blocks: list[Block], min_col_gap: float) -> bool:
+    """Do ``blocks`` split into a column holding only a figure's blocks (its caption) and a
+    column with a paragraph (Nature's chart and its caption's first line beside the right
+    column's first paragraph: the gap under that line is no gap across the page's text)?"""
+    columns = gaps([(b.bbox[0] + 0.5, right_ink(b) - 0.5) for b in blocks], min_col_gap)
+    if not columns:
+        return False
+    lo, hi = max(columns, key=lambda g: g[1] - g[0])
+    sides = ([b for b in blocks if b.bbox[2] <= hi], [b for b in blocks if b.bbox[0] >= lo])
+    return any(
+        figure
+        and all(b.region == "float" for b in figure)
+        and any(b.lines >= PARAGRAPH_LINES and not b.region for b in text)
+        for figure, text in (sides, sides[::-1])
+    )
 
 
 def _sections(

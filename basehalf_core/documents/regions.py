@@ -181,6 +181,30 @@ def _without_outlined_text(log: list) -> list:
     return out
 
 
+def _caption_blocks(labelled: list[Group], groups: list[Group]) -> set[int]:
+    """The ``id`` of each caption's block: those opening with a label, and the blocks that go
+    on from one right under it in its size (Nature sets "Figure 2" and its title in bold, a
+    block of their own, and the caption's five lines in roman under them: taken for a
+    paragraph, they made the chart above a frame round text, and it was read)."""
+    found = {id(g) for g in labelled}
+    chain = list(labelled)
+    while chain:
+        c = chain.pop()
+        for g in groups:
+            if id(g) in found or g.block.direction != c.block.direction:
+                continue
+            gap = g.box[1] - c.box[3]
+            if (
+                -1 <= gap <= 0.5 * c.block.size
+                and abs(g.block.size - c.block.size) <= 0.1 * c.block.size
+                and g.box[0] >= c.box[0] - 1
+                and g.box[2] <= c.box[2] + c.block.size
+            ):
+                found.add(id(g))
+                chain.append(g)
+    return found
+
+
 def _shown_pictures(page: pymupdf.Page, log: list, text) -> list:
     """``log`` (the page's bounding-box log) with each picture's box cut to what its clip
     path shows, where the uncut box would matter.
@@ -382,12 +406,12 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
 
     mark_frames(groups, frames, page, paragraph)
 
+    captions = _caption_blocks(labelled, groups)
+
     def holds_text(r) -> bool:
         # A caption the figure's loose box takes in (a graph's curved arrows reach past it)
         # is no paragraph that makes the region running text: it is the figure's.
-        return any(
-            inside(g, r) and paragraph(g) and not CAPTION_LABEL.match(first_line(g)) for g in groups
-        )
+        return any(inside(g, r) and paragraph(g) and id(g) not in captions for g in groups)
 
     figures = [r for r in figures if not holds_text(r)] + listings
     figures = join_parts(figures, groups, em, inside, rules)
