@@ -24,10 +24,12 @@ from __future__ import annotations
 import pymupdf
 import pytest
 from conftest import drag
-from pagedraw import across_columns, one_page, write_lines
+from pagedraw import across_columns, block, one_page, write_lines
 
 from basehalf_core.documents import regions
-from basehalf_core.documents.raw_text import _Unit, even_heights
+from basehalf_core.documents.grouping import Group
+from basehalf_core.documents.outlines import with_tail_rows
+from basehalf_core.documents.raw_text import _Segment, _Unit, even_heights
 
 LEFT_CARD = ("Lead green", "farming with scale", "and trusted soil")
 RIGHT_CARD = ("Give farmers", "a fair price and open", "ways to invest")
@@ -320,3 +322,37 @@ def test_a_columns_caption_beside_the_next_columns_text_is_no_row(tmp_path):
     first = next(w for w in words if w.rect[0] > 300 and w.rect[1] < 650)
     got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
     assert got == f"{last.text} {first.text}"
+
+
+def _group(n: int, box, style: str, lines: int, text: str) -> Group:
+    """A block of ``lines`` lines of ``text`` in ``style`` as the region rules see it."""
+    b = block(n, box, style, lines)
+    b.chars = len(text) * lines
+    unit = _Unit(box, text, n, 0, False)
+    return Group(b, [_Segment([unit], style.split("@")[0], b.size, (1.0, 0.0), len(text))], box)
+
+
+def test_a_tables_rows_under_its_last_rule_are_the_tables():
+    """PhoneLab (batch 278) rules its demographics table over "By Age" and not under the
+    nine age rows: the table's region ended at the last rule, and the rows' labels and the
+    caption under them were read as text between a drag's ends. Short cells set as the
+    table's, under its cells, follow its last rule into it; the caption and the text do not.
+    """
+    table = (316.0, 63.0, 556.0, 133.0)
+    rules = [(316.0, 62.7, 556.0, 63.3), (316.0, 97.7, 556.0, 98.3), (316.0, 132.7, 556.0, 133.3)]
+    groups = [
+        _group(1, (322.0, 102.0, 346.0, 124.0), "CMR@8.0", 2, "Female"),
+        _group(2, (462.0, 102.0, 474.0, 124.0), "CMR@8.0", 2, "51"),
+        _group(3, (322.0, 137.0, 341.0, 210.0), "CMR@8.0", 8, "18-20"),
+        _group(4, (462.0, 137.0, 470.0, 210.0), "CMR@8.0", 8, "12"),
+        _group(5, (335.0, 223.0, 497.0, 235.0), "CMR@9.0", 1, "Table 1: PhoneLab breakdown."),
+        _group(6, (317.0, 253.0, 556.0, 628.0), "CMR@9.0", 34, "collecting data from the app"),
+    ]
+
+    def inside(g, r) -> bool:
+        cx, cy = (g.box[0] + g.box[2]) / 2, (g.box[1] + g.box[3]) / 2
+        return r[0] - 1 <= cx <= r[2] + 1 and r[1] - 1 <= cy <= r[3] + 1
+
+    assert with_tail_rows(table, groups, rules, 9.0, inside) == (316.0, 63.0, 556.0, 210.0)
+    # Without a rule under its last row drawn, the region is what it was.
+    assert with_tail_rows(table, groups, rules[:2], 9.0, inside) == table

@@ -321,6 +321,41 @@ def with_head_row(r, groups: list[Group], rules: list, em: float, inside) -> tup
     return (r[0], min(g.box[1] for g in cells), r[2], r[3])
 
 
+def with_tail_rows(r, groups: list[Group], rules: list, em: float, inside) -> tuple:
+    """A table drawn with rules, grown down by the rows under its last rule when no rule
+    closes them (a paper's demographics table ruled over "By Age" and not under its nine age
+    rows): short cells in the text's size or smaller, set as a cell of the table is, within
+    the table's width, each under a cell of the table (overlapping it across), the first
+    starting within :data:`HEAD_ROW_REACH` ems of the rule and each row within an em of the
+    one above; no caption and no paragraph."""
+    if not any(abs(q[3] - r[3]) <= 1 and q[0] <= r[0] + 1 and q[2] >= r[2] - 1 for q in rules):
+        return r
+    cells = [g for g in groups if inside(g, r)]
+    if not cells:
+        return r
+    styles = {c.block.style for c in cells}
+    foot = r[3]
+    grown = True
+    while grown:
+        grown = False
+        for g in groups:
+            if inside(g, r) or g.box[1] < foot - 1 or g.box[3] <= foot:
+                continue
+            if (
+                g.box[1] - foot <= (HEAD_ROW_REACH if foot == r[3] else 1.0) * em
+                and g.box[0] >= r[0] - 1
+                and g.box[2] <= r[2] + 1
+                and g.block.size <= em + 0.5
+                and g.block.style in styles
+                and g.block.chars <= HEAD_CELL_CHARS * g.block.lines
+                and not CAPTION_LABEL.match(first_line(g))
+                and any(min(g.box[2], c.box[2]) > max(g.box[0], c.box[0]) for c in cells)
+            ):
+                foot = g.box[3]
+                grown = True
+    return r if foot == r[3] else (r[0], r[1], r[2], foot)
+
+
 def ruled_top(r, rules: list) -> bool:
     """Is the top edge of region ``r`` a rule drawn across its width (a ruled table's)?"""
     return any(abs(q[1] - r[1]) <= 1 and q[0] <= r[0] + 1 and q[2] >= r[2] - 1 for q in rules)

@@ -41,6 +41,7 @@ from basehalf_core.documents.outlines import (
     ruled_top,
     same_rect,
     with_head_row,
+    with_tail_rows,
     within,
 )
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
@@ -416,6 +417,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     figures = [r for r in figures if not holds_text(r)] + listings
     figures = join_parts(figures, groups, em, inside, rules)
     figures = [with_head_row(r, groups, rules, em, inside) for r in figures]
+    figures = [with_tail_rows(r, groups, rules, em, inside) for r in figures]
     # A banner is drawn as a filled box, and its fill is a mark that makes a figure too. Its
     # heading is read in the flow: no title or caption of the figure under it either.
     regions = boxes + figures
