@@ -356,3 +356,21 @@ def test_a_tables_rows_under_its_last_rule_are_the_tables():
     assert with_tail_rows(table, groups, rules, 9.0, inside) == (316.0, 63.0, 556.0, 210.0)
     # Without a rule under its last row drawn, the region is what it was.
     assert with_tail_rows(table, groups, rules[:2], 9.0, inside) == table
+
+
+def _numbered_run_in(page) -> None:
+    """A paragraph, then one opening with a numbered run-in heading in an italic sans
+    ("2.1.1 The Biology."), its text going on in the text's serif."""
+    write_lines(page, 54, 100, [8] * 4, PARAGRAPH.split(), size=9, lead=11)
+    page.insert_text((64, 155), "2.1.1 The Biology.", fontsize=9, fontname="heit")
+    page.insert_text((140, 155), "The cellular system is governed", fontsize=9, fontname="tiro")
+    write_lines(page, 54, 166, [8] * 5, PARAGRAPH.split(), size=9, lead=11, start=4)
+
+
+def test_a_numbered_run_in_heading_opens_its_paragraph(tmp_path):
+    doc = one_page(tmp_path, _numbered_run_in)
+    words = doc.words(0)
+    last = [w for w in words if w.rect[3] < 140][-1]
+    first = next(w for w in words if w.rect[1] > 150)
+    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
+    assert got == f"{last.text} 2.1.1 The Biology. The cellular system is governed {first.text}"

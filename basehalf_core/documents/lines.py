@@ -9,6 +9,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 
+from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.labels import LABEL_ALONE
 from basehalf_core.documents.line_pieces import BULLETS, SCRIPT_SIZE
 from basehalf_core.documents.raw_text import (
@@ -122,8 +123,11 @@ def _heading_words(texts: list[str]) -> bool:
     A capitalised word of two letters or more first, words of letters and digits (with a
     hyphen or an apostrophe) only, the last ending in a full stop or colon. A math symbol
     ending a sentence carried to the next line ("W.", "N_S.", "L/k.") or the second half of
-    a hyphenated word ("havior.") set in another font is not one.
+    a hyphenated word ("havior.") set in another font is not one. A section's number may
+    open it (ACM's "2.1.1 The Biology.").
     """
+    if len(texts) > 1 and SECTION_NUMBER.fullmatch(texts[0]):
+        texts = texts[1:]
     if (
         not texts[-1].endswith((".", ":"))
         or not texts[0][:2].isalpha()
