@@ -374,3 +374,26 @@ def test_a_numbered_run_in_heading_opens_its_paragraph(tmp_path):
     first = next(w for w in words if w.rect[1] > 150)
     got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
     assert got == f"{last.text} 2.1.1 The Biology. The cellular system is governed {first.text}"
+
+
+def _boxed_abstract_over_much_small_print(page) -> None:
+    """PLOS ONE's first page: an abstract in a shaded box, seven lines of 7-point citation,
+    dates and funding under it, then "Introduction" and a few lines of 9-point text in two
+    columns: more small print than text outside the box."""
+    page.draw_rect((64, 90, 549, 200), color=None, fill=(0.9, 0.9, 0.95))
+    write_lines(page, 74, 110, [14] * 7, PARAGRAPH.split(), size=9, lead=12, font="helv")
+    label = "Citation: Fertig EJ, Markovic A (2013) PLoS ONE 8(11) doi:10.1371/journal.pone.0078127"
+    page.insert_text((67, 220), label, fontsize=7)
+    write_lines(page, 67, 229, [14] * 6, PARAGRAPH.split(), size=7, lead=8.5, start=2, font="helv")
+    page.insert_text((58, 350), "Introduction", fontsize=10, fontname="hebo")
+    write_lines(page, 58, 366, [8] * 5, PARAGRAPH.split(), size=9, lead=11, start=6)
+    write_lines(page, 315, 350, [8] * 5, PARAGRAPH.split(), size=9, lead=11, start=1)
+
+
+def test_small_print_under_a_boxed_abstract_is_left_out_however_much(tmp_path):
+    doc = one_page(tmp_path, _boxed_abstract_over_much_small_print)
+    words = doc.words(0)
+    last = [w for w in words if w.rect[3] < 200][-1]
+    first = next(w for w in words if w.rect[1] > 352 and w.rect[0] < 300)
+    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
+    assert got == f"{last.text} Introduction {first.text}"

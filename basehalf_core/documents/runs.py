@@ -49,7 +49,7 @@ def make_runs(words: list, vocabulary) -> list[Run]:
         # Sizes that leave out the same words share one run; only sizes a drag's smaller end
         # can have for the narrowing to apply (see small_print_sizes).
         sizes = [style_size(s) for s in styles]
-        low, high = small_print_sizes(groups.get("body", []))
+        low, high = small_print_sizes(words)
         if base != "body":
             continue  # only a drag with both ends in running text is narrowed so
         kept: set[tuple[int, ...]] = set()

@@ -187,7 +187,7 @@ def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
     style = words[chosen[0]].style
     if style != words[chosen[-1]].style:
         ends = [style_size(words[k].style) for k in (chosen[0], chosen[-1])]
-        low, high = small_print_sizes([w for w in words if w.role == "body"])
+        low, high = small_print_sizes(words)
         body_ends = all(words[k].role in ("body", "box") for k in (chosen[0], chosen[-1]))
         if not (body_ends and low <= min(ends) <= high):
             return chosen

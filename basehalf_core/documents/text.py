@@ -394,12 +394,18 @@ def style_size(style: str) -> float:
 SMALL_PRINT_FLOOR = 0.75
 
 
-def small_print_sizes(body: list) -> tuple[float, float]:
+# The roles whose words count as the page's running text for the sizes of small print.
+SMALL_PRINT_ROLES = ("body", "box")
+
+
+def small_print_sizes(words: list) -> tuple[float, float]:
     """The sizes a drag's smaller end may have for small print between its ends to be left
     out: from :data:`SMALL_PRINT_FLOOR` times the size most of the page's running text is
     set in up to that size (an abstract's end, a caption's; not a figure's labels, and not a
-    title or heading on both ends)."""
-    sizes = Counter(style_size(w.style) for w in body if w.style)
+    title or heading on both ends). The running text is the page's ``body`` words and its
+    boxed ones (PLOS ONE's abstract in its box: without it, the page's 7-point citation,
+    dates and funding outweighed the 9-point text under them)."""
+    sizes = Counter(style_size(w.style) for w in words if w.style and w.role in SMALL_PRINT_ROLES)
     sizes.pop(0.0, None)
     if not sizes:
         return (float("inf"), 0.0)
