@@ -67,6 +67,17 @@ def across_columns(doc, *, split: float = 300, right_below: float = 0) -> tuple[
     return quote, left[-1].text, right[0].text
 
 
+def drag_across(doc, before, after) -> tuple[str, str, str]:
+    """A drag on page 1 of ``doc`` from the last word (in reading order) that ``before``
+    accepts to the first one ``after`` accepts: (the passage's quote, first word, last
+    word). ``before`` and ``after`` take a word's ``rect``."""
+    words = doc.words(0)
+    start = [w for w in words if before(w.rect)][-1]
+    end = next(w for w in words if after(w.rect))
+    quote = doc.passage(0, doc.select_between(0, start.index, end.index)).quote
+    return quote, start.text, end.text
+
+
 def block(n: int, bbox, style: str = "ClassicoURW@9.0", lines: int = 1, region: str = "") -> Block:
     """Block ``n`` with box ``bbox``, in ``style`` ("Face@size": its size is read from it),
     ``lines`` lines of forty characters each."""

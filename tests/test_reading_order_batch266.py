@@ -24,7 +24,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 from conftest import drag
-from pagedraw import across_columns, block, one_page, write_lines
+from pagedraw import across_columns, block, drag_across, one_page, write_lines
 
 from basehalf_core.documents import regions
 from basehalf_core.documents.grouping import Group
@@ -167,11 +167,8 @@ def _panel_heads(page) -> None:
 
 def test_a_panels_head_of_two_lines_set_as_its_heads_further_down_heads_it(tmp_path):
     doc = one_page(tmp_path, _panel_heads)
-    words = doc.words(0)
-    last = [w for w in words if w.rect[0] < 500][-1]
-    first = next(w for w in words if w.rect[0] > 590 and w.rect[1] > 85)
-    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
-    assert got == f"{last.text} WHAT WE DO {first.text}"
+    got, last, first = drag_across(doc, lambda r: r[0] < 500, lambda r: r[0] > 590 and r[1] > 85)
+    assert got == f"{last} WHAT WE DO {first}"
 
 
 def _summary_over_smaller_columns(page) -> None:
@@ -201,11 +198,8 @@ def _question_on_a_band(page) -> None:
 
 def test_a_question_of_three_lines_on_a_band_is_a_heading(tmp_path):
     doc = one_page(tmp_path, _question_on_a_band)
-    words = doc.words(0)
-    last = [w for w in words if w.rect[3] < 165][-1]
-    first = next(w for w in words if w.rect[1] > 245)
-    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
-    assert got == f"{last.text} What if you don't recover from your injury as planned? {first.text}"
+    got, last, first = drag_across(doc, lambda r: r[3] < 165, lambda r: r[1] > 245)
+    assert got == f"{last} What if you don't recover from your injury as planned? {first}"
 
 
 HEADLINE = ("Gravitational Wave Astronomy", "Will be the Next Great", "Scientific Frontier")
@@ -222,11 +216,8 @@ def _long_headline(page) -> None:
 
 def test_a_headline_set_large_may_take_three_long_lines(tmp_path):
     doc = one_page(tmp_path, _long_headline)
-    words = doc.words(0)
-    last = [w for w in words if w.rect[3] < 150][-1]
-    first = next(w for w in words if w.rect[1] > 245)
-    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
-    assert got == f"{last.text} {' '.join(HEADLINE)} {first.text}"
+    got, last, first = drag_across(doc, lambda r: r[3] < 150, lambda r: r[1] > 245)
+    assert got == f"{last} {' '.join(HEADLINE)} {first}"
 
 
 # One line of the AEA's page 2 as extracted: its words in parentheses boxed twice as tall.
@@ -278,11 +269,10 @@ def _two_letters(page) -> None:
 
 def test_a_heading_alone_in_its_row_parts_two_texts_in_columns(tmp_path):
     doc = one_page(tmp_path, _two_letters)
-    words = doc.words(0)
-    last = [w for w in words if w.rect[0] > 306 and w.rect[3] < 280][-1]
-    first = next(w for w in words if w.rect[0] < 306 and w.rect[1] > 292)
-    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
-    assert got == f"{last.text} Letter from the Vice President {first.text}"
+    got, last, first = drag_across(
+        doc, lambda r: r[0] > 306 and r[3] < 280, lambda r: r[0] < 306 and r[1] > 292
+    )
+    assert got == f"{last} Letter from the Vice President {first}"
 
 
 def _chart_over_caption_and_table(page) -> None:
@@ -317,11 +307,10 @@ def _chart_over_caption_and_table(page) -> None:
 
 def test_a_columns_caption_beside_the_next_columns_text_is_no_row(tmp_path):
     doc = one_page(tmp_path, _chart_over_caption_and_table)
-    words = doc.words(0)
-    last = [w for w in words if w.rect[0] < 300 and 300 < w.rect[1] < 650][-1]
-    first = next(w for w in words if w.rect[0] > 300 and w.rect[1] < 650)
-    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
-    assert got == f"{last.text} {first.text}"
+    got, last, first = drag_across(
+        doc, lambda r: r[0] < 300 and 300 < r[1] < 650, lambda r: r[0] > 300 and r[1] < 650
+    )
+    assert got == f"{last} {first}"
 
 
 def _group(n: int, box, style: str, lines: int, text: str) -> Group:
@@ -369,11 +358,8 @@ def _numbered_run_in(page) -> None:
 
 def test_a_numbered_run_in_heading_opens_its_paragraph(tmp_path):
     doc = one_page(tmp_path, _numbered_run_in)
-    words = doc.words(0)
-    last = [w for w in words if w.rect[3] < 140][-1]
-    first = next(w for w in words if w.rect[1] > 150)
-    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
-    assert got == f"{last.text} 2.1.1 The Biology. The cellular system is governed {first.text}"
+    got, last, first = drag_across(doc, lambda r: r[3] < 140, lambda r: r[1] > 150)
+    assert got == f"{last} 2.1.1 The Biology. The cellular system is governed {first}"
 
 
 def _boxed_abstract_over_much_small_print(page) -> None:
@@ -392,8 +378,5 @@ def _boxed_abstract_over_much_small_print(page) -> None:
 
 def test_small_print_under_a_boxed_abstract_is_left_out_however_much(tmp_path):
     doc = one_page(tmp_path, _boxed_abstract_over_much_small_print)
-    words = doc.words(0)
-    last = [w for w in words if w.rect[3] < 200][-1]
-    first = next(w for w in words if w.rect[1] > 352 and w.rect[0] < 300)
-    got = doc.passage(0, doc.select_between(0, last.index, first.index)).quote
-    assert got == f"{last.text} Introduction {first.text}"
+    got, last, first = drag_across(doc, lambda r: r[3] < 200, lambda r: r[1] > 352 and r[0] < 300)
+    assert got == f"{last} Introduction {first}"
