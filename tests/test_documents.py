@@ -185,6 +185,10 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
         ("with-", "out", {"with", "out"}, True),
         ("an-", "other", line_vocabulary(["an an-other case"]), False),  # the document's own
         ("in-", "house", {"in", "house"}, False),  # a preposition does head compounds
+        # a compound broken at its own hyphen after another keeps it ...
+        ("works-in-", "progress.", {"works", "in"}, False),
+        ("Squeeze-and-", "excitation", {"squeeze", "and"}, False),
+        ("self-evi-", "dent", {"self"}, True),  # ... a word broken inside one does not
     ],
 )
 def test_a_line_end_hyphen_joins_by_the_documents_own_words(head, tail, vocabulary, joins):

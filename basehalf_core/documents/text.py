@@ -269,6 +269,10 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     # though both halves are words.
     if h[-1] == "self":
         return False
+    # A compound broken at its own hyphen after another ("works-in-"/"progress",
+    # "state-of-the-"/"art"): typesetters break a hyphenated word only at its hyphens.
+    if len(h) > 1 and "-" in head.rstrip("-\u00ad\u2010\u2011") and h[-1] in vocab:
+        return False
     if h[-1] in CLOSED_HEADS:
         return True
     if any(c in core_tail for c in _PRINTED_HYPHENS):
