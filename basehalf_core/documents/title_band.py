@@ -283,8 +283,9 @@ HEADING_OVER = 1.3
 def lone_column_head(
     top: list[Block], rest: list[Block], min_col_gap: float, page: list[Block]
 ) -> bool:
-    """Is ``top`` the page's first line, centred over one column of ``rest`` and at least
-    the size of its text: that column's head rather than title matter?
+    """Is ``top`` the page's first line (or two, set as a later head of its column is),
+    centred over one column of ``rest`` and at least the size of its text: that column's
+    head rather than title matter?
 
     A parish bulletin opens its left column with a picture ("Mass Intentions", no text) and
     its right column with "OFFERINGS", a line centred over the column in a font of its own:
