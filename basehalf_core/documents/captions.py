@@ -535,3 +535,27 @@ def _caption_end(members: list, x0: float, x1: float):
 def first_line(g: Group) -> str:
     """The words of ``g``'s first line piece, one space apart."""
     return segment_text(g.segments[0])
+
+
+def caption_groups(labelled: list[Group], groups: list[Group]) -> set[int]:
+    """The ``id`` of each caption's block: those opening with a label, and the blocks that go
+    on from one right under it in its size (Nature sets "Figure 2" and its title in bold, a
+    block of their own, and the caption's five lines in roman under them: taken for a
+    paragraph, they made the chart above a frame round text, and it was read)."""
+    found = {id(g) for g in labelled}
+    chain = list(labelled)
+    while chain:
+        c = chain.pop()
+        for g in groups:
+            if id(g) in found or g.block.direction != c.block.direction:
+                continue
+            gap = g.box[1] - c.box[3]
+            if (
+                -1 <= gap <= 0.5 * c.block.size
+                and abs(g.block.size - c.block.size) <= 0.1 * c.block.size
+                and g.box[0] >= c.box[0] - 1
+                and g.box[2] <= c.box[2] + c.block.size
+            ):
+                found.add(id(g))
+                chain.append(g)
+    return found

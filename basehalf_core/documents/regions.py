@@ -15,6 +15,7 @@ from basehalf_core.documents.captions import (
     CAPTION_LABEL,
     caption_beside,
     caption_by_face,
+    caption_groups,
     caption_tails,
     credit_under,
     first_line,
@@ -44,6 +45,7 @@ from basehalf_core.documents.outlines import (
     with_tail_rows,
     within,
 )
+from basehalf_core.documents.page_log import read_log
 from basehalf_core.documents.raw_text import PYMUPDF_LOCK, _invisible
 from basehalf_core.documents.runaround import (
     interleave,
@@ -102,8 +104,7 @@ def _graphics(
     """
     with PYMUPDF_LOCK:
         mb = page.mediabox
-        log = page.get_bboxlog()
-    log = _shown_pictures(page, _without_outlined_text(log), text)
+    log = read_log(page, text)
     half = 0.5 * mb.width * mb.height
     marks = [tuple(r) for kind, r in log if kind in GRAPHIC_KINDS]
     marks = [r for r in marks if (r[2] - r[0]) * (r[3] - r[1]) < half]
@@ -162,86 +163,6 @@ def _graphics(
     small = [r for r in clusters if not sized(r, 2, 2) and sized(r, 2, 1)]
     figures += ruled_tables(rules, em, captions, joints)
     return figures, small, boxes, rules, frames_of(frames, em), posts, pictures
-
-
-# A glyph's outline stroked over it stands this close to the glyph's box on every side.
-OUTLINE_SLACK = 0.5
-
-
-def _without_outlined_text(log: list) -> list:
-    """``log`` without the strokes that outline the text just filled (a flyer's faux bold,
-    "Desinfiziert Oberflächen", each glyph filled then stroked): no drawing of a figure's,
-    they made a figure of a bold phrase, and the paragraph holding it was left out."""
-    out: list = []
-    for kind, r in log:
-        if kind == "stroke-path" and out and out[-1][0] == "fill-text":
-            q = out[-1][1]
-            if all(abs(a - b) <= OUTLINE_SLACK for a, b in zip(r, q, strict=True)):
-                continue
-        out.append((kind, r))
-    return out
-
-
-def _caption_blocks(labelled: list[Group], groups: list[Group]) -> set[int]:
-    """The ``id`` of each caption's block: those opening with a label, and the blocks that go
-    on from one right under it in its size (Nature sets "Figure 2" and its title in bold, a
-    block of their own, and the caption's five lines in roman under them: taken for a
-    paragraph, they made the chart above a frame round text, and it was read)."""
-    found = {id(g) for g in labelled}
-    chain = list(labelled)
-    while chain:
-        c = chain.pop()
-        for g in groups:
-            if id(g) in found or g.block.direction != c.block.direction:
-                continue
-            gap = g.box[1] - c.box[3]
-            if (
-                -1 <= gap <= 0.5 * c.block.size
-                and abs(g.block.size - c.block.size) <= 0.1 * c.block.size
-                and g.box[0] >= c.box[0] - 1
-                and g.box[2] <= c.box[2] + c.block.size
-            ):
-                found.add(id(g))
-                chain.append(g)
-    return found
-
-
-def _shown_pictures(page: pymupdf.Page, log: list, text) -> list:
-    """``log`` (the page's bounding-box log) with each picture's box cut to what its clip
-    path shows, where the uncut box would matter.
-
-    A flyer places its team photo 500 points wide from the middle panel to past the page's
-    edge and shows a rounded 215 × 84 corner of it under the right panel's text: the whole
-    placement joined the middle panel's photo into one figure over the right panel's text,
-    which was left out as a figure's contents. The log holds a picture's placement, the
-    page's text extraction what its clip shows (at the cost of reading the pictures, so only
-    when a placement reaches past the page or over a block of text). The two list the
-    pictures in the same order; a shown box lies within its placement.
-    """
-    placed = [r for kind, r in log if kind == "fill-image"]
-    box = page.rect
-
-    def matters(r) -> bool:
-        past = r[0] < box.x0 - 1 or r[1] < box.y0 - 1 or r[2] > box.x1 + 1 or r[3] > box.y1 + 1
-        return past or any(
-            r[0] <= t[0] and t[2] <= r[2] and r[1] <= t[1] and t[3] <= r[3] for t in text
-        )
-
-    if not any(matters(r) for r in placed):
-        return log
-    with PYMUPDF_LOCK:
-        found = page.get_text(
-            "dict", flags=pymupdf.TEXT_PRESERVE_IMAGES | pymupdf.TEXT_MEDIABOX_CLIP
-        )
-    shown = [tuple(b["bbox"]) for b in found["blocks"] if b["type"] == 1]
-    within = len(shown) == len(placed) and all(
-        r[0] - 1 <= v[0] and v[2] <= r[2] + 1 and r[1] - 1 <= v[1] and v[3] <= r[3] + 1
-        for r, v in zip(placed, shown, strict=True)
-    )
-    if not within:
-        return log
-    cut = iter(shown)
-    return [(kind, next(cut) if kind == "fill-image" else r) for kind, r in log]
 
 
 # An item's number in a box: at most this many characters, in a box at most this many of
@@ -407,7 +328,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
 
     mark_frames(groups, frames, page, paragraph)
 
-    captions = _caption_blocks(labelled, groups)
+    captions = caption_groups(labelled, groups)
 
     def holds_text(r) -> bool:
         # A caption the figure's loose box takes in (a graph's curved arrows reach past it)
