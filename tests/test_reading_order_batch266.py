@@ -53,14 +53,13 @@ def _slide(page) -> None:
             _centred(page, middle, 285 + 14 * k, line, 11, "helv")
 
 
-def test_a_row_of_card_heads_is_read_card_by_card(tmp_path):
-    doc = one_page(tmp_path, _slide)
-    assert drag(doc, 0, "soil", "Give") == "soil MISSION Give"
-
-
-def test_a_slogan_over_the_heads_is_no_title_matter_repeating(tmp_path):
-    doc = one_page(tmp_path, _slide)
-    assert drag(doc, 0, "yields.", "Lead") == "yields. VISION Lead"
+@pytest.mark.parametrize(
+    ("first", "last", "quote"),
+    [("soil", "Give", "soil MISSION Give"), ("yields.", "Lead", "yields. VISION Lead")],
+    ids=["card-heads-read-card-by-card", "a-slogan-over-the-heads-is-no-title-matter"],
+)
+def test_a_row_of_card_heads_heads_its_cards(tmp_path, first, last, quote):
+    assert drag(one_page(tmp_path, _slide), 0, first, last) == quote
 
 
 AFFILIATION = (
@@ -86,12 +85,6 @@ def _five_line_affiliations(page) -> None:
             _centred(page, x, y + 12 + 11 * k, line, 10, "tiro")
     write_lines(page, 50, 330, [11] * 30, PARAGRAPH.split(), size=10, lead=12)
     write_lines(page, 312, 330, [11] * 30, PARAGRAPH.split(), size=10, lead=12, start=3)
-
-
-def test_authors_over_five_centred_lines_are_title_matter(tmp_path):
-    doc = one_page(tmp_path, _five_line_affiliations)
-    quote, first, last = across_columns(doc, split=306, right_below=300)
-    assert quote == f"{first} {last}"
 
 
 def _clipped_photo(page) -> None:
@@ -180,12 +173,6 @@ def _summary_over_smaller_columns(page) -> None:
     write_lines(page, 306, 630, [7] * 9, PARAGRAPH.split(), size=9, lead=11, start=4)
 
 
-def test_a_columns_text_level_with_its_neighbours_in_its_style_is_no_note(tmp_path):
-    doc = one_page(tmp_path, _summary_over_smaller_columns)
-    quote, first, last = across_columns(doc, split=300, right_below=600)
-    assert quote == f"{first} {last}"
-
-
 def _question_on_a_band(page) -> None:
     """A panel: a paragraph, a question in three lines at 16 points on a grey band, a
     paragraph."""
@@ -194,12 +181,6 @@ def _question_on_a_band(page) -> None:
     for k, line in enumerate(("What if you don't", "recover from your injury", "as planned?")):
         page.insert_text((272, 190 + 19 * k), line, fontsize=16, fontname="tiro")
     write_lines(page, 272, 262, [6] * 5, PARAGRAPH.split(), size=11, lead=13, start=3)
-
-
-def test_a_question_of_three_lines_on_a_band_is_a_heading(tmp_path):
-    doc = one_page(tmp_path, _question_on_a_band)
-    got, last, first = drag_across(doc, lambda r: r[3] < 165, lambda r: r[1] > 245)
-    assert got == f"{last} What if you don't recover from your injury as planned? {first}"
 
 
 HEADLINE = ("Gravitational Wave Astronomy", "Will be the Next Great", "Scientific Frontier")
@@ -212,12 +193,6 @@ def _long_headline(page) -> None:
     for k, line in enumerate(HEADLINE):
         page.insert_text((250, 190 + 25 * k), line, fontsize=21, fontname="tiro")
     write_lines(page, 250, 260, [8] * 12, PARAGRAPH.split(), size=10, lead=13, start=5)
-
-
-def test_a_headline_set_large_may_take_three_long_lines(tmp_path):
-    doc = one_page(tmp_path, _long_headline)
-    got, last, first = drag_across(doc, lambda r: r[3] < 150, lambda r: r[1] > 245)
-    assert got == f"{last} {' '.join(HEADLINE)} {first}"
 
 
 # One line of the AEA's page 2 as extracted: its words in parentheses boxed twice as tall.
@@ -249,12 +224,6 @@ def _column_goes_on_beside_a_heading(page) -> None:
     write_lines(page, 36, 45, [7] * 24, PARAGRAPH.split(), size=11, lead=13)
     write_lines(page, 312, 28, [7] * 2, PARAGRAPH.split(), size=11, lead=13, start=5)
     write_lines(page, 312, 72, [7] * 20, PARAGRAPH.split(), size=11, lead=13, start=2)
-
-
-def test_a_columns_first_lines_level_with_the_others_heading_are_no_running_head(tmp_path):
-    doc = one_page(tmp_path, _column_goes_on_beside_a_heading)
-    quote, first, last = across_columns(doc, split=306)
-    assert quote == f"{first} {last}"
 
 
 def _two_letters(page) -> None:
@@ -380,3 +349,36 @@ def test_small_print_under_a_boxed_abstract_is_left_out_however_much(tmp_path):
     doc = one_page(tmp_path, _boxed_abstract_over_much_small_print)
     got, last, first = drag_across(doc, lambda r: r[3] < 200, lambda r: r[1] > 352 and r[0] < 300)
     assert got == f"{last} Introduction {first}"
+
+
+@pytest.mark.parametrize(
+    ("draw", "split", "right_below"),
+    [
+        (_five_line_affiliations, 306, 300),
+        (_summary_over_smaller_columns, 300, 600),
+        (_column_goes_on_beside_a_heading, 306, 0),
+    ],
+    ids=[
+        "authors-over-five-centred-lines-are-title-matter",
+        "a-columns-text-beside-text-in-its-style-is-no-note",
+        "first-lines-beside-the-other-columns-heading-are-no-running-head",
+    ],
+)
+def test_a_drag_across_the_column_break_reads_the_columns_alone(tmp_path, draw, split, right_below):
+    doc = one_page(tmp_path, draw)
+    quote, first, last = across_columns(doc, split=split, right_below=right_below)
+    assert quote == f"{first} {last}"
+
+
+@pytest.mark.parametrize(
+    ("draw", "above", "below", "heading"),
+    [
+        (_question_on_a_band, 165, 245, "What if you don't recover from your injury as planned?"),
+        (_long_headline, 150, 245, " ".join(HEADLINE)),
+    ],
+    ids=["a-question-of-three-lines-on-a-band", "a-headline-of-three-long-lines-set-large"],
+)
+def test_a_heading_between_a_drags_ends_is_read(tmp_path, draw, above, below, heading):
+    doc = one_page(tmp_path, draw)
+    got, last, first = drag_across(doc, lambda r: r[3] < above, lambda r: r[1] > below)
+    assert got == f"{last} {heading} {first}"
