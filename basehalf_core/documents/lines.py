@@ -382,12 +382,11 @@ def _continues(
     em = max(size, cur.size, 1.0)
     # On one baseline the bottoms agree; a single glyph of the same size whose box reaches far
     # under it (a math symbol font's "E", 7 points under the line) agrees at the top instead.
-    tall = max((u, last), key=lambda t: t.rect[3] - t.rect[1])
-    symbol = abs(size - cur.size) <= 0.1 * em and len(tall.text.strip()) <= 2
-    if abs(u.rect[3] - last.rect[3]) > 0.3 * em and not (
-        symbol and abs(u.rect[1] - last.rect[1]) <= 0.15 * em
-    ):
-        return False
+    if abs(u.rect[3] - last.rect[3]) > 0.3 * em:
+        tall = max((u, last), key=lambda t: t.rect[3] - t.rect[1])
+        symbol = abs(size - cur.size) <= 0.1 * em and len(tall.text.strip()) <= 2
+        if not (symbol and abs(u.rect[1] - last.rect[1]) <= 0.15 * em):
+            return False
     gap = u.rect[0] - last.rect[2]
     if gap > split_gap * em or u.rect[2] < last.rect[0]:
         return False

@@ -46,9 +46,10 @@ def _shown_pictures(page: pymupdf.Page, log: list, text) -> list:
     edge and shows a rounded 215 × 84 corner of it under the right panel's text: the whole
     placement joined the middle panel's photo into one figure over the right panel's text,
     which was left out as a figure's contents. The log holds a picture's placement, the
-    page's text extraction what its clip shows (at the cost of reading the pictures, so only
-    when a placement reaches past the page or over a block of text). The two list the
-    pictures in the same order; a shown box lies within its placement.
+    page's text extraction what its clip shows: its blocks only, not the "dict" that copies
+    every picture's bytes (3 ms against 220 ms on that flyer), and only when a placement
+    reaches past the page or over a block of text. The two list the pictures in the same
+    order; a shown box lies within its placement.
     """
     placed = [r for kind, r in log if kind == "fill-image"]
     box = page.rect
@@ -63,9 +64,10 @@ def _shown_pictures(page: pymupdf.Page, log: list, text) -> list:
         return log
     with PYMUPDF_LOCK:
         found = page.get_text(
-            "dict", flags=pymupdf.TEXT_PRESERVE_IMAGES | pymupdf.TEXT_MEDIABOX_CLIP
+            "blocks", flags=pymupdf.TEXT_PRESERVE_IMAGES | pymupdf.TEXT_MEDIABOX_CLIP
         )
-    shown = [tuple(b["bbox"]) for b in found["blocks"] if b["type"] == 1]
+    # A block is (x0, y0, x1, y1, text, number, type); type 1 is a picture.
+    shown = [tuple(b[:4]) for b in found if b[6] == 1]
     within = len(shown) == len(placed) and all(
         r[0] - 1 <= v[0] and v[2] <= r[2] + 1 and r[1] - 1 <= v[1] and v[3] <= r[3] + 1
         for r, v in zip(placed, shown, strict=True)

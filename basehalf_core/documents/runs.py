@@ -35,6 +35,8 @@ def make_runs(words: list, vocabulary) -> list[Run]:
         captioned = [w for w in flow if w.role == "body" or w.block in captions]
         if captions and len(captioned) != len(flow):
             groups["captioned"] = captioned
+    # The sizes a drag's smaller end may have for small print to be left out (per page).
+    low, high = small_print_sizes(words)
     for base in ("body", "flow"):
         part = groups.get(base, [])
         styles = [w.style for w in part]
@@ -48,10 +50,9 @@ def make_runs(words: list, vocabulary) -> list[Run]:
         # (Document.select_between): for each size, the words not set smaller than it.
         # Sizes that leave out the same words share one run; only sizes a drag's smaller end
         # can have for the narrowing to apply (see small_print_sizes).
-        sizes = [style_size(s) for s in styles]
-        low, high = small_print_sizes(words)
         if base != "body":
             continue  # only a drag with both ends in running text is narrowed so
+        sizes = [style_size(s) for s in styles]
         kept: set[tuple[int, ...]] = set()
         for size in sorted(s for s in set(sizes) if low <= s <= high):
             small = FOOTNOTE_SIZE_RATIO * size
