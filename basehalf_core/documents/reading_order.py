@@ -301,22 +301,28 @@ def _paragraph_columns(
 ) -> bool:
     """Do ``blocks`` split into columns with a paragraph (of ``lines`` lines or more) set
     alike on each side of the widest gutter?"""
-    columns = gaps([(b.bbox[0] + 0.5, right_ink(b) - 0.5) for b in blocks], min_col_gap)
-    if not columns:
+    gutter = _widest_gutter(blocks, min_col_gap)
+    if gutter is None:
         return False
-    lo, hi = max(columns, key=lambda g: g[1] - g[0])
+    lo, hi = gutter
     left = {b.style for b in blocks if b.lines >= lines and b.bbox[2] <= hi}
     return any(b.lines >= lines and b.bbox[0] >= lo and b.style in left for b in blocks)
+
+
+def _widest_gutter(blocks: list[Block], min_col_gap: float) -> tuple[float, float] | None:
+    """The widest gap across ``blocks`` at least ``min_col_gap`` wide, or None."""
+    columns = gaps([(b.bbox[0] + 0.5, right_ink(b) - 0.5) for b in blocks], min_col_gap)
+    return max(columns, key=lambda g: g[1] - g[0], default=None)
 
 
 def _figure_beside_text(blocks: list[Block], min_col_gap: float) -> bool:
     """Do ``blocks`` split into a column holding only a figure's blocks (its caption) and a
     column with a paragraph (Nature's chart and its caption's first line beside the right
     column's first paragraph: the gap under that line is no gap across the page's text)?"""
-    columns = gaps([(b.bbox[0] + 0.5, right_ink(b) - 0.5) for b in blocks], min_col_gap)
-    if not columns:
+    gutter = _widest_gutter(blocks, min_col_gap)
+    if gutter is None:
         return False
-    lo, hi = max(columns, key=lambda g: g[1] - g[0])
+    lo, hi = gutter
     sides = ([b for b in blocks if b.bbox[2] <= hi], [b for b in blocks if b.bbox[0] >= lo])
     return any(
         figure

@@ -139,24 +139,25 @@ def _other_side_open(heading: Block, blocks: list[Block], cut: float, size: floa
     other = [b for b in blocks if ((b.bbox[0] + b.bbox[2]) / 2 < cut) != left]
     mine = [b for b in blocks if b is not heading and b not in other]
     middle = (heading.bbox[1] + heading.bbox[3]) / 2
+
+    def over(side: list[Block]) -> Block | None:
+        return max((b for b in side if b.bbox[3] <= middle), key=lambda b: b.bbox[3], default=None)
+
+    def under(side: list[Block]) -> Block | None:
+        return min((b for b in side if b.bbox[1] >= middle), key=lambda b: b.bbox[1], default=None)
+
+    ends = [over(other), under(other), over(mine), under(mine)]
+    if None in ends:
+        return False
+    above, below, mine_above, mine_below = ends
     # The two columns are one text's, over and under the heading: the last blocks over it
     # are set alike, and so are the first under it (a résumé's sidebar beside its main
     # column is not).
-    for edge in (
-        lambda side: max((b for b in side if b.bbox[3] <= middle), key=lambda b: b.bbox[3]),
-        lambda side: min((b for b in side if b.bbox[1] >= middle), key=lambda b: b.bbox[1]),
-    ):
-        try:
-            if edge(other).style != edge(mine).style:
-                return False
-        except ValueError:
-            return False
-    above = max((b.bbox[3] for b in other if b.bbox[3] <= middle), default=None)
-    below = min((b.bbox[1] for b in other if b.bbox[1] >= middle), default=None)
-    if above is None or below is None:
+    if above.style != mine_above.style or below.style != mine_below.style:
         return False
-    inside = any(b.bbox[1] < below and b.bbox[3] > above for b in other)
-    return not inside and above <= heading.bbox[1] - size and below >= heading.bbox[3] - 1
+    top, foot = above.bbox[3], below.bbox[1]
+    inside = any(b.bbox[1] < foot and b.bbox[3] > top for b in other)
+    return not inside and top <= heading.bbox[1] - size and foot >= heading.bbox[3] - 1
 
 
 # The heads of a grid's row stand level within this share of their size.

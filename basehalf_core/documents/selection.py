@@ -13,7 +13,14 @@ from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.labels import CAPTION_LABEL
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.reading_order import FLOW_ROLES
-from basehalf_core.documents.text import Run, is_cjk, is_doi, small_print_sizes, style_size
+from basehalf_core.documents.text import (
+    Run,
+    is_cjk,
+    is_doi,
+    small_print_sizes,
+    style_family,
+    style_size,
+)
 from basehalf_core.documents.text_blocks import (
     FOOTNOTE_SIZE_RATIO,
     HEADING_LINES,
@@ -274,7 +281,7 @@ def _paragraphs_in_another_face(words: list[Word], chosen: list[int], kept: set[
             blocks.setdefault(words[k].block, []).append(words[k])
     out = set()
     for ws in blocks.values():
-        family = ws[0].style.rsplit("@", 1)[0].lower()
+        family = style_family(ws[0].style).lower()
         if any(f in family for f in SLANTED) or abs(style_size(ws[0].style) - size) > 0.05 * size:
             continue
         if len({w.line for w in ws}) < FACE_PARAGRAPH_LINES:

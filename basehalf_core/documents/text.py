@@ -263,15 +263,15 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
         return False
     if joined in vocab:
         return True
+    # A compound broken at its own hyphen after another ("works-in-"/"progress",
+    # "state-of-the-"/"art"): typesetters break a hyphenated word only at its hyphens.
+    if len(h) > 1 and "-" in head.rstrip("".join(HYPHENS)) and h[-1] in vocab:
+        return False
     # English writes its self- compounds with a hyphen ("self-"/"selectively"), and closes the
     # words an article, a form of "be", a pronoun or a quantifier opens ("an-"/"other",
     # "be-"/"cause", "with-"/"out", "it-"/"self"): no hyphenated compound starts with one,
     # though both halves are words.
     if h[-1] == "self":
-        return False
-    # A compound broken at its own hyphen after another ("works-in-"/"progress",
-    # "state-of-the-"/"art"): typesetters break a hyphenated word only at its hyphens.
-    if len(h) > 1 and "-" in head.rstrip("-\u00ad\u2010\u2011") and h[-1] in vocab:
         return False
     if h[-1] in CLOSED_HEADS:
         return True

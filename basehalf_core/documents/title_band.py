@@ -330,8 +330,6 @@ def _set_alike(head: Block, other: Block, size: float) -> bool:
     flush left with it (a flyer's panel opens with "WAS WIR / TUN" in 25 points, its second
     head "WAS WIR / MÖGLICH MACHEN" in 19)?"""
     (a0, _, a1, _), (b0, _, b1, _) = head.bbox, other.bbox
-    if other is head:
-        return False
     if other.lines == 1 and other.style == head.style and head.lines == 1:
         return min(abs(a0 - b0), abs(a1 - b1), abs((a0 + a1) - (b0 + b1)) / 2) <= 1
     return (
