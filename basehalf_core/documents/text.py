@@ -303,6 +303,16 @@ def _spaced_level(a, b) -> bool:
     return level and b[0] - a[2] >= LEVEL_GAP * height
 
 
+# Two lines whose characters' heights differ by more than this ratio are set in two sizes.
+LINE_SIZE_RATIO = 1.25
+
+
+def _set_alike(a, b) -> bool:
+    """Are words ``a`` and ``b`` set in about one size (their boxes' heights)?"""
+    ha, hb = a.rect[3] - a.rect[1], b.rect[3] - b.rect[1]
+    return max(ha, hb) <= LINE_SIZE_RATIO * max(min(ha, hb), 1e-6)
+
+
 def join_words(words: list, vocabulary) -> str:
     """Join words in reading order into normalised text (DESIGN §3)."""
     return join(words, vocabulary)[0]
@@ -324,10 +334,17 @@ def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
             # A digit or Latin piece and a CJK one standing level, a gap between (a heading's
             # number set an em before its title, "4  结论"), are no line break: the gap reads
             # as a space. Between two CJK characters a gap is tracking (a letter-spaced
-            # running head, "西 安 交 通"), not a space.
+            # running head, "西 安 交 通"), not a space. Only inside a paragraph or where it
+            # goes on in another block set in the same size (the next column): a heading
+            # ("3 方法") ends where the text under it begins, and a reader sees the break
+            # between them as a space. Its characters stand taller than the text's (a block's
+            # style does not tell: a heading read with the text takes the text's).
             ends = is_cjk(prev.text[-1:]), is_cjk(raw[:1])
             cjk_wrap = (
-                not same_line and any(ends) and (all(ends) or not _spaced_level(prev.rect, w.rect))
+                not same_line
+                and any(ends)
+                and (prev.block == w.block or _set_alike(prev, w))
+                and (all(ends) or not _spaced_level(prev.rect, w.rect))
             )
             # Korean breaks a line inside a word where the line ran out of room without a
             # space character (``Word.broken``): "개" / "정된" is one word, "개정된". Only
