@@ -3,33 +3,46 @@
 A Chinese two-column template (batch 281) sets its headings ("4 实验") larger than the
 text and runs the text on under them. Lines of text without spaces were joined without
 one, also where a heading ended and its text began: "4 实验Suspendisse", "第二段3 方法". A
-line break between two blocks set in different sizes is no wrap inside a paragraph: it
-reads as a space. A paragraph going on in the next block in its own size (the next column)
-still joins without one.
+line break between a CJK character and a Latin or digit piece in two blocks set in different
+sizes is no wrap inside a paragraph: it reads as a space. A paragraph going on in the next
+block in its own size (the next column) still joins without one, and two CJK characters
+never take one (a Chinese report, batch 278, heads its panels "警告" over Chinese text).
+
+A conference's sponsorship slides (batch 290) set four cards two by two, each a tinted title
+bar over a few centred lines in a rounded frame. The cards of two or three lines held no
+paragraph of four lines, so their frames were taken for figures and their text left out of
+every drag. A drawn shape holding one paragraph of full lines in the text's size, ending a
+sentence, under at most one head, is a card: its text is read.
 """
 
 from __future__ import annotations
 
 from conftest import drag
-from pagedraw import one_page
+from pagedraw import one_page, write_lines
 
 CJK = "china-s"
+PARAGRAPH = "we farm the land with care and share the yield with every family"
 
 
-def _chinese_heading(heading_size: float):
+def _chinese_heading(text: str):
     def draw(page) -> None:
         page.insert_text((60, 100), "这是第二段。", fontsize=10.5, fontname=CJK)
-        page.insert_text((60, 130), "3", fontsize=heading_size, fontname="hebo")
-        page.insert_text((60 + heading_size, 130), "方法", fontsize=heading_size, fontname=CJK)
-        page.insert_text((60, 155), "本文采用可视化试验方法。", fontsize=10.5, fontname=CJK)
-        page.insert_text((60, 180), "Quisque ullamcorper placerat.", fontsize=10.5)
+        page.insert_text((60, 130), "3", fontsize=14, fontname="hebo")
+        page.insert_text((74, 130), "方法", fontsize=14, fontname=CJK)
+        page.insert_text((60, 155), text, fontsize=10.5, fontname=CJK)
 
     return draw
 
 
-def test_a_larger_chinese_heading_is_parted_from_its_text_by_a_space(tmp_path):
-    doc = one_page(tmp_path, _chinese_heading(14.0))
-    assert drag(doc, 0, "段", "文") == "段。 3 方法 本文"
+def test_a_larger_chinese_heading_is_parted_from_latin_text_by_a_space(tmp_path):
+    doc = one_page(tmp_path, _chinese_heading("Quisque ullamcorper placerat."))
+    assert drag(doc, 0, "段", "Quisque") == "段。 3 方法 Quisque"
+
+
+def test_chinese_text_under_a_chinese_heading_joins_it_without_a_space(tmp_path):
+    # No space is written between two CJK characters, a heading's break between them or not.
+    doc = one_page(tmp_path, _chinese_heading("本文采用可视化试验方法。"))
+    assert drag(doc, 0, "段", "文") == "段。 3 方法本文"
 
 
 def test_text_without_spaces_goes_on_in_the_next_column_without_one(tmp_path):
@@ -41,3 +54,32 @@ def test_text_without_spaces_goes_on_in_the_next_column_without_one(tmp_path):
     doc = one_page(tmp_path, draw)
     got = drag(doc, 0, "是", "本")
     assert " " not in got and got.startswith("是") and got.endswith("本"), got
+
+
+def _cards(page) -> None:
+    """A slide's two cards side by side: a tinted title bar over two lines of text, in a
+    frame; under them a paragraph of running text."""
+    texts = (
+        (
+            "Put your Business first",
+            "Stand out among the attendees by showing",
+            "your products and your material.",
+        ),
+        (
+            "Recruitment Openings",
+            "The conference has a history of bringing",
+            "smart folks from many backgrounds.",
+        ),
+    )
+    for x, (title, *lines) in zip((60, 320), texts, strict=True):
+        page.draw_rect((x, 100, x + 230, 190), color=(0.6, 0.8, 0.8), width=1, radius=0.05)
+        page.draw_rect((x, 100, x + 230, 125), color=None, fill=(0.7, 0.9, 0.9))
+        page.insert_text((x + 20, 117), title, fontsize=12)
+        for k, line in enumerate(lines):
+            page.insert_text((x + 10, 150 + 14 * k), line, fontsize=10)
+    write_lines(page, 60, 240, [12] * 6, PARAGRAPH.split(), size=10, lead=14)
+
+
+def test_a_card_of_two_lines_under_its_title_bar_is_read_as_text(tmp_path):
+    roles = {w.text: w.role for w in one_page(tmp_path, _cards).words(0)}
+    assert roles["attendees"] != "float" and roles["folks"] != "float", roles

@@ -31,6 +31,7 @@ from basehalf_core.documents.figure_parts import (
     take_in_labels,
 )
 from basehalf_core.documents.grouping import Group, next_block_id, segment_text, split_group
+from basehalf_core.documents.line_pieces import SENTENCE_END
 from basehalf_core.documents.outlines import (
     FRAME_LINE_CHARS,
     frames_of,
@@ -63,6 +64,8 @@ MAX_GRAPHICS = 4000
 # A figure's region holding a paragraph (this many lines, :data:`.outlines.FRAME_LINE_CHARS`
 # characters a line on average) is a frame or column rules around running text.
 FRAME_LINES = 4
+# A card's paragraph is set in the text's size, give or take this share of it.
+CARD_SIZE_SLACK = 0.05
 
 
 def _cluster(rects: list, gap: float) -> list[list[float]]:
@@ -264,6 +267,29 @@ class Drawn(NamedTuple):
     cross_rules: list[tuple]  # rules drawn across: one may part a page's columns
 
 
+def _card(held: list[Group], em: float) -> bool:
+    """Do ``held``, the groups inside a drawn shape, make a card: a short paragraph under
+    at most one head?
+
+    A slide's card (a tinted title bar over two lines of text, in a rounded frame) holds
+    fewer lines than a paragraph, but its text is running text: sentences in the text's size,
+    its lines as full as a paragraph's. A figure's labels or a table's cells are many groups,
+    or short, or set smaller.
+    """
+    prose = [
+        g
+        for g in held
+        if g.block.lines >= 2
+        and abs(g.block.size - em) <= CARD_SIZE_SLACK * em
+        and g.block.chars >= FRAME_LINE_CHARS * g.block.lines
+        and g.block.last_word.endswith(SENTENCE_END)
+    ]
+    if len(prose) != 1 or len(held) > 2:
+        return False
+    # Its head, if any, stands over it (a flyer's links under a paragraph make no card).
+    return all(g.box[3] <= prose[0].box[1] for g in held if g is not prose[0])
+
+
 def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     """Set ``Block.region``: ``box`` inside a filled box, ``float`` for figure and table
     contents (inside a figure region) and for a caption beside one.
@@ -333,7 +359,8 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     def holds_text(r) -> bool:
         # A caption the figure's loose box takes in (a graph's curved arrows reach past it)
         # is no paragraph that makes the region running text: it is the figure's.
-        return any(inside(g, r) and paragraph(g) and id(g) not in captions for g in groups)
+        held = [g for g in groups if inside(g, r) and id(g) not in captions]
+        return any(paragraph(g) for g in held) or _card(held, em)
 
     figures = [r for r in figures if not holds_text(r)] + listings
     figures = join_parts(figures, groups, em, inside, rules)

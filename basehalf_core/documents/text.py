@@ -334,17 +334,24 @@ def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
             # A digit or Latin piece and a CJK one standing level, a gap between (a heading's
             # number set an em before its title, "4  结论"), are no line break: the gap reads
             # as a space. Between two CJK characters a gap is tracking (a letter-spaced
-            # running head, "西 安 交 通"), not a space. Only inside a paragraph or where it
-            # goes on in another block set in the same size (the next column): a heading
-            # ("3 方法") ends where the text under it begins, and a reader sees the break
-            # between them as a space. Its characters stand taller than the text's (a block's
-            # style does not tell: a heading read with the text takes the text's).
+            # running head, "西 安 交 通"), not a space. Nor is one written between CJK
+            # characters where a heading ends and its text begins. Between a CJK character
+            # and a Latin or digit piece a line break joins only inside a paragraph or where
+            # it goes on in another block set in the same size (the next column): a heading
+            # ends where the text under it begins ("3 方法" / "Quisque"), and a reader sees
+            # that break as a space. The heading's characters stand taller than the text's (a
+            # block's style does not tell: a heading read with the text takes the text's).
             ends = is_cjk(prev.text[-1:]), is_cjk(raw[:1])
             cjk_wrap = (
                 not same_line
                 and any(ends)
-                and (prev.block == w.block or _set_alike(prev, w))
-                and (all(ends) or not _spaced_level(prev.rect, w.rect))
+                and (
+                    all(ends)
+                    or (
+                        (prev.block == w.block or _set_alike(prev, w))
+                        and not _spaced_level(prev.rect, w.rect)
+                    )
+                )
             )
             # Korean breaks a line inside a word where the line ran out of room without a
             # space character (``Word.broken``): "개" / "정된" is one word, "개정된". Only
