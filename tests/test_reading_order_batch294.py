@@ -13,6 +13,12 @@ bar over a few centred lines in a rounded frame. The cards of two or three lines
 paragraph of four lines, so their frames were taken for figures and their text left out of
 every drag. A drawn shape holding one paragraph of full lines in the text's size, ending a
 sentence, under at most one head, is a card: its text is read.
+
+A student's paper in the USENIX template (batch 287) sets a program in bold keywords and
+italic names over "Figure 1: Program described in [8]", with no rules and no line numbers:
+nothing drawn made it a figure, and its caption, in the text's face, came into a drag from
+the left column's foot to the right column's text under it. A caption-labelled block right
+under four lines or more set in other faces, none larger than the text, is a float.
 """
 
 from __future__ import annotations
@@ -83,3 +89,37 @@ def _cards(page) -> None:
 def test_a_card_of_two_lines_under_its_title_bar_is_read_as_text(tmp_path):
     roles = {w.text: w.role for w in one_page(tmp_path, _cards).words(0)}
     assert roles["attendees"] != "float" and roles["folks"] != "float", roles
+
+
+PROGRAM = (
+    "function COUNT(N)",
+    "i <- 0",
+    "while i < N do",
+    "i <- i + 2",
+    "end while",
+    "assert i != 41",
+)
+
+
+def _program(page) -> None:
+    """A left column of text; atop the right column a program in bold and oblique lines
+    over its caption "Figure 1: Program described in [8]", then the right column's text."""
+    write_lines(page, 60, 80, [9] * 30, PARAGRAPH.split(), size=10, lead=12)
+    for k, line in enumerate(PROGRAM):
+        font = "hebo" if k % 2 == 0 else "heit"
+        page.insert_text((330 + 10 * (k % 2), 80 + 12 * k), line, fontsize=10, fontname=font)
+    page.insert_text((370, 170), "Figure 1: Program described in [8]", fontsize=10, fontname="tiro")
+    write_lines(page, 320, 200, [9] * 20, PARAGRAPH.split(), size=10, lead=12, start=3)
+
+
+def test_the_caption_of_a_program_set_in_other_faces_is_left_out_of_a_drag(tmp_path):
+    doc = one_page(tmp_path, _program)
+    words = doc.words(0)
+    start = max((w for w in words if w.rect[0] < 300), key=lambda w: (w.rect[1], w.rect[0]))
+    end = min(
+        (w for w in words if w.rect[0] > 300 and w.rect[1] > 190),
+        key=lambda w: (w.rect[1], w.rect[0]),
+    )
+    quote = doc.passage(0, doc.select_between(0, start.index, end.index)).quote
+    assert quote.startswith(start.text) and quote.endswith(end.text), quote
+    assert "Figure" not in quote and "COUNT" not in quote, quote

@@ -559,3 +559,53 @@ def caption_groups(labelled: list[Group], groups: list[Group]) -> set[int]:
                 found.add(id(g))
                 chain.append(g)
     return found
+
+
+# A figure set as text stacks at least this many lines over its caption.
+TEXT_FIGURE_LINES = 4
+
+
+def captions_of_text_figures(groups: list[Group], em: float, paragraph) -> None:
+    """Read as a float the caption of a figure drawn with no drawing, set as text in faces
+    other than the text's.
+
+    A student's paper sets its program in bold keywords and italic names over "Figure 1:
+    Program described in [8]" (algorithmic's style, no rules, no line numbers): nothing is
+    drawn, so no figure region holds it, and its caption, set in the text's face, was read
+    in a drag past it (the program's own lines, in other faces, were left out). A
+    caption-labelled block of at most three lines is a float when the blocks stacked right
+    over it, each at most :data:`CAPTION_NEAR` ems over the next and across some of its
+    width, hold :data:`TEXT_FIGURE_LINES` lines or more, none set in the text's style (the
+    style holding most of the page's letters), none larger than the text (a title or a
+    heading) and none a paragraph (``paragraph``).
+    """
+    weight: dict[str, int] = {}
+    for g in groups:
+        weight[g.block.style] = weight.get(g.block.style, 0) + g.block.chars
+    if not weight:
+        return
+    text_style = max(weight, key=lambda k: weight[k])
+    for cap in groups:
+        if cap.block.region or cap.block.lines > 3 or not CAPTION_LABEL.match(first_line(cap)):
+            continue
+        x0, y0, x1 = cap.box[0], cap.box[1], cap.box[2]
+        lines = 0
+        while lines < TEXT_FIGURE_LINES:
+            over = [
+                g
+                for g in groups
+                if g is not cap
+                and -1 <= y0 - g.box[3] <= CAPTION_NEAR * em
+                and g.box[1] < y0
+                and min(g.box[2], x1) > max(g.box[0], x0)
+            ]
+            if not over:
+                break
+            g = max(over, key=lambda o: o.box[3])
+            b = g.block
+            if b.style == text_style or b.size > em + 0.5 or b.region or paragraph(g):
+                break
+            lines += b.lines
+            y0 = g.box[1]
+        if lines >= TEXT_FIGURE_LINES:
+            cap.block.region = "float"

@@ -17,6 +17,7 @@ from basehalf_core.documents.captions import (
     caption_by_face,
     caption_groups,
     caption_tails,
+    captions_of_text_figures,
     credit_under,
     first_line,
     near,
@@ -317,6 +318,22 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     column_rules = [tuple(pymupdf.Rect(r) * turn) for r in posts]
     cross_rules = [tuple(pymupdf.Rect(r) * turn) for r in rules]
     figures += [r for r in small if captioned(r, labelled, groups, em)]
+
+    def paragraph(g: Group, lines: int = FRAME_LINES) -> bool:
+        # In the text's size: a document's page shown small inside a figure holds paragraphs.
+        # A CJK or Hangul character is as wide as two Latin ones: a Korean column's lines
+        # hold about thirty.
+        wide = FRAME_LINE_CHARS * g.block.lines
+        return (
+            g.block.lines >= lines
+            and g.block.size >= TINY_RATIO * em
+            and (
+                g.block.chars >= wide
+                or g.block.chars + sum(full_width(segment_text(m)) for m in g.segments) >= wide
+            )
+        )
+
+    captions_of_text_figures(groups, em, paragraph)
     # A code listing under (or over) its caption ("Listing 1: DAG definition example") is a
     # float like a figure, though nothing is drawn: a captioned block in a typewriter face,
     # or the lines beside a run of line numbers (with their head). Listings hold no running
@@ -337,20 +354,6 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     def inside(g: Group, r) -> bool:
         cx, cy = (g.box[0] + g.box[2]) / 2, (g.box[1] + g.box[3]) / 2
         return r[0] - 1 <= cx <= r[2] + 1 and r[1] - 1 <= cy <= r[3] + 1
-
-    def paragraph(g: Group, lines: int = FRAME_LINES) -> bool:
-        # In the text's size: a document's page shown small inside a figure holds paragraphs.
-        # A CJK or Hangul character is as wide as two Latin ones: a Korean column's lines
-        # hold about thirty.
-        wide = FRAME_LINE_CHARS * g.block.lines
-        return (
-            g.block.lines >= lines
-            and g.block.size >= TINY_RATIO * em
-            and (
-                g.block.chars >= wide
-                or g.block.chars + sum(full_width(segment_text(m)) for m in g.segments) >= wide
-            )
-        )
 
     mark_frames(groups, frames, page, paragraph)
 
