@@ -19,6 +19,11 @@ italic names over "Figure 1: Program described in [8]", with no rules and no lin
 nothing drawn made it a figure, and its caption, in the text's face, came into a drag from
 the left column's foot to the right column's text under it. A caption-labelled block right
 under four lines or more set in other faces, none larger than the text, is a float.
+
+GENETICS (batch 293) sets a caption's label in a bold sans and its words in the text's
+serif; the caption's block takes the label's style, and its second line, grouped apart in
+the serif, did not go with it: "batch effect removed" came into a drag past the figure. A
+caption's next lines may be set in any face its own lines use.
 """
 
 from __future__ import annotations
@@ -123,3 +128,21 @@ def test_the_caption_of_a_program_set_in_other_faces_is_left_out_of_a_drag(tmp_p
     quote = doc.passage(0, doc.select_between(0, start.index, end.index)).quote
     assert quote.startswith(start.text) and quote.endswith(end.text), quote
     assert "Figure" not in quote and "COUNT" not in quote, quote
+
+
+def _caption_in_two_faces(page) -> None:
+    """A drawn figure atop a column; under it a caption whose label is a bold sans and its
+    words the text's serif, going on on a second line; then the column's text."""
+    page.draw_rect((60, 60, 290, 180), color=(0, 0, 0), fill=(0.8, 0.8, 0.9))
+    page.draw_line((80, 170), (270, 80), color=(0.8, 0, 0), width=2)
+    page.insert_text((60, 195), "Figure 1", fontsize=8.5, fontname="hebo")
+    words = "Hierarchical clustering of the samples with the TSS"
+    page.insert_text((97, 195), words, fontsize=8.5, fontname="tiro")
+    page.insert_text((60, 205), "batch effect removed", fontsize=9, fontname="tiro")
+    write_lines(page, 60, 230, [9] * 20, PARAGRAPH.split(), size=9, lead=11)
+
+
+def test_a_caption_goes_on_in_the_face_of_its_words_not_of_its_label(tmp_path):
+    roles = {w.text: w.role for w in one_page(tmp_path, _caption_in_two_faces).words(0)}
+    assert roles["Hierarchical"] == "float"
+    assert roles["removed"] == "float", roles

@@ -317,11 +317,17 @@ def caption_tails(groups: list[Group]) -> None:
 
 
 def _under(g: Group, cap: Group) -> bool:
-    """``g`` right under ``cap`` from its left edge, in its typeface, going on its
-    unfinished sentence in lower case."""
+    """``g`` right under ``cap`` from its left edge, in one of its typefaces, going on its
+    unfinished sentence in lower case.
+
+    Any face of the caption's own lines counts: GENETICS sets "Figure 1" in a bold sans and
+    the caption's words in the text's serif, and the block takes the label's style.
+    """
     b = cap.block
+    family = style_family(g.block.style)
+    faces = {m.family for m in cap.segments} | {f for m in cap.segments for f, _ in m.words_in}
     return (
-        _one_family(style_family(g.block.style), style_family(b.style))
+        any(_one_family(family, f) for f in faces | {style_family(b.style)})
         and abs(g.box[0] - cap.box[0]) <= b.size
         and -0.3 * b.size <= g.box[1] - cap.box[3] <= TAIL_GAP * b.size
         and not b.last_word.endswith(SENTENCE_ENDS)
