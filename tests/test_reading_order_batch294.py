@@ -24,6 +24,12 @@ GENETICS (batch 293) sets a caption's label in a bold sans and its words in the 
 serif; the caption's block takes the label's style, and its second line, grouped apart in
 the serif, did not go with it: "batch effect removed" came into a drag past the figure. A
 caption's next lines may be set in any face its own lines use.
+
+A French school magazine made in PowerPoint (batch 292) opens a lead with a drop cap "L"
+whose box sits lower than its first line's ("a santé et la"), in one text box with the
+line at its foot: it was read after the first line, inside a drag starting on "santé". The
+cap may share its block with a line far shorter than it, and its first line's box may
+rise a line's height over the cap's top.
 """
 
 from __future__ import annotations
@@ -146,3 +152,23 @@ def test_a_caption_goes_on_in_the_face_of_its_words_not_of_its_label(tmp_path):
     roles = {w.text: w.role for w in one_page(tmp_path, _caption_in_two_faces).words(0)}
     assert roles["Hierarchical"] == "float"
     assert roles["removed"] == "float", roles
+
+
+def _drop_cap(page) -> None:
+    """A lead of three short lines opened by a drop cap "L" two lines tall, its box set
+    lower than the first line's; a column of text to its right."""
+    page.insert_text((76, 404), "L", fontsize=36, fontname="tiro")
+    page.insert_text((98, 373), "a santé et la", fontsize=11, fontname="tiro")
+    page.insert_text((98, 395), "sécurité sont", fontsize=11, fontname="tiro")
+    page.insert_text((98, 417), "essentielles en", fontsize=11, fontname="tiro")
+    page.insert_text((81, 431), "gymnastique.", fontsize=11, fontname="tiro")
+    write_lines(page, 214, 340, [4] * 12, PARAGRAPH.split(), size=11, lead=21.6)
+
+
+def test_a_drop_cap_lower_than_its_first_line_opens_it(tmp_path):
+    doc = one_page(tmp_path, _drop_cap)
+    assert (
+        drag(doc, 0, "santé", "gymnastique.")
+        == "santé et la sécurité sont essentielles en gymnastique."
+    )
+    assert drag(doc, 0, "L", "santé") == "La santé"

@@ -295,10 +295,21 @@ def _join_drop_caps(words: list[Word]) -> None:
     for k, cap in enumerate(words):
         if len(cap.text) != 1 or not cap.text.isalpha():
             continue
-        if any(w.block == cap.block for w in words[max(k - 1, 0) : k + 2] if w is not cap):
-            continue  # not a block of its own
         _cx0, cy0, cx1, cy1 = cap.rect
         tall = cy1 - cy0
+        prev = words[k - 1] if k else None
+        after = words[k + 1] if k + 1 < len(words) else None
+        # Its own block, or the head of a line whose next word stands far shorter (a slide's
+        # text box holds the cap on the line of the text beside its foot): a word set in
+        # the line's own size is a word of a heading or of the text.
+        if prev is not None and (prev.block, prev.line) == (cap.block, cap.line):
+            continue
+        if (
+            after is not None
+            and (after.block, after.line) == (cap.block, cap.line)
+            and DROP_CAP_RATIO * (after.rect[3] - after.rect[1]) > tall
+        ):
+            continue
         for j, nxt in enumerate(words):
             nx0, ny0, _nx1, ny1 = nxt.rect
             if j == k or nxt.role != cap.role or tall < DROP_CAP_RATIO * max(ny1 - ny0, 1e-6):
@@ -308,7 +319,9 @@ def _join_drop_caps(words: list[Word]) -> None:
                 first
                 # Set flush against it, the word may start a hair inside the cap's box.
                 and -1 <= nx0 - cx1 <= DROP_CAP_GAP * tall
-                and cy0 - 1 <= ny0 <= cy0 + 0.5 * tall
+                # Its line's box may rise a line's ascent over the cap's top (a slide's text
+                # box sets the letter's box lower than the line's).
+                and cy0 - max(ny1 - ny0, 1.0) <= ny0 <= cy0 + 0.5 * tall
             ):
                 moves[k] = j
                 break
