@@ -30,12 +30,21 @@ whose box sits lower than its first line's ("a santé et la"), in one text box w
 line at its foot: it was read after the first line, inside a drag starting on "santé". The
 cap may share its block with a line far shorter than it, and its first line's box may
 rise a line's height over the cap's top.
+
+Hackathon workshop slides (batch 298) set an intro over a grid of four boxes, each with a
+head on its top edge; the right box's head ("3. Focus on the problem", in the intro's size)
+came out as the intro's last line and was read before the first box. The lines of a block
+that reach into a box, under lines that stand over it and reach out past its sides, are a
+block of their own.
 """
 
 from __future__ import annotations
 
+import pymupdf
 from conftest import drag
 from pagedraw import one_page, write_lines
+
+from basehalf_core.documents.document import open_document
 
 CJK = "china-s"
 PARAGRAPH = "we farm the land with care and share the yield with every family"
@@ -172,3 +181,43 @@ def test_a_drop_cap_lower_than_its_first_line_opens_it(tmp_path):
         == "santé et la sécurité sont essentielles en gymnastique."
     )
     assert drag(doc, 0, "L", "santé") == "La santé"
+
+
+def _slide_of_boxes(path):
+    """A 16:9 slide: an intro over four filled boxes, each with a head on its top edge; the
+    right box's head is set in one text object with the intro, so it comes out as the
+    intro's last line."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=1440, height=810)
+    for x0, y0 in ((63, 237), (725, 239), (63, 531), (725, 537)):
+        page.draw_rect(
+            (x0, y0, x0 + 583, y0 + 254), color=(0.2, 0.4, 0.8), fill=(0.3, 0.6, 0.9), radius=0.1
+        )
+    writer = pymupdf.TextWriter(page.rect)
+    font = pymupdf.Font("helv")
+    intro = (
+        "Good hackathon projects start with a strong idea that is interesting and new, but",
+        "takes into consideration the limited time-frame and resources.",
+    )
+    writer.append((63, 150), intro[0], font=font, fontsize=30)
+    writer.append((63, 187), intro[1], font=font, fontsize=30)
+    writer.append((865, 248), "3. Focus on the problem", font=font, fontsize=30)
+    writer.write_text(page)
+    for x, y, head in (
+        (234, 250, "1. Brainstorming"),
+        (222, 546, "2. Narrow it down"),
+        (907, 546, "4. Define it"),
+    ):
+        page.insert_text((x, y), head, fontsize=30)
+    for k, (x, y) in enumerate(((106, 300), (785, 290), (109, 600), (782, 590))):
+        for j in range(4):
+            page.insert_text(
+                (x, y + j * 30), f"item {k + 1} line {j + 1} of the box's list", fontsize=25
+            )
+    doc.save(path)
+    return open_document(path)
+
+
+def test_a_box_head_grouped_with_the_intro_over_it_is_read_with_its_box(tmp_path):
+    doc = _slide_of_boxes(tmp_path / "slide.pdf")
+    assert drag(doc, 0, "resources.", "Brainstorming") == "resources. 1. Brainstorming"

@@ -328,7 +328,9 @@ def _apart_from_above(b: Block, blocks: list[Block], roles: dict, body_size: flo
             and o.bbox[1] < b.bbox[1]
             and o.bbox[3] <= b.bbox[1] + 0.5 * body_size  # line boxes set tight may overlap
             and x_overlap(o, b)
-            and o.size >= FOOTNOTE_SIZE_RATIO * body_size
+            # Small print is no text a footer sits apart from, unless the line is set in
+            # its size (a slide's list in 22 points over 30-point text goes on in 22).
+            and (o.size >= FOOTNOTE_SIZE_RATIO * body_size or abs(o.size - b.size) <= 0.5)
         ),
         key=lambda o: o.bbox[3],
     )

@@ -395,6 +395,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     if figures:
         groups[:] = split_fused_captions(groups, figures, em, rot, paragraph)
         figures = take_in_labels(figures, groups, em, inside, paragraph)
+    _split_at_box_tops(groups, boxes, rot)
     headings = [(g, r) for g in groups for r in banners if inside(g, r)]
     # A drawn table's own rule (its bottom rule, a paragraph right under it) is no footnote
     # rule; the pairs of rules that only place captions are not looked at (a footnote rule
@@ -616,6 +617,58 @@ def _split_at_rule(groups: list[Group], r, rot: tuple, table: float = 0.0) -> bo
                 groups[n : n + 1] = [text, note]
                 return True
     return False
+
+
+# A line reaches into a box when at least this share of its height lies under the box's top
+# (a head set on the top edge as a tab reaches in by half).
+BOX_TOP_SHARE = 0.25
+
+
+def _split_at_box_tops(groups: list[Group], boxes: list, rot: tuple) -> None:
+    """Split off the last lines of a block that stand inside a box its other lines stand
+    over.
+
+    A slide's intro runs over a grid of boxes, and the head on the top edge of the right
+    box ("3. Focus on the problem", set in the intro's size) comes out as the intro's last
+    line: read with the intro, before the first box. Lines lying inside a box (reaching into
+    it by :data:`BOX_TOP_SHARE` of their height at least), under lines standing over its
+    top, are a block of their own (then the box's), when the lines over it reach out past
+    the box's sides: a box's own head stands over it within them. A picture's box behind a
+    paragraph holds none of its lines whole.
+    """
+
+    def reaches_in(m, r) -> bool:
+        return m.box[3] - r[1] >= BOX_TOP_SHARE * (m.box[3] - m.box[1])
+
+    n = 0
+    while n < len(groups):
+        g = groups[n]
+        members = g.segments
+        for r in boxes:
+            inner = [
+                r[0] - 1 <= m.box[0]
+                and m.box[2] <= r[2] + 1
+                and reaches_in(m, r)
+                and m.box[1] <= r[3]
+                for m in members
+            ]
+            k = inner.index(True) if True in inner else 0
+            over = members[:k]
+            if (
+                k
+                and all(inner[k:])
+                and members[k].box[1] < r[1]  # a head on the box's top edge, as a tab
+                and not any(reaches_in(m, r) for m in over)
+                # The lines over it reach out past its sides: no head of its own.
+                and (
+                    min(m.box[0] for m in over) < r[0] - g.block.size
+                    or max(m.box[2] for m in over) > r[2] + g.block.size
+                )
+            ):
+                head, tail = split_group(g, over, members[k:], rot, next_block_id(groups), 1)
+                groups[n : n + 1] = [head, tail]
+                break
+        n += 1
 
 
 def _mid(m) -> float:
