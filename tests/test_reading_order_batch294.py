@@ -36,6 +36,11 @@ head on its top edge; the right box's head ("3. Focus on the problem", in the in
 came out as the intro's last line and was read before the first box. The lines of a block
 that reach into a box, under lines that stand over it and reach out past its sides, are a
 block of their own.
+
+A WCSP paper (batch 295) sets "SNR(dB)" under each plot's tick labels, in the text's font
+and size, outside the plot's region: a drag under a row of plots read "SNR(dB) SNR(dB)".
+A line of a few words centred under a figure, right under what is read as the figure's,
+is the figure's.
 """
 
 from __future__ import annotations
@@ -221,3 +226,20 @@ def _slide_of_boxes(path):
 def test_a_box_head_grouped_with_the_intro_over_it_is_read_with_its_box(tmp_path):
     doc = _slide_of_boxes(tmp_path / "slide.pdf")
     assert drag(doc, 0, "resources.", "Brainstorming") == "resources. 1. Brainstorming"
+
+
+def _plot_over_a_column(page) -> None:
+    """A plot atop the left column: a framed curve, tick labels under it, and its axis title
+    "SNR(dB)" in the text's face and size; the column's text under it."""
+    page.draw_rect((90, 80, 290, 200), color=(0, 0, 0), width=0.8)
+    page.draw_polyline([(95, 190), (150, 150), (200, 120), (285, 90)], color=(0, 0, 1), width=1)
+    for k, tick in enumerate(("0", "5", "10", "15", "20")):
+        page.insert_text((88 + 48 * k, 212), tick, fontsize=8, fontname="helv")
+    page.insert_text((170, 226), "SNR(dB)", fontsize=10, fontname="tiro")
+    page.insert_text((60, 250), "Fig. 2. Accuracy of the classifier against the SNR.", fontsize=8)
+    write_lines(page, 60, 280, [9] * 30, PARAGRAPH.split(), size=10, lead=12)
+
+
+def test_an_axis_title_under_a_plots_tick_labels_is_the_plots(tmp_path):
+    roles = {w.text: w.role for w in one_page(tmp_path, _plot_over_a_column).words(0)}
+    assert roles["SNR(dB)"] == "float", roles

@@ -70,6 +70,44 @@ def panel_labels(groups: list[Group], figures: list, em: float) -> None:
         if any(near(g.box, r, reach) for r in figures):
             b.region = "float"
 
+    _axis_titles(groups, figures, em)
+
+
+# An axis title is one line of at most this many words.
+AXIS_TITLE_WORDS = 3
+
+
+def _axis_titles(groups: list[Group], figures: list, em: float) -> None:
+    """Read a plot's axis title, set under the row of its tick labels, as the plot's.
+
+    An IEEE paper sets "SNR(dB)" in the text's own font and size under each plot's tick
+    labels, outside the plot's region: a drag from the left column's foot to the right
+    column's top, under a row of four plots, read "SNR(dB) SNR(dB)". One line of at most
+    :data:`AXIS_TITLE_WORDS` words, no caption, centred within a figure's width and at most
+    half a line under a block already read as that figure's (its tick labels), is ``float``.
+    """
+    floats = [g for g in groups if g.block.region == "float"]
+    for g in groups:
+        b = g.block
+        if b.region or b.lines != 1 or CAPTION_LABEL.match(first_line(g)):
+            continue
+        if len(segment_text(g.segments[0]).split()) > AXIS_TITLE_WORDS or len(g.segments) != 1:
+            continue
+        x0, y0, x1, _y1 = g.box
+        middle = (x0 + x1) / 2
+        for r in figures:
+            if not r[0] <= middle <= r[2] or not 0 <= y0 - r[3] <= 2 * em:
+                continue
+            if any(
+                0 <= y0 - f.box[3] <= 0.5 * b.size
+                and min(f.box[2], x1) > max(f.box[0], x0)
+                and r[0] - em <= f.box[0]
+                and f.box[2] <= r[2] + em
+                for f in floats
+            ):
+                b.region = "float"
+                break
+
 
 # A tick label: a number ("7", "0.25", "−0.4", "40%").
 TICK = re.compile(r"[−-]?\d+([.,]\d+)?%?")
