@@ -189,6 +189,9 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
         ("works-in-", "progress.", {"works", "in"}, False),
         ("Squeeze-and-", "excitation", {"squeeze", "and"}, False),
         ("self-evi-", "dent", {"self"}, True),  # ... a word broken inside one does not
+        # a review copy's line number printed between a line's "use-" and the next line's
+        # "ful" makes no word of "ful"
+        ("use-", "ful", line_vocabulary(["we use them", "models are use-", "037", "ful"]), True),
     ],
 )
 def test_a_line_end_hyphen_joins_by_the_documents_own_words(head, tail, vocabulary, joins):

@@ -41,6 +41,11 @@ A WCSP paper (batch 295) sets "SNR(dB)" under each plot's tick labels, in the te
 and size, outside the plot's region: a drag under a row of plots read "SNR(dB) SNR(dB)".
 A line of a few words centred under a figure, right under what is read as the figure's,
 is the figure's.
+
+A CogSci paper (batch 301) draws its Figure 1 as a bar 8 points tall between its labels,
+"Target concept T" over it, "0" and "1" under it: lower than an em, the bar made no figure,
+and its caption was read in a drag from the left column's foot to the right column's text
+under it. A drawing half an em tall may be a figure by its caption.
 """
 
 from __future__ import annotations
@@ -243,3 +248,23 @@ def _plot_over_a_column(page) -> None:
 def test_an_axis_title_under_a_plots_tick_labels_is_the_plots(tmp_path):
     roles = {w.text: w.role for w in one_page(tmp_path, _plot_over_a_column).words(0)}
     assert roles["SNR(dB)"] == "float", roles
+
+
+def _bar_figure(page) -> None:
+    """Atop the right column, a bar 8 points tall between its labels, and its caption under
+    it; the left column's text and the right column's under the caption."""
+    write_lines(page, 54, 80, [9] * 50, PARAGRAPH.split(), size=10, lead=12)
+    page.insert_text((408, 80), "Target concept T", fontsize=7, fontname="helv")
+    page.draw_rect((319, 82, 554, 90), color=(0, 0, 0), width=0.5)
+    page.draw_rect((407, 82, 466, 90), color=(0, 0, 0), fill=(0, 0, 0))
+    page.insert_text((318, 100), "0", fontsize=7, fontname="helv")
+    page.insert_text((552, 100), "1", fontsize=7, fontname="helv")
+    page.insert_text(
+        (315, 125), "Figure 1: The target concept T is a subset of the concept S.", fontsize=9
+    )
+    write_lines(page, 315, 160, [9] * 40, PARAGRAPH.split(), size=10, lead=12, start=4)
+
+
+def test_the_caption_of_a_bar_half_an_em_tall_is_the_bars(tmp_path):
+    roles = {w.text: w.role for w in one_page(tmp_path, _bar_figure).words(0)}
+    assert roles["concept"] == roles["subset"] == "float", roles

@@ -163,8 +163,9 @@ def _graphics(
     clusters = _cluster([r for r in marks if r not in gutters and r not in bars], 0.5 * em)
     figures = [r for r in clusters if sized(r, 2, 2)]
     # Lower than two ems, a drawing is a figure only with a caption beside it (a line of
-    # text boxed by four rules: LaTeX's \fbox), which mark_regions looks for.
-    small = [r for r in clusters if not sized(r, 2, 2) and sized(r, 2, 1)]
+    # text boxed by four rules: LaTeX's \fbox; a bar half an em tall between its labels, a
+    # search space drawn as a line), which mark_regions looks for.
+    small = [r for r in clusters if not sized(r, 2, 2) and sized(r, 2, SMALL_FIGURE_EMS)]
     figures += ruled_tables(rules, em, captions, joints)
     return figures, small, boxes, rules, frames_of(frames, em), posts, pictures
 
@@ -193,6 +194,8 @@ def _number_square(box, groups: list[Group], em: float, inside) -> bool:
     )
 
 
+# A drawing lower than two ems but at least this many tall may be a figure by its caption.
+SMALL_FIGURE_EMS = 0.5
 # A filled box at least this share of the page's width is its background.
 BACKGROUND_WIDTH = 0.9
 # A fill as wide, an em to this many ems tall, is a bar across the page (a thinner one is a

@@ -184,7 +184,9 @@ def line_vocabulary(lines: list[str]) -> set[str]:
         vocab.update(found[start:end])
         for head, tail in _COMPOUND_RE.findall(low):
             vocab.update((f"{head}-{tail}", f"-{tail}"))
-        skip_first = broken
+        # A line without words between the two halves (a review copy's line number, "037",
+        # printed between a line's end and the next line) does not end the wait.
+        skip_first = broken or (skip_first and not found)
     return vocab
 
 
