@@ -46,6 +46,11 @@ A CogSci paper (batch 301) draws its Figure 1 as a bar 8 points tall between its
 "Target concept T" over it, "0" and "1" under it: lower than an em, the bar made no figure,
 and its caption was read in a drag from the left column's foot to the right column's text
 under it. A drawing half an em tall may be a figure by its caption.
+
+A GENETICS-template manuscript (batch 301) numbers its lines in the margin; under a figure
+and its caption, the numbered lines of the column were taken for a numbered listing
+captioned by the figure's caption, and read as a float. A caption that is already a
+figure's captions no listing.
 """
 
 from __future__ import annotations
@@ -268,3 +273,20 @@ def _bar_figure(page) -> None:
 def test_the_caption_of_a_bar_half_an_em_tall_is_the_bars(tmp_path):
     roles = {w.text: w.role for w in one_page(tmp_path, _bar_figure).words(0)}
     assert roles["concept"] == roles["subset"] == "float", roles
+
+
+def _numbered_column_under_a_figure(page) -> None:
+    """A figure drawn across the page, its caption under it, and under that the left
+    column's lines, each numbered in the margin in small print."""
+    page.draw_rect((64, 48, 554, 270), color=(0, 0, 0), fill=(0.7, 0.8, 0.7))
+    page.insert_text(
+        (48, 294), "Figure 1 Phosphorus distribution for maize and sorghum samples", fontsize=8.5
+    )
+    for k in range(12):
+        page.insert_text((34, 326 + 11 * k), str(k + 1), fontsize=4.5, fontname="helv")
+    write_lines(page, 48, 326, [9] * 12, PARAGRAPH.split(), size=9, lead=11)
+
+
+def test_margin_line_numbers_under_a_figures_caption_make_no_listing(tmp_path):
+    roles = {w.text: w.role for w in one_page(tmp_path, _numbered_column_under_a_figure).words(0)}
+    assert roles["farm"] == roles["yield"] == "body", roles

@@ -150,7 +150,9 @@ LISTING_LEAD = 0.5
 LISTING_INDENT = 4.0
 
 
-def numbered_listings(groups: list[Group], em: float, labelled: list[Group]) -> list:
+def numbered_listings(
+    groups: list[Group], em: float, labelled: list[Group], figures: list = ()
+) -> list:
     """Regions of captioned listings whose lines are numbered: pseudocode or code set as text.
 
     An algorithm (algorithm2e's, with no rules) or a code listing numbers its lines in a
@@ -160,7 +162,9 @@ def numbered_listings(groups: list[Group], em: float, labelled: list[Group]) -> 
     :data:`LISTING_NUMBERS` numbers counting up by one, each opening its line, set smaller
     than the text, their right edges aligned, makes a region from the numbers to the right
     end of the lines beside them, grown up over the lines set close above (its Input and
-    Output); it is a float when a caption stands right under or over it.
+    Output); it is a float when a caption stands right under or over it that is no caption
+    of one of ``figures`` already (a review copy numbers its lines in the margin, and the
+    column under a figure's caption is no listing of that caption's).
     """
     numbers = sorted(
         (
@@ -211,6 +215,9 @@ def numbered_listings(groups: list[Group], em: float, labelled: list[Group]) -> 
                 ):
                     y0, x1, grown = g.box[1], max(x1, g.box[2]), True
         r = (x0, y0, x1, y1)
-        if captioned(r, labelled, groups, em):
+        free = [
+            g for g in labelled if not any(caption_beside(g, f, groups, em, False) for f in figures)
+        ]
+        if captioned(r, free, groups, em):
             out.append(r)
     return out

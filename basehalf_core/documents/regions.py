@@ -342,7 +342,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
     # or the lines beside a run of line numbers (with their head). Listings hold no running
     # text, however long their lines (see holds_text below).
     listings = [g.box for g in groups if g.block.fixed and captioned(g.box, labelled, groups, em)]
-    listings += numbered_listings(groups, em, labelled)
+    listings += numbered_listings(groups, em, labelled, figures)
     for r in figures + listings:
         if ruled_top(r, rules):
             while _split_at_rule(groups, (r[0], r[1], r[2], r[1]), rot, table=em):
