@@ -51,6 +51,11 @@ A GENETICS-template manuscript (batch 301) numbers its lines in the margin; unde
 and its caption, the numbered lines of the column were taken for a numbered listing
 captioned by the figure's caption, and read as a float. A caption that is already a
 figure's captions no listing.
+
+A handbook (batch 306) sets its heads ("Provide Soap") in 11-point bold over 12-point text,
+nearly two sizes above the paragraph each opens: a smaller head was read only within a size
+of its paragraph (unless numbered or in capitals), and drags left these out. A one-line
+head in bold throughout, ending no sentence, may stand as far off as a numbered one.
 """
 
 from __future__ import annotations
@@ -290,3 +295,24 @@ def _numbered_column_under_a_figure(page) -> None:
 def test_margin_line_numbers_under_a_figures_caption_make_no_listing(tmp_path):
     roles = {w.text: w.role for w in one_page(tmp_path, _numbered_column_under_a_figure).words(0)}
     assert roles["farm"] == roles["yield"] == "body", roles
+
+
+def _handbook(page) -> None:
+    """Paragraphs in 12 points, each under a head in 11-point bold nearly two sizes above it."""
+    y = 120.0
+    for k, head in enumerate(("Brush Teeth", "Provide Soap", "Remove Waste")):
+        page.insert_text((72, y), head, fontsize=11, fontname="tibo")
+        y = write_lines(
+            page, 72, y + 36, [12] * 3, PARAGRAPH.split(), size=12, lead=18, start=4 * k
+        )
+        y += 28
+
+
+def test_a_bold_head_smaller_than_the_text_two_sizes_over_its_paragraph_is_read(tmp_path):
+    doc = one_page(tmp_path, _handbook)
+    words = doc.words(0)
+    head = next(w for w in words if w.text == "Provide")
+    before = max((w for w in words if w.rect[3] < head.rect[1]), key=lambda w: w.index)
+    after = min((w for w in words if w.rect[1] > head.rect[3]), key=lambda w: w.index)
+    quote = doc.passage(0, doc.select_between(0, before.index, after.index)).quote
+    assert quote == f"{before.text} Provide Soap {after.text}", quote

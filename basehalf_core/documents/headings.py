@@ -429,7 +429,23 @@ def _hangs_on_its_paragraph(
     # so may one in capitals (a leaflet's "GETTING TO THE CENTRE", 10 pt over 11 pt, 1.3
     # sizes); a display heading set larger hangs closer, and so does small print without a
     # section's number (a figure legend's last line, ACM's reference format, a copyright line).
-    far = b.size < size and (bool(SECTION_NUMBER.fullmatch(b.first_word)) or _capitals(b))
+    # So may one set in bold throughout (a handbook's "Provide Soap", 11 pt bold over 12 pt
+    # text, 1.9 sizes above it), ending no sentence, with no picture right over it (whose
+    # italic caption it would be).
+    under_picture = any(
+        0 <= y0 - r[3] <= CENTRED_HEADING_GAP * size and min(r[2], x1) > max(r[0], x0)
+        for r in drawn
+    )
+    far = b.size < size and (
+        bool(SECTION_NUMBER.fullmatch(b.first_word))
+        or _capitals(b)
+        or (
+            b.emphasis
+            and b.lines == 1
+            and not b.last_word.endswith((".", ",", ";"))
+            and not under_picture
+        )
+    )
     reach = CENTRED_HEADING_GAP if far else DISPLAY_HEADING_GAP
 
     def opens(t: Block) -> bool:
