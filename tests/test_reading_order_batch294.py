@@ -56,6 +56,11 @@ A handbook (batch 306) sets its heads ("Provide Soap") in 11-point bold over 12-
 nearly two sizes above the paragraph each opens: a smaller head was read only within a size
 of its paragraph (unless numbered or in capitals), and drags left these out. A one-line
 head in bold throughout, ending no sentence, may stand as far off as a numbered one.
+
+A Japanese flyer (batch 310) letter-spaces its banded heads, "日 程 ・ 会 場", each character a
+word of its own: read with spaces between them. Three single characters or more on a line,
+their gaps alike and none glued to a character set tight beside it, are tracking; a Chinese
+paper's authors padded to one width ("柴若楠 郜 帅 兰江雨") keep their spaces between names.
 """
 
 from __future__ import annotations
@@ -316,3 +321,24 @@ def test_a_bold_head_smaller_than_the_text_two_sizes_over_its_paragraph_is_read(
     after = min((w for w in words if w.rect[1] > head.rect[3]), key=lambda w: w.index)
     quote = doc.passage(0, doc.select_between(0, before.index, after.index)).quote
     assert quote == f"{before.text} Provide Soap {after.text}", quote
+
+
+def _letter_spaced(page) -> None:
+    """A letter-spaced head, its characters 0.6 em apart, over a line of text; a line of
+    authors, the two-character name padded to three characters' width."""
+    writer = pymupdf.TextWriter(page.rect)
+    font = pymupdf.Font("china-s")
+    for k, ch in enumerate("参考文献"):
+        writer.append((160 + 23 * k, 440), ch, font=font, fontsize=14)
+    writer.write_text(page)
+    page.insert_text((95, 470), "本文采用可视化试验方法。", fontsize=10, fontname=CJK)
+    page.insert_text((95, 520), "柴若楠", fontsize=10, fontname=CJK)
+    page.insert_text((135, 520), "郜", fontsize=10, fontname=CJK)
+    page.insert_text((155, 520), "帅", fontsize=10, fontname=CJK)
+    page.insert_text((175, 520), "兰江雨", fontsize=10, fontname=CJK)
+
+
+def test_a_letter_spaced_cjk_head_reads_without_spaces_and_padded_names_with_them(tmp_path):
+    doc = one_page(tmp_path, _letter_spaced)
+    assert drag(doc, 0, "参", "献") == "参考文献"
+    assert drag(doc, 0, "柴", "雨") == "柴若楠 郜帅 兰江雨"

@@ -315,6 +315,42 @@ def _set_alike(a, b) -> bool:
     return max(ha, hb) <= LINE_SIZE_RATIO * max(min(ha, hb), 1e-6)
 
 
+def _single_cjk(w) -> bool:
+    return len(w.text) == 1 and is_cjk(w.text)
+
+
+def _letter_spaced(words: list, k: int) -> bool:
+    """Do ``words[k - 1]`` and ``words[k]`` stand in a letter-spaced run of CJK characters?
+
+    A flyer's banded heading sets "日 程 ・ 会 場" a wide gap apart, each character a word of its
+    own on one line: tracking, not spaces. Three single characters at least, their gaps
+    alike (within a third), make a run, none glued to a character set tight beside it; a
+    name's one space ("林 洋介") does not, nor the gaps between names padded to one width
+    ("柴若楠 郜 帅 兰江雨": only "郜 帅" is one name, "郜帅").
+    """
+    if k < 1 or not (_single_cjk(words[k - 1]) and _single_cjk(words[k])):
+        return False
+    # Neither glued to its other neighbour: the end of a word set tight ("柴若楠" before a
+    # name padded to its width, "郜 帅") is a word's end, and the gap after it a space.
+    after = words[k + 1] if k + 1 < len(words) else None
+    if words[k - 1].glue or (after is not None and after.glue and after.line == words[k].line):
+        return False
+
+    def gap(i: int) -> float | None:
+        a, b = words[i - 1], words[i]
+        if not (_single_cjk(a) and _single_cjk(b)):
+            return None
+        if (a.block, a.line) != (b.block, b.line):
+            return None
+        return b.rect[0] - a.rect[2]
+
+    here = gap(k)
+    for other in (gap(k - 1) if k >= 2 else None, gap(k + 1) if k + 1 < len(words) else None):
+        if here is not None and other is not None and abs(other - here) <= max(here, other) / 3:
+            return True
+    return False
+
+
 def join_words(words: list, vocabulary) -> str:
     """Join words in reading order into normalised text (DESIGN §3)."""
     return join(words, vocabulary)[0]
@@ -367,7 +403,8 @@ def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
                 and bool(_HANGUL_RE.match(prev.text[-1:]) or prev.text[-1:] in _CLOSERS)
                 and bool(_HANGUL_RE.match(raw[:1]))
             )
-            if not (glue_next or (same_line and w.glue) or cjk_wrap or hangul_wrap):
+            tracked = same_line and _letter_spaced(words, k)
+            if not (glue_next or (same_line and w.glue) or cjk_wrap or hangul_wrap or tracked):
                 out.append(" ")
                 pos += 1
         nxt = words[k + 1] if k + 1 < len(words) else None
