@@ -20,7 +20,7 @@ figure's panel letter beside a column of text.
   its headings: a drag from the column's foot to the next column's top read "c e" between
   the two. A lone word of one or two letters set otherwise than the page's text, within a
   text size of a figure's region, is read like the figure
-  (:func:`~basehalf_core.documents.captions.panel_labels`).
+  (:func:`~basehalf_core.documents.figure_labels.panel_labels`).
 
 The pages are made with PyMuPDF in tmp_path.
 """

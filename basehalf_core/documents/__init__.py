@@ -7,6 +7,7 @@ re-anchoring look in, ``pages`` the extraction of one page's words (from the uni
 segments of ``lines``, whose words drawn without spaces ``glued`` cuts, grouped into blocks by
 ``grouping``, whose bullets, line pieces and credit lines ``line_pieces`` puts right, marked by
 ``regions`` from the page's drawings (with ``figure_parts`` growing and joining figures,
+``figure_labels`` telling the panel letters, tick labels and axis titles set round them,
 ``outlines`` telling the tables ruled across and the frames drawn around text, ``captions`` what
 stands beside a figure or table and belongs to it, and ``labels`` the caption labels of every
 language known, ``runaround`` the pieces of lines a picture breaks, ``page_log`` the page's
@@ -33,6 +34,7 @@ __all__ = [
     "document",
     "errors",
     "fetch",
+    "figure_labels",
     "figure_parts",
     "glued",
     "grouping",

@@ -20,11 +20,10 @@ from basehalf_core.documents.captions import (
     captions_of_text_figures,
     credit_under,
     first_line,
-    near,
-    panel_labels,
     split_fused_captions,
     title_over,
 )
+from basehalf_core.documents.figure_labels import near, panel_labels
 from basehalf_core.documents.figure_parts import (
     captioned,
     join_parts,
