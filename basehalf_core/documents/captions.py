@@ -13,7 +13,7 @@ from basehalf_core.documents.grouping import Group, next_block_id, segment_text,
 from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.labels import CAPTION_LABEL
 from basehalf_core.documents.text import style_family
-from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO
+from basehalf_core.documents.text_blocks import FOOTNOTE_SIZE_RATIO, text_style
 
 # A caption standing by itself lies at most this many ems above or under its region, or
 # farther, up to this share of the region's height, with no other text between the two.
@@ -437,28 +437,28 @@ def caption_groups(labelled: list[Group], groups: list[Group]) -> set[int]:
 TEXT_FIGURE_LINES = 4
 
 
-def captions_of_text_figures(groups: list[Group], em: float, paragraph) -> None:
+def captions_of_text_figures(
+    labelled: list[Group], groups: list[Group], em: float, paragraph
+) -> None:
     """Read as a float the caption of a figure drawn with no drawing, set as text in faces
     other than the text's.
 
     A student's paper sets its program in bold keywords and italic names over "Figure 1:
     Program described in [8]" (algorithmic's style, no rules, no line numbers): nothing is
     drawn, so no figure region holds it, and its caption, set in the text's face, was read
-    in a drag past it (the program's own lines, in other faces, were left out). A
-    caption-labelled block of at most three lines is a float when the blocks stacked right
+    in a drag past it (the program's own lines, in other faces, were left out). A block of
+    ``labelled`` (opening with a caption's label) of at most three lines is a float when the
+    blocks stacked right
     over it, each at most :data:`CAPTION_NEAR` ems over the next and across some of its
     width, hold :data:`TEXT_FIGURE_LINES` lines or more, none set in the text's style (the
-    style holding most of the page's letters), none larger than the text (a title or a
-    heading) and none a paragraph (``paragraph``).
+    style covering most of the page, :func:`.text_blocks.text_style`), none larger than the
+    text (a title or a heading) and none a paragraph (``paragraph``).
     """
-    weight: dict[str, int] = {}
-    for g in groups:
-        weight[g.block.style] = weight.get(g.block.style, 0) + g.block.chars
-    if not weight:
+    if not labelled:
         return
-    text_style = max(weight, key=lambda k: weight[k])
-    for cap in groups:
-        if cap.block.region or cap.block.lines > 3 or not CAPTION_LABEL.match(first_line(cap)):
+    text = text_style(g.block for g in groups)
+    for cap in labelled:
+        if cap.block.region or cap.block.lines > 3:
             continue
         x0, y0, x1 = cap.box[0], cap.box[1], cap.box[2]
         lines = 0
@@ -475,7 +475,7 @@ def captions_of_text_figures(groups: list[Group], em: float, paragraph) -> None:
                 break
             g = max(over, key=lambda o: o.box[3])
             b = g.block
-            if b.style == text_style or b.size > em + 0.5 or b.region or paragraph(g):
+            if b.style == text or b.size > em + 0.5 or b.region or paragraph(g):
                 break
             lines += b.lines
             y0 = g.box[1]

@@ -15,6 +15,7 @@ from basehalf_core.documents.captions import first_line
 from basehalf_core.documents.grouping import Group, segment_text
 from basehalf_core.documents.labels import CAPTION_LABEL
 from basehalf_core.documents.text import is_cjk
+from basehalf_core.documents.text_blocks import text_style
 
 __all__ = ["near", "panel_labels"]
 
@@ -42,10 +43,7 @@ def panel_labels(groups: list[Group], figures: list, em: float) -> None:
     parentheses ("(a)", "(iv)") is read so in any style, and so is a short label standing
     right over or under a drawing and centred on it (:func:`_drawing_label`).
     """
-    weight: dict[str, float] = {}
-    for g in groups:
-        weight[g.block.style] = weight.get(g.block.style, 0.0) + g.block.chars * g.block.size**2
-    text_style = max(weight, key=lambda k: weight[k]) if weight else ""
+    text = text_style(g.block for g in groups)
     reach = PANEL_LABEL_REACH * em
     _drawing_labels(groups, figures, reach)
     for g in groups:
@@ -64,7 +62,7 @@ def panel_labels(groups: list[Group], figures: list, em: float) -> None:
         # be set in the text's own style: alone on its line, it is no word of the text.
         tagged = bool(PANEL_TAG.match(words[0])) or _axis_label(words[0])
         if not tagged and (
-            b.style == text_style or len(words[0]) > PANEL_LABEL_CHARS or not words[0].isalpha()
+            b.style == text or len(words[0]) > PANEL_LABEL_CHARS or not words[0].isalpha()
         ):
             continue
         if any(near(g.box, r, reach) for r in figures):

@@ -166,6 +166,10 @@ def numbered_listings(
     of one of ``figures`` already (a review copy numbers its lines in the margin, and the
     column under a figure's caption is no listing of that caption's).
     """
+    # The captions no figure has already: the ones a listing may have.
+    free = [
+        g for g in labelled if not any(caption_beside(g, f, groups, em, False) for f in figures)
+    ]
     numbers = sorted(
         (
             (int(m.units[0].text), m.units[0].rect)
@@ -215,9 +219,6 @@ def numbered_listings(
                 ):
                     y0, x1, grown = g.box[1], max(x1, g.box[2]), True
         r = (x0, y0, x1, y1)
-        free = [
-            g for g in labelled if not any(caption_beside(g, f, groups, em, False) for f in figures)
-        ]
         if captioned(r, free, groups, em):
             out.append(r)
     return out

@@ -43,6 +43,7 @@ from basehalf_core.documents.text_blocks import (
     gaps,
     right_ink,
     split_at,
+    text_style,
     x_overlap,
 )
 from basehalf_core.documents.title_band import (
@@ -65,11 +66,8 @@ def _body_style(body: list[Block], boxes: Sequence[Block] = ()) -> str:
     the running text is in the boxes: the style is then the one covering the most of both,
     not the title's.
     """
-    styles: Counter = Counter()
     paragraphs = any(b.lines >= 2 for b in body)
-    for b in body if paragraphs else [*body, *boxes]:
-        styles[b.style] += b.chars * b.size * b.size
-    return styles.most_common(1)[0][0] if styles else ""
+    return text_style(body if paragraphs else [*body, *boxes])
 
 
 def xy_cut(

@@ -335,7 +335,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
             )
         )
 
-    captions_of_text_figures(groups, em, paragraph)
+    captions_of_text_figures(labelled, groups, em, paragraph)
     # A code listing under (or over) its caption ("Listing 1: DAG definition example") is a
     # float like a figure, though nothing is drawn: a captioned block in a typewriter face,
     # or the lines beside a run of line numbers (with their head). Listings hold no running

@@ -309,7 +309,7 @@ def _spaced_level(a, b) -> bool:
 LINE_SIZE_RATIO = 1.25
 
 
-def _set_alike(a, b) -> bool:
+def _same_size(a, b) -> bool:
     """Are words ``a`` and ``b`` set in about one size (their boxes' heights)?"""
     ha, hb = a.rect[3] - a.rect[1], b.rect[3] - b.rect[1]
     return max(ha, hb) <= LINE_SIZE_RATIO * max(min(ha, hb), 1e-6)
@@ -386,7 +386,7 @@ def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
                 and (
                     all(ends)
                     or (
-                        (prev.block == w.block or _set_alike(prev, w))
+                        (prev.block == w.block or _same_size(prev, w))
                         and not _spaced_level(prev.rect, w.rect)
                     )
                 )
