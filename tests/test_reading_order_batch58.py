@@ -251,7 +251,7 @@ def _note_fused_with_the_text(page) -> None:
 
 def test_a_note_grouped_with_the_paragraph_above_its_rule_is_left_out(tmp_path):
     """A short rule at a block's left edge between two of its lines splits the note under it
-    off the paragraph (``regions._split_at_rule``)."""
+    off the paragraph (``rule_splits.split_at_rule``)."""
     doc = one_page(tmp_path, _note_fused_with_the_text)
     assert drag(doc, 0, "instead", "protocols") == (
         "instead opt for eventually consistent protocols"

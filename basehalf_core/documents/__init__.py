@@ -10,7 +10,8 @@ segments of ``lines``, whose words drawn without spaces ``glued`` cuts, grouped 
 ``figure_labels`` telling the panel letters, tick labels and axis titles set round them,
 ``outlines`` telling the tables ruled across and the frames drawn around text, ``captions`` what
 stands beside a figure or table and belongs to it, and ``labels`` the caption labels of every
-language known, ``runaround`` the pieces of lines a picture breaks, ``page_log`` the page's
+language known, ``rule_splits`` the blocks a footnote rule, a table's top rule or a box's top
+edge runs through, ``runaround`` the pieces of lines a picture breaks, ``page_log`` the page's
 drawings as a reader sees them) and by ``running_heads`` from nearby pages, with the labels hung
 left of their lines read with them by ``hanging``; ``vertical`` reads a page set in columns of CJK;
 ``raw_text`` holds the PyMuPDF lock and the units and styles both read from PyMuPDF's dictionaries;
@@ -55,6 +56,7 @@ __all__ = [
     "reading_order",
     "regions",
     "roles",
+    "rule_splits",
     "runaround",
     "running_heads",
     "runs",
