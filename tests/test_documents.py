@@ -14,7 +14,7 @@ from basehalf_core.documents import anchors, page_search, pages
 from basehalf_core.documents import document as D
 from basehalf_core.documents.document import open_document
 from basehalf_core.documents.reading_order import order_blocks
-from basehalf_core.documents.text import hyphen_joins, line_vocabulary
+from basehalf_core.documents.text import hyphen_joins, is_english, line_vocabulary
 from basehalf_core.documents.text_blocks import Block
 
 
@@ -141,6 +141,11 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
     assert page in [p for p, _ in page_search.search(doc, expected)]
 
 
+# The words of a few lines of English and of French, as a document's vocabulary.
+ENGLISH = line_vocabulary(["The results of this study show that the model is good at it."])
+FRENCH = line_vocabulary(["Les résultats de cette étude montrent que le modèle est bon."])
+
+
 @pytest.mark.parametrize(
     ("head", "tail", "vocabulary", "joins"),
     [
@@ -158,8 +163,8 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
         ("SciB-", "ERT:", {"scibert"}, True),
         ("NSF-", "CCF-0917274.", {"nsfccf"}, False),  # the tail's own hyphen: a compound
         # the document writes "higher-privileged" inside a line: the tail ends compounds
-        ("lower-", "privileged", line_vocabulary(["to higher-privileged code"]), False),
-        ("lower-", "privileged", line_vocabulary(["to higher privileged code"]), True),
+        ("word-", "tokenized", line_vocabulary(["text is sentence-tokenized"]), False),
+        ("word-", "tokenized", line_vocabulary(["text is sentence tokenized"]), True),
         # ... but not after a prefix's few letters: "re-"/"search" beside "beam-search"
         ("re-", "search", line_vocabulary(["a beam-search decoder"]), True),
         # ... unless the document writes this very compound inside a line, also when it
@@ -192,10 +197,26 @@ def test_line_end_hyphens_join_split_words_and_keep_real_hyphens(
         # a review copy's line number printed between a line's "use-" and the next line's
         # "ful" makes no word of "ful"
         ("use-", "ful", line_vocabulary(["we use them", "models are use-", "037", "ful"]), True),
+        # where an English document says nothing, English does: two words that make no word
+        # together are a compound, a word it spells whole was broken in two ...
+        ("high-", "quality", ENGLISH, False),
+        ("egg-", "producing", ENGLISH, False),
+        ("in-", "complete", ENGLISH | {"in", "complete"}, True),
+        ("pre-in-", "dustrial", ENGLISH, True),
+        ("Cur-", "ran", ENGLISH, True),  # ... but a name is made of any syllables
+        ("pro-", "jet", FRENCH, True),  # and a French document's words are not English
     ],
 )
 def test_a_line_end_hyphen_joins_by_the_documents_own_words(head, tail, vocabulary, joins):
     assert hyphen_joins(head, tail, vocabulary) is joins
+
+
+@pytest.mark.parametrize(
+    ("vocabulary", "english"),
+    [(ENGLISH, True), (FRENCH, False), (set(), False), ({"ceci", "est", "un", "test"}, False)],
+)
+def test_a_document_is_english_by_its_words(vocabulary, english):
+    assert is_english(vocabulary) is english
 
 
 def test_a_non_breaking_hyphen_at_a_line_end_is_a_break(tmp_path):
