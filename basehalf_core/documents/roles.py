@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from basehalf_core.documents.line_pieces import SENTENCE_END
 from basehalf_core.documents.page_edges import (
     SENTENCE_ENDS,
     is_footer,
@@ -103,7 +104,7 @@ def assign_roles(
         if b.bbox[1] < 0.5 * page_height:
             continue
         # The marker may come out a block of its own, raised, just left of the note's text.
-        marked = b.first_char in FOOTNOTE_MARKERS or any(
+        marked = (b.first_char in FOOTNOTE_MARKERS and not _numbered_heading(b)) or any(
             abs(f.bbox[1] - b.bbox[1]) <= b.size
             and -0.5 * b.size <= b.bbox[0] - f.bbox[2] <= b.size
             for f in footnotes
@@ -141,6 +142,26 @@ def assign_roles(
         if b.region and not (background and b.region == "box"):
             roles[b.id] = b.region
     return roles
+
+
+# A section's heading takes at most this many lines.
+NUMBERED_HEADING_LINES = 2
+
+
+def _numbered_heading(b: Block) -> bool:
+    """Is ``b`` a section's numbered heading, its number no note's marker?
+
+    MNRAS sets "1 INTRODUCTION" in 9-point bold over a column in 9 points, under an abstract
+    in 10 that makes the page's text size: the heading and its column read as notes at the
+    page's foot. A heading opens with a section's number, is set in bold or italic or ends in
+    capitals, takes a line or two and ends no sentence; a note says something.
+    """
+    return (
+        0 < b.lines <= NUMBERED_HEADING_LINES
+        and b.numbered >= 1
+        and (b.emphasis or (b.last_word.isupper() and sum(c.isalpha() for c in b.last_word) > 1))
+        and not b.last_word.endswith(SENTENCE_END)
+    )
 
 
 # A story's heading is set at least this many times the text's size; notes have none.
