@@ -491,6 +491,7 @@ def _by_frames(
     stand_ins = []
     for box, inner in framed.items():
         styles = Counter(b.style for b in inner)
+        top = min(inner, key=lambda b: (b.bbox[1], b.bbox[0]))
         stand_in = Block(
             id=("frame", box),
             bbox=box,
@@ -499,6 +500,9 @@ def _by_frames(
             chars=sum(b.chars for b in inner),
             lines=sum(b.lines for b in inner),
             style=body_style if body_style in styles else styles.most_common(1)[0][0],
+            # Its own box as its frame: it is one (a grid of cards numbers its frames).
+            frame=box,
+            first_word=top.first_word,
         )
         members[id(stand_in)] = inner
         stand_ins.append(stand_in)

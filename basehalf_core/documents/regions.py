@@ -280,27 +280,56 @@ class Drawn(NamedTuple):
     cross_rules: list[tuple]  # rules drawn across: one may part a page's columns
 
 
-def _card(held: list[Group], em: float) -> bool:
+def _card(held: list[Group], em: float, floor: float = 1 - CARD_SIZE_SLACK) -> bool:
     """Do ``held``, the groups inside a drawn shape, make a card: a short paragraph under
     at most one head?
 
     A slide's card (a tinted title bar over two lines of text, in a rounded frame) holds
-    fewer lines than a paragraph, but its text is running text: sentences in the text's size,
-    its lines as full as a paragraph's. A figure's labels or a table's cells are many groups,
-    or short, or set smaller.
+    fewer lines than a paragraph, but its text is running text: sentences in the text's size
+    (``floor`` of it at least), its lines as full as a paragraph's (a CJK character counting
+    as two Latin ones). A figure's labels or a table's cells are many groups, or short, or
+    set smaller.
     """
     prose = [
         g
         for g in held
         if g.block.lines >= 2
-        and abs(g.block.size - em) <= CARD_SIZE_SLACK * em
-        and g.block.chars >= FRAME_LINE_CHARS * g.block.lines
+        and floor * em <= g.block.size <= (1 + CARD_SIZE_SLACK) * em
+        and g.block.chars + sum(full_width(segment_text(m)) for m in g.segments)
+        >= FRAME_LINE_CHARS * g.block.lines
         and g.block.last_word.endswith(SENTENCE_END)
     ]
     if len(prose) != 1 or len(held) > 2:
         return False
     # Its head, if any, stands over it (a flyer's links under a paragraph make no card).
     return all(g.box[3] <= prose[0].box[1] for g in held if g is not prose[0])
+
+
+# Cards in frames of their own may set their text this share of the page's text size (a
+# flyer's four cards in 8.5 points under a lead in 10.5).
+GRID_CARD_SIZE = 0.75
+
+
+def _framed_cards(held: list[Group], em: float) -> bool:
+    """Do ``held``, the groups inside a figure's region, make cards drawn round: frames
+    each holding a card of its own (a short paragraph under at most one head, set smaller
+    than the text down to :data:`GRID_CARD_SIZE` of it), and most of the region's groups in
+    them?
+
+    A flyer draws four cards two by two, each a head over three lines in 8.5 points in its
+    own rounded frame, its accent bar beside it, under a lead in 10.5: their drawings cluster
+    into one region, which holds no paragraph of four lines, and the cards' text was left out
+    as a figure's.
+    """
+    frames: dict[tuple, list[Group]] = {}
+    for g in held:
+        if g.block.frame:
+            frames.setdefault(g.block.frame, []).append(g)
+    return (
+        bool(frames)
+        and 2 * sum(map(len, frames.values())) >= len(held)
+        and all(_card(inner, em, GRID_CARD_SIZE) for inner in frames.values())
+    )
 
 
 def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
@@ -375,7 +404,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
         # A caption the figure's loose box takes in (a graph's curved arrows reach past it)
         # is no paragraph that makes the region running text: it is the figure's.
         held = [g for g in groups if inside(g, r) and id(g) not in captions]
-        return any(paragraph(g) for g in held) or _card(held, em)
+        return any(paragraph(g) for g in held) or _card(held, em) or _framed_cards(held, em)
 
     figures = [r for r in figures if not holds_text(r)] + listings
     figures = join_parts(figures, groups, em, inside, rules)

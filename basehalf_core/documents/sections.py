@@ -11,6 +11,7 @@ whether both columns stop above it and start again level below it.
 
 from __future__ import annotations
 
+import unicodedata
 from itertools import pairwise
 
 from basehalf_core.documents.headings import SECTION_NUMBER
@@ -162,6 +163,8 @@ def _other_side_open(heading: Block, blocks: list[Block], cut: float, size: floa
 
 # The heads of a grid's row stand level within this share of their size.
 GRID_LEVEL = 0.5
+# A grid read row by row has at least this many rows.
+GRID_ROWS = 2
 
 
 def grid_rows(
@@ -185,29 +188,53 @@ def grid_rows(
     cut = (gutter[0] + gutter[1]) / 2
     edges = [min(b.bbox[1] for b in blocks) - 1, *(sum(r) / 2 for r in rows)]
     edges.append(max(b.bbox[3] for b in blocks) + 1)
-    numbers: list[int] = []
+    numbers: list[int | None] = []
+    first = None  # the foot of the grid's first row
     for lo, hi in pairwise(edges):
         band = [b for b in blocks if lo <= (b.bbox[1] + b.bbox[3]) / 2 < hi]
-        heads = []
-        for side in (lambda b: b.bbox[2] <= cut, lambda b: b.bbox[0] >= cut):
-            own = [b for b in band if side(b) and not b.region]
-            if not own:
-                return None
-            head = min(own, key=lambda b: b.bbox[1])
-            under = [b for b in own if b is not head and b.bbox[1] >= head.bbox[3] - 1]
-            if head.lines != 1 or not under or head.size <= max(b.size for b in under):
-                return None
-            heads.append(head)
-        if abs(heads[0].bbox[1] - heads[1].bbox[1]) > GRID_LEVEL * heads[0].size:
+        if first is None and all(b.bbox[0] < cut < b.bbox[2] for b in band):
+            continue  # a lead across the page over the grid: read first
+        heads = _grid_heads(band, cut)
+        if heads is not None and first is None:
+            first = hi
+        if heads is None:
+            # What lies under two rows of the grid or more (a flyer's fee box under its four
+            # cards) is read after it.
+            if len(numbers) >= 2 * GRID_ROWS:
+                break
             return None
         numbers += [_item_number(h, blocks) for h in heads]
     # The items' numbers run across the rows (1 2 / 3 4): a grid's order is the page's own.
     # Numbered down the columns (1st and 2nd on the left), or not numbered, it is columns.
-    if any(n is None for n in numbers) or numbers != list(
-        range(numbers[0], numbers[0] + len(numbers))
+    if (
+        len(numbers) < 2 * GRID_ROWS
+        or any(n is None for n in numbers)
+        or numbers != list(range(numbers[0], numbers[0] + len(numbers)))
     ):
         return None
-    return split_at(blocks, sum(rows[0]) / 2)
+    return split_at(blocks, first)
+
+
+def _grid_heads(band: list[Block], cut: float) -> list[Block] | None:
+    """The heads of a grid's row, left and right of ``cut``: on each side a head of one line
+    over what it heads, set larger, or a card drawn round (a frame's stand-in, its number
+    its first word), the two level; or None."""
+    heads = []
+    for side in (lambda b: b.bbox[2] <= cut, lambda b: b.bbox[0] >= cut):
+        own = [b for b in band if side(b) and not b.region]
+        if not own:
+            return None
+        if len(own) == 1 and own[0].frame == own[0].bbox:
+            heads.append(own[0])
+            continue
+        head = min(own, key=lambda b: b.bbox[1])
+        under = [b for b in own if b is not head and b.bbox[1] >= head.bbox[3] - 1]
+        if head.lines != 1 or not under or head.size <= max(b.size for b in under):
+            return None
+        heads.append(head)
+    if abs(heads[0].bbox[1] - heads[1].bbox[1]) > GRID_LEVEL * heads[0].size:
+        return None
+    return heads
 
 
 # A grid of cards has at least this many rows of heads, its narrowest column at least this
@@ -316,7 +343,7 @@ def _item_number(head: Block, blocks: list[Block]) -> int | None:
     """The number a head opens with ("2 DO …", "3.") or stands right of, on its line (a
     number on a square of its own), or None."""
     word = head.first_word
-    if not word[:1].isdigit():
+    if _number(word) is None:
         beside = [
             b
             for b in blocks
@@ -328,8 +355,17 @@ def _item_number(head: Block, blocks: list[Block]) -> int | None:
         if not beside:
             return None
         word = max(beside, key=lambda b: b.bbox[2]).first_word
+    return _number(word)
+
+
+def _number(word: str) -> int | None:
+    """The number ``word`` opens with: "3", "3.", "2)", or a circled or otherwise set
+    number of one character ("①", "❷", "⑫"; no digits to ``int``)."""
     digits = word.rstrip(".):")
-    return int(digits) if digits.isdigit() else None
+    if digits.isdecimal():
+        return int(digits)
+    value = unicodedata.numeric(word[:1], None)
+    return int(value) if value is not None and value == int(value) and value > 0 else None
 
 
 def _sides(blocks: list[Block], cut: float, edge, pick) -> tuple[float, float] | None:

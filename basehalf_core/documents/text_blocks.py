@@ -54,7 +54,8 @@ class Block:
         first_word: its first word ("" if none), to spot a section's number.
         banner: it is a heading set on a filled band of its own (a poster's column head).
         frame: the box of the outline drawn around it and other blocks (a poster's section),
-            in displayed page space (None if none).
+            in displayed page space (None if none); a frame's stand-in in the reading order
+            (its blocks read as one) has its own box.
         ink_right: the right edge of its lines' ink where the box says more: a CJK line's
             closing punctuation ("，" "。") sits in the left half of its cell, whose blank
             right half reaches into the gutter (None if the box's edge is the ink's).
