@@ -16,12 +16,26 @@ each a short paragraph under at most one head, set down to three quarters of the
 size, are text. Read as two columns, card ③ came before ②: a grid whose cards are numbered
 across its rows is read row by row also when its cards are frames (their numbers are their
 first words, circled ones too), under a lead across the page and over a box under the grid.
+
+A consultancy's slides (batch 317) set a title of two lines in 44 points over text in 17.5:
+counting characters times size squared, the title covered the most of the slide, so the
+text was under half "the text's size" and read as a figure's small print, and the two
+tinted boxes holding a head and a line each made a figure whose labels were the lead and
+the closing line. A size set in blocks of three lines at most, with a third of the
+characters of the size after it (six points or more), is a title's. Three tinted cards side
+by side, each a head over a line or two, were read heads first, as a row; boxes standing
+level, each a card, are read each whole.
 """
 
 from __future__ import annotations
 
+import pymupdf
+import pytest
 from conftest import drag
-from pagedraw import LEFT, WORDS, one_page, write_lines
+from pagedraw import LEFT, WORDS, block, one_page, write_lines
+
+from basehalf_core.documents.document import open_document
+from basehalf_core.documents.text_blocks import text_size
 
 ABSTRACT_LINES = 30
 
@@ -70,3 +84,75 @@ def test_cards_two_by_two_in_frames_of_their_own_are_text_read_by_their_numbers(
     # over ③ ④), are read row by row.
     assert drag(doc, 0, "ahere.", "bhere.").startswith("ahere. ② Card B head the")
     assert drag(doc, 0, "bhere.", "chere.").startswith("bhere. ③ Card C head")
+
+
+def _slide_of_boxed_cards(page) -> None:
+    """A 16:9 slide: a title of two lines in 44 points, a lead of two lines in 17.5, two
+    tinted boxes side by side, each a head in 22-point bold over a line in 17.5, and a
+    closing line."""
+    page.insert_text((63, 200), "Digital change asks for more", fontsize=44, fontname="tibo")
+    page.insert_text((63, 254), "than technology", fontsize=44, fontname="tibo")
+    write_lines(page, 63, 320, [16, 9], WORDS, size=17.5, lead=29)
+    for k, x in enumerate((63, 585)):
+        page.draw_rect((x, 376, x + 505, 479), color=None, fill=(0.9, 0.87, 0.82))
+        page.insert_text((x + 17, 414), ("Strategy", "Execution")[k], fontsize=22, fontname="tibo")
+        line = ("Business goals and return aligned", "Delivery on time and on budget")[k]
+        page.insert_text((x + 17, 453), line, fontsize=17.5, fontname="tiro")
+    page.insert_text((63, 520), "Success needs both sides at once.", fontsize=17.5)
+
+
+def _slide(tmp_path, draw):
+    doc = pymupdf.open()
+    draw(doc.new_page(width=1152, height=648))
+    path = tmp_path / "slide.pdf"
+    doc.save(path)
+    return open_document(path)
+
+
+def test_boxed_cards_side_by_side_under_a_large_title_are_read_card_by_card(tmp_path):
+    doc = _slide(tmp_path, _slide_of_boxed_cards)
+    quote = drag(doc, 0, "Business", "budget")
+    assert quote == "Business goals and return aligned Execution Delivery on time and on budget"
+
+
+def test_two_tinted_cards_and_the_lines_round_them_are_no_figure(tmp_path):
+    doc = _slide(tmp_path, _slide_of_boxed_cards)
+    roles = {w.text: w.role for w in doc.words(0)}
+    # Under the title's two lines in 44 points, the text in 17.5 is no figure's small print
+    # (the boxes' drawings made a figure whose labels were the lead and the closing line).
+    assert {roles[t] for t in ("Strategy", "Business", "Delivery")} == {"box"}
+    assert {roles[t] for t in ("Success", WORDS[0])} == {"body"}
+
+
+@pytest.mark.parametrize(
+    ("blocks", "size"),
+    [
+        # a slide's title of two lines in 44 points over 17.5-point text
+        (
+            [
+                block(0, (63, 150, 1030, 270), "Lato@44.0", 2),
+                block(1, (63, 300, 1050, 350), "Lato@17.5", 2),
+                block(2, (63, 400, 900, 520), "Lato@17.5", 4),
+            ],
+            17.5,
+        ),
+        # a figure's 4.5-point labels under its 12-point title are no text
+        (
+            [
+                block(0, (400, 100, 560, 150), "Noto@12.0", 3),
+                block(1, (60, 100, 390, 700), "Noto@4.5", 15),
+            ],
+            12.0,
+        ),
+        # a paper's text outnumbers its title anyway
+        (
+            [
+                block(0, (60, 80, 540, 120), "Times@17.0", 2),
+                block(1, (60, 150, 290, 700), "Times@10.0", 50),
+            ],
+            10.0,
+        ),
+    ],
+)
+def test_the_texts_size_is_no_titles(blocks, size):
+    assert text_size(blocks) == size

@@ -437,6 +437,7 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
         groups[:] = split_fused_captions(groups, figures, em, rot, paragraph)
         figures = take_in_labels(figures, groups, em, inside, paragraph)
     split_at_box_tops(groups, boxes, rot)
+    _boxes_as_frames(groups, boxes, turn, inside)
     headings = [(g, r) for g in groups for r in banners if inside(g, r)]
     # A drawn table's own rule (its bottom rule, a paragraph right under it) is no footnote
     # rule; the pairs of rules that only place captions are not looked at (a footnote rule
@@ -479,6 +480,46 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
         panel_labels(groups, figures, em)
     regions = [tuple(pymupdf.Rect(r) * turn) for r in figures + boxes]
     return Drawn(regions, column_rules, cross_rules)
+
+
+def _boxes_as_frames(groups: list[Group], boxes: list, turn: pymupdf.Matrix, inside) -> None:
+    """Read each of a row of boxed cards as one, as what a frame holds (``Block.frame``).
+
+    A slide sets three cards side by side, each a tinted box holding a head over a line or
+    two: the heads stand level across the boxes and were read as a row, before every card's
+    text. Boxes standing level, each holding a head of one line (set larger or in bold or
+    italic) over at most :data:`BOXED_CARD_BLOCKS` blocks under it, none in a frame already,
+    are cards: each is read whole.
+    """
+    cards = []
+    for r in boxes:
+        inner = sorted((g for g in groups if inside(g, r)), key=lambda g: g.box[1])
+        if _boxed_card(inner) and not any(g.block.frame for g in inner):
+            cards.append((r, inner))
+    for r, inner in cards:
+        level = [q for q, _ in cards if q is not r and abs(q[1] - r[1]) <= inner[0].block.size]
+        if not level:
+            continue
+        x0, y0, x1, y1 = pymupdf.Rect(r) * turn
+        for g in inner:
+            g.block.frame = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+# A boxed card holds at most this many blocks under its head.
+BOXED_CARD_BLOCKS = 2
+
+
+def _boxed_card(inner: list[Group]) -> bool:
+    """Do ``inner``, what a box holds from the top down, make a card: a head of one line,
+    set larger than what is under it or in bold or italic, over one or two blocks?"""
+    if not 2 <= len(inner) <= BOXED_CARD_BLOCKS + 1:
+        return False
+    head, under = inner[0], inner[1:]
+    return (
+        head.block.lines == 1
+        and (head.block.emphasis or head.block.size > max(g.block.size for g in under))
+        and all(g.box[1] >= head.box[3] - 1 for g in under)
+    )
 
 
 def _region_under(head: Group, groups: list[Group], em: float) -> str:

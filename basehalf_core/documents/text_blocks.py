@@ -104,11 +104,38 @@ def text_size(blocks) -> float:
     all of its characters, and outvoted the newspaper's text.
     """
     area: Counter = Counter()
+    chars: Counter = Counter()
+    lines: Counter = Counter()  # the most lines a block of that size takes
     for b in blocks:
         x0, y0, x1, y1 = getattr(b, "bbox", None) or b.box  # a block, or a line's segment
         box = (x1 - x0) * (y1 - y0)
-        area[round(b.size * 2) / 2] += min(b.chars * b.size * b.size, BOX_AREA * box)
-    return area.most_common(1)[0][0] if area else 0.0
+        size = round(b.size * 2) / 2
+        area[size] += min(b.chars * b.size * b.size, BOX_AREA * box)
+        chars[size] += b.chars
+        lines[size] = max(lines[size], getattr(b, "lines", 1))
+    ranked = [size for size, _ in area.most_common(2)]
+    if not ranked:
+        return 0.0
+    # A slide's title of two lines in 44 points covers more of it than the 17-point text
+    # under it: set in short blocks only, with a third of the characters of the size after
+    # it, it is a title's size, not the text's.
+    if (
+        len(ranked) == 2
+        and ranked[1] >= MIN_TEXT_SIZE
+        and lines[ranked[0]] <= TITLE_LINES
+        and TITLE_CHARS * chars[ranked[0]] <= chars[ranked[1]]
+    ):
+        return ranked[1]
+    return ranked[0]
+
+
+# A size set in blocks of at most this many lines, with at most this share of the characters
+# of the size covering the next most of the page, is a title's ...
+TITLE_LINES = 3
+TITLE_CHARS = 3
+# ... when that size is at least this many points: a figure's 4.5-point labels under its
+# 12-point title (a paper's page holding only a figure) are no running text.
+MIN_TEXT_SIZE = 6.0
 
 
 def text_style(blocks) -> str:
