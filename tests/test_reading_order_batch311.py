@@ -25,6 +25,14 @@ the closing line. A size set in blocks of three lines at most, with a third of t
 characters of the size after it (six points or more), is a title's. Three tinted cards side
 by side, each a head over a line or two, were read heads first, as a row; boxes standing
 level, each a card, are read each whole.
+
+A US joint doctrine publication (batch 322) sets its executive summary's italic side heads,
+of up to three lines, in a left margin two thirds as wide as its text: the side-head rule
+wanted a margin at most 0.6 of the text's width and heads of two lines, so the margin was
+read as a column before the text. A margin holding nothing but heads of up to three lines,
+each level with a paragraph's first line and set in about the text's size, is a margin of
+side heads however wide (not wider than the text); a title in display type beside a letter
+(a prospectus's spread, batch 298) is none.
 """
 
 from __future__ import annotations
@@ -156,3 +164,40 @@ def test_two_tinted_cards_and_the_lines_round_them_are_no_figure(tmp_path):
 )
 def test_the_texts_size_is_no_titles(blocks, size):
     assert text_size(blocks) == size
+
+
+def _side_heads_in_a_wide_margin(page) -> None:
+    """Paragraphs in a column from x 269 to 511, and italic side heads of one to three lines
+    in a margin from 90 to 245, each level with a paragraph's first line."""
+    y = 80
+    for k, heads in enumerate(
+        [[], ["Integrating cyber", "operations with other", "operations"], ["Operations forces"]]
+    ):
+        for n, head in enumerate(heads):
+            page.insert_text((90, y + 13.5 * n), head, fontsize=12, fontname="tiit")
+        y = write_lines(page, 269, y, [6] * 5, WORDS, size=12, lead=13.5, start=7 * k)
+        page.insert_text(
+            (269, y), f"and so on{'.' if k else ' to the end.'}", fontsize=12, fontname="tiro"
+        )
+        y += 40
+
+
+def test_a_margin_of_side_heads_alone_is_read_head_before_paragraph(tmp_path):
+    doc = one_page(tmp_path, _side_heads_in_a_wide_margin)
+    quote = drag(doc, 0, "end.", WORDS[7])
+    assert quote == f"end. Integrating cyber operations with other operations {WORDS[7]}"
+
+
+def _title_beside_a_letter(page) -> None:
+    """A title in 30 points, two lines and one, in the margin beside a letter's paragraphs."""
+    page.insert_text((90, 100), "A letter", fontsize=30, fontname="tiro")
+    page.insert_text((90, 132), "from the", fontsize=30, fontname="tiro")
+    page.insert_text((90, 206), "director", fontsize=30, fontname="tiro")
+    y = write_lines(page, 269, 80, [6] * 4, WORDS, size=12, lead=13.5)
+    page.insert_text((269, y), "and so to the end.", fontsize=12, fontname="tiro")
+    write_lines(page, 269, 200, [6] * 4, WORDS, size=12, lead=13.5, start=7)
+
+
+def test_a_title_in_display_type_beside_a_letter_is_no_side_head(tmp_path):
+    doc = one_page(tmp_path, _title_beside_a_letter)
+    assert drag(doc, 0, "end.", WORDS[7]) == f"end. {WORDS[7]}"

@@ -383,8 +383,12 @@ def _sides(blocks: list[Block], cut: float, edge, pick) -> tuple[float, float] |
 # level with a paragraph's first line (their tops at most this share of the head's size apart).
 SIDE_MARGIN_SHARE = 0.6
 SIDE_LEVEL = 0.5
-# A side head has at most this many lines.
+# A side head has at most this many lines (one more in a margin of side heads alone, which
+# holds at least this many of them).
 SIDE_HEAD_LINES = 2
+SIDE_HEADS_ALONE = 2
+# ... and is set at most this many times the text's size.
+SIDE_HEAD_RATIO = 1.5
 
 
 def side_heads(left: list[Block], right: list[Block], min_col_gap: float) -> list[Block]:
@@ -407,22 +411,34 @@ def side_heads(left: list[Block], right: list[Block], min_col_gap: float) -> lis
         return []
     width = max(b.bbox[2] for b in left) - min(b.bbox[0] for b in left)
     text_width = max(b.bbox[2] for b in text) - min(b.bbox[0] for b in text)
-    if width > SIDE_MARGIN_SHARE * text_width:
+    if width > text_width:
         return []
     if gaps([(o.bbox[0] + 0.5, o.bbox[2] - 0.5) for o in right], min_col_gap):
         return []
     size = text_size(text)
-    return [
-        b
-        for b in left
-        if not b.region
-        and not (b.first_word.isdigit() and b.chars <= len(b.first_word))  # a line's number
-        and b.lines <= SIDE_HEAD_LINES
-        and b.size >= size
-        and any(
-            o.lines >= 2
-            and abs(o.size - size) <= 0.5
-            and abs(o.bbox[1] - b.bbox[1]) <= SIDE_LEVEL * b.size
-            for o in text
+
+    def side_head(b: Block, lines: int, largest: float = float("inf")) -> bool:
+        return (
+            not (b.first_word.isdigit() and b.chars <= len(b.first_word))  # a line's number
+            and b.lines <= lines
+            and size <= b.size <= largest
+            and any(
+                o.lines >= 2
+                and abs(o.size - size) <= 0.5
+                and abs(o.bbox[1] - b.bbox[1]) <= SIDE_LEVEL * b.size
+                for o in text
+            )
         )
-    ]
+
+    own = [b for b in left if not b.region]
+    # A margin holding nothing but side heads (a doctrine's executive summary, its italic
+    # heads of three lines in a margin two thirds as wide as its text) is one however wide;
+    # heads set in display type beside a letter (a prospectus's spread) are its title.
+    largest = SIDE_HEAD_RATIO * size
+    if len(own) >= SIDE_HEADS_ALONE and all(
+        side_head(b, SIDE_HEAD_LINES + 1, largest) for b in own
+    ):
+        return own
+    if width > SIDE_MARGIN_SHARE * text_width:
+        return []
+    return [b for b in own if side_head(b, SIDE_HEAD_LINES)]
