@@ -33,6 +33,12 @@ read as a column before the text. A margin holding nothing but heads of up to th
 each level with a paragraph's first line and set in about the text's size, is a margin of
 side heads however wide (not wider than the text); a title in display type beside a letter
 (a prospectus's spread, batch 298) is none.
+
+An eNeuro paper (batch 320) sets its list's "●" half an em before each item's first word,
+with no space character between them in the text layer: PyMuPDF made one word of them
+("●Pose"). A word opening with a list's mark (a symbol, or the bullet) is cut where its
+glyphs stand a space apart, as a long word drawn without spaces is; a mark set tight
+against its word stays on it.
 """
 
 from __future__ import annotations
@@ -201,3 +207,20 @@ def _title_beside_a_letter(page) -> None:
 def test_a_title_in_display_type_beside_a_letter_is_no_side_head(tmp_path):
     doc = one_page(tmp_path, _title_beside_a_letter)
     assert drag(doc, 0, "end.", WORDS[7]) == f"end. {WORDS[7]}"
+
+
+def _bullets_glued_to_their_words(page) -> None:
+    """Two list items, each a "●" a third of an em before its first word, no space
+    character between them in the text layer; a third item set tight against its mark."""
+    mark = 9.5  # the mark's box in the text layer: an em, wider than its advance
+    for k, (gap, item) in enumerate(
+        [(4.7, "Pose the question"), (3.0, "Count the cost"), (0.0, "Say it")]
+    ):
+        page.insert_text((60, 100 + 12 * k), "●", fontsize=9.5, fontname="china-s")
+        page.insert_text((60 + mark + gap, 100 + 12 * k), item, fontsize=9.5, fontname="helv")
+
+
+def test_a_list_mark_glued_to_its_word_but_set_apart_is_a_word_of_its_own(tmp_path):
+    doc = one_page(tmp_path, _bullets_glued_to_their_words)
+    assert [w.text for w in doc.words(0)][:3] == ["●", "Pose", "the"]
+    assert drag(doc, 0, "●", "it") == "● Pose the question ● Count the cost ●Say it"

@@ -1,9 +1,10 @@
-"""Words drawn without space characters: a long word cut where its glyphs stand a word
-space apart."""
+"""Words drawn without space characters: a long word, or a list's mark and its item's first
+word, cut where its glyphs stand a word space apart."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from itertools import pairwise
 
 from basehalf_core.documents.raw_text import _Unit
@@ -23,11 +24,19 @@ _GLUED_LATIN = re.compile(r"[^\W\d_]+(?:[.,;:][^\W\d_]+)*[.,;:!?]?")
 GLUED_GAP = 0.15
 
 
+# Marks that open a list's item ("●", "▶", "✓" and the other symbols, the bullet): the text
+# layer may hold one glued to its item's first word ("●Pose") though the page sets it a
+# gap apart.
+_MARKS = "•‣⁃◦∙"
+
+
 def maybe_glued(text: str) -> bool:
-    """Whether a word is long enough, and made of letters enough, to be looked at for gaps
-    inside it."""
+    """Whether a word is long enough, and made of letters enough, or opens with a list's
+    mark, to be looked at for gaps inside it."""
     if has_hangul(text):
         return len(text) >= GLUED_HANGUL
+    if len(text) > 1 and (text[0] in _MARKS or unicodedata.category(text[0]) == "So"):
+        return text[1].isalnum()
     return len(text) >= GLUED_CHARS and bool(_GLUED_LATIN.fullmatch(text))
 
 
