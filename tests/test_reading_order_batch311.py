@@ -39,6 +39,12 @@ with no space character between them in the text layer: PyMuPDF made one word of
 ("●Pose"). A word opening with a list's mark (a symbol, or the bullet) is cut where its
 glyphs stand a space apart, as a long word drawn without spaces is; a mark set tight
 against its word stays on it.
+
+A one-pager (batch 321) sets "THE CONCEPT" and "WHY IT WINS" in 9.5-point bold over its two
+columns in 8.5, the right one a list whose lines stand 12 points in from its head: the heads
+were read as a row before the columns. A head over its column's text may be a little larger
+in bold or italic throughout (not 1.15 times), and may hang left of its text as far as over
+a list.
 """
 
 from __future__ import annotations
@@ -224,3 +230,28 @@ def test_a_list_mark_glued_to_its_word_but_set_apart_is_a_word_of_its_own(tmp_pa
     doc = one_page(tmp_path, _bullets_glued_to_their_words)
     assert [w.text for w in doc.words(0)][:3] == ["●", "Pose", "the"]
     assert drag(doc, 0, "●", "it") == "● Pose the question ● Count the cost ●Say it"
+
+
+def _heads_a_size_over_their_columns(page) -> None:
+    """Two columns under heads in 9.5-point bold capitals over 8.5-point text; the right
+    column a list whose lines stand 12 points in (its bullets drawn), and under both a line
+    across the page."""
+    page.insert_text((47, 195), "THE CONCEPT", fontsize=9.5, fontname="hebo")
+    page.insert_text((313, 195), "WHY IT WINS", fontsize=9.5, fontname="hebo")
+    end = write_lines(page, 47, 210, [8] * 9, WORDS, size=8.5, lead=12, font="helv")
+    page.insert_text((47, end), "and the text ends here.", fontsize=8.5, fontname="helv")
+    for k in range(3):
+        page.draw_circle((318, 207 + 24 * k), 1.5, fill=(0, 0, 0))
+        write_lines(
+            page, 325, 210 + 24 * k, [7, 5], WORDS, size=8.5, lead=12, start=9 * k, font="helv"
+        )
+    page.insert_text(
+        (47, 360),
+        "An established maker is what we seek, and we say so here, across the whole page.",
+        fontsize=8.5,
+    )
+
+
+def test_heads_a_little_larger_in_bold_over_columns_are_read_with_their_columns(tmp_path):
+    doc = one_page(tmp_path, _heads_a_size_over_their_columns)
+    assert drag(doc, 0, "here.", WORDS[0]) == f"here. WHY IT WINS {WORDS[0]}"

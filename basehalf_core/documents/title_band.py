@@ -102,9 +102,12 @@ def heads_over_columns(
     return any(
         r.style == body_style
         and r.lines >= HEAD_LINES
-        and b.size >= HEAD_RATIO * r.size
+        # Larger than the paragraph, or a little larger in bold or italic throughout (a
+        # one-pager's "THE CONCEPT" and "WHY IT WINS", 9.5-point bold over 8.5).
+        and (b.size >= HEAD_RATIO * r.size or (b.size > r.size and b.emphasis))
         and 0 <= r.bbox[1] - b.bbox[3] <= HEAD_GAP * b.size
-        and r.bbox[0] - b.size <= b.bbox[0]
+        # It may hang left of its paragraph as of a list (bullets drawn before the lines).
+        and r.bbox[0] - HEAD_HANG * b.size <= b.bbox[0]
         and b.bbox[2] <= r.bbox[2] + b.size
         # A section's numbered head may stand over a paragraph that ends level with the
         # other column's (a paper's "2.2" and "2.4" side by side, sections alike in length).
