@@ -202,7 +202,8 @@ FRENCH = line_vocabulary(["Les résultats de cette étude montrent que le modèl
         ("high-", "quality", ENGLISH, False),
         ("egg-", "producing", ENGLISH, False),
         ("in-", "complete", ENGLISH | {"in", "complete"}, True),
-        ("pre-in-", "dustrial", ENGLISH, True),
+        ("pre-in-", "dustrial", ENGLISH | {"in"}, True),  # after a compound's hyphen too
+        ("Prevent-", "able", ENGLISH | {"prevent"}, True),  # a word, not a name and a word
         ("Cur-", "ran", ENGLISH, True),  # ... but a name is made of any syllables
         ("pro-", "jet", FRENCH, True),  # and a French document's words are not English
     ],

@@ -268,6 +268,13 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
         return False
     if joined in vocab:
         return True
+    # Where an English document does not write the word, English does: a word it knows whole
+    # ("incomplete", "industrial", "preventable") was broken in two, though both halves are
+    # words ("in", "complete"), a half follows a compound's hyphen ("pre-in-"/"dustrial") or
+    # a capital opens it ("Prevent-"/"able", not a name beside "prevent").
+    english = is_english(vocab)
+    if english and joined in english_words():
+        return True
     # A compound broken at its own hyphen after another ("works-in-"/"progress",
     # "state-of-the-"/"art"): typesetters break a hyphenated word only at its hyphens.
     if len(h) > 1 and "-" in head.rstrip("".join(HYPHENS)) and h[-1] in vocab:
@@ -293,17 +300,12 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     # has no such head.
     if head.lstrip(_OPENERS)[:1].isupper() and len(h[-1]) > 5 and h[-1] in vocab:
         return False
-    # Where an English document says nothing, English does: a word it spells whole
-    # ("incomplete", "industrial") was broken in two, though both halves are words ("in",
-    # "complete"); two words it knows that make no word together ("high-"/"quality",
+    # Two words English knows that make no word together ("high-"/"quality",
     # "egg-"/"producing", "optimization-"/"friendly") are a compound. Not after a capital: a
     # name broken in two is made of any syllables ("Cur-"/"ran", "Pan-"/"war").
-    if is_english(vocab):
-        words = english_words()
-        if joined in words:
-            return True
-        if h[-1] in words and t[0] in words and not head.lstrip(_OPENERS)[:1].isupper():
-            return False
+    words = english_words()
+    if english and h[-1] in words and t[0] in words and not head.lstrip(_OPENERS)[:1].isupper():
+        return False
     return not (h[-1] in vocab and t[0] in vocab)
 
 
