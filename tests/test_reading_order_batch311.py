@@ -45,6 +45,12 @@ columns in 8.5, the right one a list whose lines stand 12 points in from its hea
 were read as a row before the columns. A head over its column's text may be a little larger
 in bold or italic throughout (not 1.15 times), and may hang left of its text as far as over
 a list.
+
+A German brochure (batch 325) justifies its paragraphs in a letter-spaced face, its word
+spaces 0.6 of its size: down a paragraph beside a sign's icon, the spaces after "Route" and
+"nur" stood one under the other with the short lines' ends left of them, a white stripe no
+word crossed, and the paragraph was cut into two columns at it. A narrow gutter is wider
+than the word spaces of the line's part before it.
 """
 
 from __future__ import annotations
@@ -255,3 +261,33 @@ def _heads_a_size_over_their_columns(page) -> None:
 def test_heads_a_little_larger_in_bold_over_columns_are_read_with_their_columns(tmp_path):
     doc = one_page(tmp_path, _heads_a_size_over_their_columns)
     assert drag(doc, 0, "here.", WORDS[0]) == f"here. WHY IT WINS {WORDS[0]}"
+
+
+def _spaces_aligned_down_a_paragraph(page) -> None:
+    """A justified paragraph in 10.5 points, its word spaces 6.5 points (0.6 of its size, a
+    letter-spaced face's): the spaces after "Route" and "nur" stand one under the other, the
+    second and fourth lines end short of them."""
+
+    def line(x: float, y: float, words: list[str]) -> float:
+        for word in words:
+            page.insert_text((x, y), word, fontsize=10.5, fontname="tiro")
+            x += pymupdf.get_text_length(word, fontsize=10.5, fontname="tiro") + 6.5
+        return x - 6.5
+
+    first = ["Choose", "your", "own", "Route"]
+    edge = line(76, 700, first)
+    line(edge + 6.5, 700, ["and", "follow", "the", "signs", "like"])
+    line(76, 714, ["this."])
+    head = ["Some", "paths", "are", "only"]
+    width = sum(pymupdf.get_text_length(w, fontsize=10.5, fontname="tiro") for w in head)
+    line(edge - width - 6.5 * 3, 728, head)
+    line(edge + 6.5, 728, ["for", "riders", "and", "others"])
+    line(76, 742, ["they", "share", "the", "way."])
+
+
+def test_word_spaces_standing_one_under_another_make_no_gutter(tmp_path):
+    doc = one_page(tmp_path, _spaces_aligned_down_a_paragraph)
+    assert drag(doc, 0, "Choose", "way.") == (
+        "Choose your own Route and follow the signs like this. Some paths are only for "
+        "riders and others they share the way."
+    )

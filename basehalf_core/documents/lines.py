@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
+from itertools import pairwise
 
 from basehalf_core.documents.headings import SECTION_NUMBER
 from basehalf_core.documents.labels import LABEL_ALONE
@@ -65,7 +66,7 @@ def segments(units: list[_Unit], info: dict) -> list[_Segment]:
                 direction == (1.0, 0.0)
                 and not _label_alone(cur)
                 and (
-                    gutters.between(cur.units[-1], u, size)
+                    _narrow_gutter(cur, u, size, gutters)
                     or gutters.column_edge(cur.units[-1], u, size)
                 )
             )
@@ -78,7 +79,7 @@ def segments(units: list[_Unit], info: dict) -> list[_Segment]:
             cur is not None
             and direction == (1.0, 0.0) == cur.direction
             and _continues(cur, u, cur.family, cur.size, direction, key, split_gap)
-            and not gutters.between(cur.units[-1], u, size)
+            and not _narrow_gutter(cur, u, size, gutters)
             and not gutters.column_edge(cur.units[-1], u, size)
         ):
             new.after = cur  # the same line, set otherwise from here on
@@ -101,6 +102,26 @@ def segments(units: list[_Unit], info: dict) -> list[_Segment]:
     segs = _fold_inset_pieces(segs)
     _link_scripts(segs)
     return segs
+
+
+# A gutter is at least this many times as wide as the widest word space of its line's part
+# before it.
+GUTTER_SPACES = 1.3
+
+
+def _narrow_gutter(cur: _Segment, u: _Unit, size: float, gutters: _Gutters) -> bool:
+    """Does a narrow gutter part ``u`` from the line's part ``cur`` before it
+    (:meth:`_Gutters.between`), wider than the word spaces of that part?
+
+    A brochure sets a justified paragraph in a letter-spaced face, its word spaces 0.6 of
+    its size: down four lines, the spaces after "Route" and "nur" stood one under the other,
+    a white stripe no word crossed, and the paragraph was cut into two columns. A gutter
+    between ragged columns is wider than the spaces of the line it parts.
+    """
+    if not gutters.between(cur.units[-1], u, size):
+        return False
+    spaces = [b.rect[0] - a.rect[2] for a, b in pairwise(cur.units)]
+    return not spaces or u.rect[0] - cur.units[-1].rect[2] > GUTTER_SPACES * max(spaces)
 
 
 def _label_alone(seg: _Segment) -> bool:
