@@ -749,3 +749,25 @@ def test_sub_and_superscripts_are_written_out_in_quotes_and_old_quotes_still_anc
 
     assert script_text([("1", 7.0, 96.0), ("a", 10.0, 100.0)]) == "1a"
     assert script_text([("d", 10.0, 100.0), ("k", 7.0, 102.0)]) == "d_k"
+
+
+def test_a_soft_hyphen_after_a_compounds_hyphen_keeps_it_and_goes_on():
+    """InDesign breaks "science-to-policy" at its own hyphen and sets a soft hyphen after
+    it ("science-" and U+00AD at the line's end): the compound reads whole."""
+    from types import SimpleNamespace
+
+    from basehalf_core.documents.text import join_words
+
+    words = [
+        SimpleNamespace(
+            text=text,
+            block=0,
+            line=n,
+            rect=(54.0, 90 + 12 * n, 96.0, 101 + 12 * n),
+            glue=False,
+            broken=False,
+            style="Times@10.0",
+        )
+        for n, text in enumerate(["science-\u00ad", "to-policy"])
+    ]
+    assert join_words(words, set()) == "science-to-policy"

@@ -456,7 +456,11 @@ def join(words: list, vocabulary) -> tuple[str, list[tuple[int, int]]]:
             and not _spaced_level(w.rect, nxt.rect)
         )
         glue_next = False
-        if line_end and raw.endswith(HYPHENS) and raw[-2:-1].isalnum():
+        if line_end and raw.endswith("\u00ad") and raw[:-1].endswith(_PRINTED_HYPHENS):
+            # A soft hyphen after a compound's own ("science-" and U+00AD, InDesign's break
+            # at the compound's hyphen): the hyphen stays, and the word goes on.
+            glue_next = True
+        elif line_end and raw.endswith(HYPHENS) and raw[-2:-1].isalnum():
             # Either way the word goes on: no space after a line-end hyphen.
             glue_next = True
             if raw.endswith("\u00ad") or hyphen_joins(raw, normalise(nxt.text), vocabulary):
