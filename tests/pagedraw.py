@@ -19,10 +19,11 @@ SIZE, LEAD = 10.0, 12.0
 LEFT = 54
 
 
-def one_page(tmp_path, draw):
-    """The reader's document of an A4 page that ``draw(page)`` drew, saved under ``tmp_path``."""
+def one_page(tmp_path, draw, size: tuple[float, float] = (595, 842)):
+    """The reader's document of a page ``size`` points wide and tall (A4 unless given) that
+    ``draw(page)`` drew, saved under ``tmp_path``."""
     doc = pymupdf.open()
-    draw(doc.new_page(width=595, height=842))
+    draw(doc.new_page(width=size[0], height=size[1]))
     path = tmp_path / "page.pdf"
     doc.save(path)
     return open_document(path)

@@ -60,7 +60,6 @@ import pytest
 from conftest import drag
 from pagedraw import LEFT, WORDS, block, one_page, write_lines
 
-from basehalf_core.documents.document import open_document
 from basehalf_core.documents.text_blocks import text_size
 
 ABSTRACT_LINES = 30
@@ -128,11 +127,8 @@ def _slide_of_boxed_cards(page) -> None:
 
 
 def _slide(tmp_path, draw):
-    doc = pymupdf.open()
-    draw(doc.new_page(width=1152, height=648))
-    path = tmp_path / "slide.pdf"
-    doc.save(path)
-    return open_document(path)
+    """A 16:9 slide that ``draw(page)`` drew."""
+    return one_page(tmp_path, draw, size=(1152, 648))
 
 
 def test_boxed_cards_side_by_side_under_a_large_title_are_read_card_by_card(tmp_path):
