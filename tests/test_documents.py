@@ -771,3 +771,13 @@ def test_a_soft_hyphen_after_a_compounds_hyphen_keeps_it_and_goes_on():
         for n, text in enumerate(["science-\u00ad", "to-policy"])
     ]
     assert join_words(words, set()) == "science-to-policy"
+
+
+def test_a_vocabulary_that_grew_is_counted_again():
+    """The answer is kept per set and size: a document's vocabulary grows as its pages are
+    read, and an English page read after a French one turns it English."""
+    vocabulary = set(FRENCH)
+    assert not is_english(vocabulary)
+    vocabulary |= line_vocabulary(["the model and the data show that it works well " * 3])
+    vocabulary |= {"results", "study", "paper", "method", "reading", "order", "page", "text"}
+    assert is_english(vocabulary)

@@ -12,6 +12,7 @@ import gzip
 import importlib.resources
 import json
 import re
+import threading
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
@@ -315,12 +316,33 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
 ENGLISH_SHARE = 0.6
 
 
+# The last few vocabularies asked about, each kept with its size and answer: a book's
+# vocabulary of 20 000 words takes 2.4 ms to count, once per line-end hyphen otherwise.
+_ENGLISH_ASKED: dict[int, tuple[object, int, bool]] = {}
+_ENGLISH_KEPT = 8
+_ENGLISH_LOCK = threading.Lock()
+
+
 def is_english(vocabulary) -> bool:
     """Is a document with these words (its vocabulary, as :func:`line_vocabulary` makes it)
-    written in English?"""
+    written in English?
+
+    The answer is kept for the same set at the same size: a document's vocabulary only grows
+    (as its pages are read), and a set that grew is counted again.
+    """
+    with _ENGLISH_LOCK:  # the reader's thread and a search's may ask at once
+        asked = _ENGLISH_ASKED.get(id(vocabulary))
+    if asked is not None and asked[0] is vocabulary and asked[1] == len(vocabulary):
+        return asked[2]
     words = english_words()
     plain = [w for w in vocabulary if "-" not in w]
-    return sum(w in words for w in plain) >= ENGLISH_SHARE * len(plain) > 0
+    english = sum(w in words for w in plain) >= ENGLISH_SHARE * len(plain) > 0
+    with _ENGLISH_LOCK:
+        if len(_ENGLISH_ASKED) >= _ENGLISH_KEPT:
+            _ENGLISH_ASKED.pop(next(iter(_ENGLISH_ASKED)))
+        # The set itself is kept with its answer: its id cannot go to another set meanwhile.
+        _ENGLISH_ASKED[id(vocabulary)] = (vocabulary, len(vocabulary), english)
+    return english
 
 
 @functools.cache
