@@ -280,6 +280,15 @@ class Drawn(NamedTuple):
     cross_rules: list[tuple]  # rules drawn across: one may part a page's columns
 
 
+def _holds_chars(g: Group, wide: int) -> bool:
+    """Does ``g`` hold ``wide`` characters at least, a CJK or Hangul character counting as
+    two Latin ones (a Korean column's lines hold about thirty)? Its characters are counted
+    by width only where the plain count falls short."""
+    return g.block.chars >= wide or (
+        g.block.chars + sum(full_width(segment_text(m)) for m in g.segments) >= wide
+    )
+
+
 def _card(held: list[Group], em: float, floor: float = 1 - CARD_SIZE_SLACK) -> bool:
     """Do ``held``, the groups inside a drawn shape, make a card: a short paragraph under
     at most one head?
@@ -295,8 +304,7 @@ def _card(held: list[Group], em: float, floor: float = 1 - CARD_SIZE_SLACK) -> b
         for g in held
         if g.block.lines >= 2
         and floor * em <= g.block.size <= (1 + CARD_SIZE_SLACK) * em
-        and g.block.chars + sum(full_width(segment_text(m)) for m in g.segments)
-        >= FRAME_LINE_CHARS * g.block.lines
+        and _holds_chars(g, FRAME_LINE_CHARS * g.block.lines)
         and g.block.last_word.endswith(SENTENCE_END)
     ]
     if len(prose) != 1 or len(held) > 2:
@@ -362,16 +370,10 @@ def mark_regions(groups: list[Group], page: pymupdf.Page) -> Drawn:
 
     def paragraph(g: Group, lines: int = FRAME_LINES) -> bool:
         # In the text's size: a document's page shown small inside a figure holds paragraphs.
-        # A CJK or Hangul character is as wide as two Latin ones: a Korean column's lines
-        # hold about thirty.
-        wide = FRAME_LINE_CHARS * g.block.lines
         return (
             g.block.lines >= lines
             and g.block.size >= TINY_RATIO * em
-            and (
-                g.block.chars >= wide
-                or g.block.chars + sum(full_width(segment_text(m)) for m in g.segments) >= wide
-            )
+            and _holds_chars(g, FRAME_LINE_CHARS * g.block.lines)
         )
 
     captions_of_text_figures(labelled, groups, em, paragraph)

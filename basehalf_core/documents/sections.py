@@ -342,8 +342,8 @@ def _across(b: Block, cuts: list[float]) -> bool:
 def _item_number(head: Block, blocks: list[Block]) -> int | None:
     """The number a head opens with ("2 DO …", "3.") or stands right of, on its line (a
     number on a square of its own), or None."""
-    word = head.first_word
-    if _number(word) is None:
+    number = _number(head.first_word)
+    if number is None:
         beside = [
             b
             for b in blocks
@@ -352,10 +352,9 @@ def _item_number(head: Block, blocks: list[Block]) -> int | None:
             and 0 <= head.bbox[0] - b.bbox[2] <= 2 * head.size
             and min(b.bbox[3], head.bbox[3]) - max(b.bbox[1], head.bbox[1]) > 0.3 * head.size
         ]
-        if not beside:
-            return None
-        word = max(beside, key=lambda b: b.bbox[2]).first_word
-    return _number(word)
+        if beside:
+            number = _number(max(beside, key=lambda b: b.bbox[2]).first_word)
+    return number
 
 
 def _number(word: str) -> int | None:

@@ -304,8 +304,12 @@ def hyphen_joins(head: str, tail: str, vocabulary) -> bool:
     # Two words English knows that make no word together ("high-"/"quality",
     # "egg-"/"producing", "optimization-"/"friendly") are a compound. Not after a capital: a
     # name broken in two is made of any syllables ("Cur-"/"ran", "Pan-"/"war").
-    words = english_words()
-    if english and h[-1] in words and t[0] in words and not head.lstrip(_OPENERS)[:1].isupper():
+    if (
+        english
+        and not head.lstrip(_OPENERS)[:1].isupper()
+        and h[-1] in english_words()
+        and t[0] in english_words()
+    ):
         return False
     return not (h[-1] in vocab and t[0] in vocab)
 
