@@ -7,6 +7,7 @@ the words' roles and styles (see :mod:`.pages`), so they are pure Python.
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 
 from basehalf_core.documents.headings import SECTION_NUMBER
@@ -216,6 +217,7 @@ def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
     kept = {k for k in chosen if words[k].style == style or words[k].block in heads}
     kept |= _paragraphs_in_another_face(words, chosen, kept)
     kept |= run_ins(words, chosen, kept, style_size(style))
+    kept |= list_lines(words, chosen, kept, style_size(style))
     # A caption set like the text between the ends (a drag from a boxed aside into the text
     # under a table's caption) goes with its float; a drag that starts or ends in it reads it.
     ends = {words[chosen[0]].block, words[chosen[-1]].block}
@@ -401,3 +403,86 @@ def _joins(left: Word, right: Word, size: float) -> bool:
     """``right`` goes on from ``left`` on the same printed line, a word space or so on."""
     gap = right.rect[0] - left.rect[2]
     return _same_line(left, right) and -0.5 * size <= gap <= RUN_IN_GAP * size
+
+
+# A list's line set otherwise is set at least this share of the kept text's size, at most
+# LIST_LINE_LARGER times it (a note is smaller, a display head larger: headings_between).
+LIST_LINE_SMALLER = 0.85
+LIST_LINE_LARGER = 1.3
+# Lines of a list stand at most this many of the kept text's sizes apart, top to bottom (a
+# line set apart further is a note or a head: headings_between, text_blocks).
+LIST_LINE_GAP = 1.5
+# An hour has a digit and is no bare number (a line's or a page's number, a section's).
+BARE_NUMBER = re.compile(r"\d+[.)]?")
+
+
+def list_lines(words: list[Word], chosen: list[int], kept: set[int], size: float) -> set[int]:
+    """Short lines set otherwise, stacked in the kept text's column between two kept lines.
+
+    A conference programme sets each entry in three faces: the speaker in bold, the title in
+    the text's face, "followed by discussion" in italics, then "Coffee break" and a panel's
+    head a little larger, each beside an hour ("11:30") in a column of its own. A drag from
+    one title to another kept the titles alone. A run of words between two kept ones is read
+    when it is made of one-line blocks in about the text's size (:data:`LIST_LINE_SMALLER`,
+    :data:`LIST_LINE_LARGER`), each either flush with the start of a kept line within half
+    a size (with a word of two letters: not a lone digit or a row of them) or a label level
+    with the first line of the block after it and left of it, with a digit and no bare
+    number (the hour; not a line's number or an icon's glyph), stacked from the kept line
+    over them to the kept line under them at most :data:`LIST_LINE_GAP` sizes apart, as a
+    list's lines stand. A caption, a note or a table stands further off, a paragraph in
+    another face (:func:`_paragraphs_in_another_face`) is longer.
+    """
+    if size <= 0 or not kept:
+        return set()
+    starts: dict[tuple[int, int], float] = {}
+    for k in kept:
+        w = words[k]
+        starts[w.block, w.line] = min(starts.get((w.block, w.line), w.rect[0]), w.rect[0])
+    lefts = list(starts.values())
+    out: set[int] = set()
+    n = 0
+    while n < len(chosen):
+        if chosen[n] in kept:
+            n += 1
+            continue
+        m = n
+        while m < len(chosen) and chosen[m] not in kept:
+            m += 1
+        if n > 0 and m < len(chosen):
+            run = chosen[n:m]
+            if _stacked(words, run, words[chosen[n - 1]], words[chosen[m]], lefts, size):
+                out.update(run)
+        n = m
+    return out
+
+
+def _stacked(words: list[Word], run: list[int], over: Word, under: Word, lefts, size) -> bool:
+    """Is ``run`` a stack of list lines between the kept words ``over`` and ``under``?"""
+    blocks: dict[int, list[Word]] = {}
+    for k in run:
+        blocks.setdefault(words[k].block, []).append(words[k])
+    stack = list(blocks.values())
+    for j, ws in enumerate(stack):
+        if any(w.role not in FLOW_ROLES for w in ws) or len({w.line for w in ws}) > 1:
+            return False
+        if not LIST_LINE_SMALLER * size <= style_size(ws[0].style) <= LIST_LINE_LARGER * size:
+            return False
+        x0 = min(w.rect[0] for w in ws)
+        flush = any(_lettered(w.text) for w in ws) and any(abs(x - x0) <= 0.5 * size for x in lefts)
+        nxt = stack[j + 1][0] if j + 1 < len(stack) else under
+        label = (
+            any(c.isdigit() for w in ws for c in w.text)
+            and not BARE_NUMBER.fullmatch(" ".join(w.text for w in ws))
+            and nxt.line == 0  # beside an entry's first line, not a line's number
+            and _same_line(ws[-1], nxt)
+            and max(w.rect[2] for w in ws) < nxt.rect[0]
+        )
+        if not (flush or label):
+            return False
+    # Top to bottom, from the kept line over the run to the kept line under it (an hour may
+    # stand a little lower than its entry's line).
+    inner = [(min(w.rect[1] for w in ws), max(w.rect[3] for w in ws)) for ws in stack]
+    if any(top < over.rect[1] or bottom > under.rect[3] + 0.5 * size for top, bottom in inner):
+        return False
+    spans = sorted([(over.rect[1], over.rect[3]), *inner, (under.rect[1], under.rect[3])])
+    return all(b[0] - a[1] <= LIST_LINE_GAP * size for a, b in pairwise(spans))

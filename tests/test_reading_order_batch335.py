@@ -1,0 +1,102 @@
+"""Rules found in the session of batches 335 onwards (the helpers' ro342 and later).
+
+A seminar's programme (batch 333) sets each paper in three faces: the speaker in bold, the
+title in the text's face, "followed by discussion" in italics; "Coffee break" and a panel's
+head a little larger; and the hours in a column of their own left of the entries. A drag
+from one title to the next kept the titles alone, as if the lines between were a caption or
+a table between two columns of running text. Short lines in about the text's size, flush
+with the text's left edge and stacked at a list's spacing between two kept lines, are read,
+with the hour set level with an entry's first line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from basehalf_core.documents.pages import Word
+from basehalf_core.documents.selection import keep_running_text, list_lines
+
+# The seminar's page as the layout gives it (batch 333): text, size, box, face, one block a
+# line, in reading order; the hours stand left of their rows.
+PROGRAMME = [
+    ("In their own hands: reconstructing difference", 12, (135, 500, 347, 513), "Serif"),
+    ("craftspeople", 12, (135, 516, 192, 528), "Serif"),
+    ("followed by discussion", 11, (135, 536, 220, 548), "Italic"),
+    ("11:30", 11.5, (57, 563, 77, 575), "Numerals"),
+    ("Coffee break", 13, (135, 564, 200, 577), "Display"),
+    ("11:45", 11.5, (57, 593, 77, 605), "Numerals"),
+    ("Panel 2 · Empire, Race and Collecting", 13, (135, 593, 326, 606), "Display"),
+    ("Professor Caroline Bressey (University College London)", 12, (135, 618, 397, 630), "Bold"),
+    ("Hostile environments: Victorian prison archives", 12, (135, 633, 360, 645), "Serif"),
+]
+
+
+def _programme() -> list[Word]:
+    words = []
+    for block, (text, size, (x0, y0, x1, y1), face) in enumerate(PROGRAMME):
+        pieces = text.split()
+        step = (x1 - x0) / len(pieces)
+        for k, piece in enumerate(pieces):
+            rect = (x0 + k * step, y0, x0 + (k + 1) * step - 3, y1)
+            words.append(Word(len(words), piece, rect, rect, block, 0, style=f"{face}@{size}"))
+    # The title's two lines are one block.
+    return [replace(w, block=0, line=1) if w.text == "craftspeople" else w for w in words]
+
+
+def test_programme_reads_its_entries_hours_and_heads():
+    words = _programme()
+    kept = keep_running_text(words, [w.index for w in words])
+    assert " ".join(words[k].text for k in kept) == " ".join(text for text, *_ in PROGRAMME)
+
+
+def test_without_the_list_a_drag_keeps_the_titles_alone():
+    """The same lines spaced as a table's rows (two sizes apart) are not a list."""
+    words = [
+        replace(w, rect=(w.rect[0], w.rect[1] + 12 * w.block, w.rect[2], w.rect[3] + 12 * w.block))
+        for w in _programme()
+    ]
+    kept = keep_running_text(words, [w.index for w in words])
+    assert {words[k].style for k in kept} == {"Serif@12"}
+
+
+def _line(block: int, line: int, x: float, y: float, texts: str, style: str) -> list[Word]:
+    """A printed line's words, 6 points a letter, 12 points tall, from ``x`` at top ``y``."""
+    out = []
+    for text in texts.split():
+        out.append(
+            Word(0, text, (x, y, x + 6 * len(text), y + 12), (0, 0, 0, 0), block, line, style=style)
+        )
+        x += 6 * len(text) + 3
+    return out
+
+
+def _indexed(lines: list[list[Word]]) -> list[Word]:
+    words = [w for line in lines for w in line]
+    return [replace(w, index=k) for k, w in enumerate(words)]
+
+
+@pytest.mark.parametrize(
+    ("label_line", "read"),
+    [(0, True), (1, False)],
+    ids=["hour-beside-entry", "number-beside-paragraph-line"],
+)
+def test_a_label_is_read_beside_an_entrys_first_line_only(label_line, read):
+    """A one-line label in another face, read right before the line it stands level with: an
+    hour beside an entry's first line is read, one beside a paragraph's second line is not
+    (a note's mark, a margin's date)."""
+    text, bold, small = "Times@10.0", "Times-Bold@10.0", "Helvetica@9.5"
+    label = _line(2, 0, 100, 128 + 14 * label_line, "11:30", small)
+    lines = [
+        _line(0, 0, 135, 100, "the wave moves to the right", text),
+        _line(1, 0, 135, 114, "followed by discussion", bold),
+        _line(3, 0, 135, 128, "the scheme keeps the sum", text),
+        _line(3, 1, 135, 142, "of squares over the run", text),
+        _line(4, 0, 135, 156, "and its energy stays", text),
+    ]
+    lines.insert(2 + label_line, label)
+    words = _indexed(lines)
+    kept = {w.index for w in words if w.style == text}
+    added = list_lines(words, [w.index for w in words], kept, 10.0)
+    assert any(words[k].text == "11:30" for k in added) is read
