@@ -7,13 +7,21 @@ from one title to the next kept the titles alone, as if the lines between were a
 a table between two columns of running text. Short lines in about the text's size, flush
 with the text's left edge and stacked at a list's spacing between two kept lines, are read,
 with the hour set level with an entry's first line.
+
+A recycling guide made as slides (batch 337) frames three boxes side by side, each headed
+in 14 points at the slide's very top: standing apart from the items under them in the
+header band, the heads were taken for running heads and left out of a drag from one box
+into the next. A line drawn round in one frame with the text under it heads that box.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import pymupdf
 import pytest
+from conftest import drag
+from pagedraw import WORDS, one_page, write_lines
 
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.selection import keep_running_text, list_lines
@@ -100,3 +108,24 @@ def test_a_label_is_read_beside_an_entrys_first_line_only(label_line, read):
     kept = {w.index for w in words if w.style == text}
     added = list_lines(words, [w.index for w in words], kept, 10.0)
     assert any(words[k].text == "11:30" for k in added) is read
+
+
+def _three_boxes(page) -> None:
+    """A slide of three framed boxes, each headed at the slide's top in 14 points over
+    items in 10.5 (a recycling guide's "Kitchen items", "Kitchen items (contd.)", "Sports /
+    Outdoors")."""
+    heads = ["Kitchen items", "Kitchen items (contd.)", "Sports / Outdoors"]
+    for n, head in enumerate(heads):
+        x = 13 + 320 * n
+        page.draw_rect(
+            pymupdf.Rect(x, 5, x + 300, 500), color=(0, 0, 0), fill=(0.98, 0.9, 0.84), width=2
+        )
+        page.insert_text((x + 8, 25), head, fontsize=14, fontname="hebo")
+        write_lines(page, x + 8, 56, [7] * 30, WORDS, size=10.5, lead=13, start=5 * n)
+        page.insert_text((x + 8, 56 + 13 * 30), f"box {n} ends here.", fontsize=10.5)
+
+
+def test_a_boxs_head_at_the_slides_top_is_no_running_head(tmp_path):
+    doc = one_page(tmp_path, _three_boxes, size=(960, 540))
+    quote = drag(doc, 0, "ends", "Sports")
+    assert quote.startswith("ends here.") and quote.endswith("Sports"), quote

@@ -30,12 +30,18 @@ SPACING_SAME = 0.8
 
 
 def is_running_head(
-    b: Block, blocks: list[Block], roles: dict, body_size: float, page_height: float
+    b: Block,
+    blocks: list[Block],
+    roles: dict,
+    body_size: float,
+    page_height: float,
+    drawn: Sequence[tuple] = (),
 ) -> bool:
     """Is ``b``, which does not repeat on the pages around, a running head all the same?
 
     Where a running head was found repeating, a second line under it that does not repeat
-    is a paragraph's tail carried to the column's top: only one line may be a head then.
+    is a paragraph's tail carried to the column's top: only one line may be a head then. A
+    line drawn round in one frame with the text under it heads that box, not the page.
     """
     if b.bbox[3] > HEADER_BAND * page_height:
         return False
@@ -46,7 +52,28 @@ def is_running_head(
         and _stands_apart(b, blocks, roles, body_size)
         and not _heads_its_column(b, blocks, roles, body_size)
         and not _follows_text(b, blocks, roles, body_size)
+        and not _framed_with_text(b, blocks, roles, drawn)
     )
+
+
+def _framed_with_text(b: Block, blocks: list[Block], roles: dict, drawn: Sequence[tuple]) -> bool:
+    """Is ``b`` inside a drawn frame that holds running text under it too (a slide's three
+    boxes, each headed "Kitchen items", "Sports / Outdoors" at the slide's top)?"""
+    x0, y0, x1, y1 = b.bbox
+    for r in drawn:
+        if not (r[0] <= x0 + 1 and r[1] <= y0 + 1 and x1 <= r[2] + 1 and y1 <= r[3] + 1):
+            continue
+        if any(
+            o is not b
+            and roles[o.id] == "body"
+            and o.bbox[1] >= y1 - 1
+            and r[0] <= o.bbox[0] + 1
+            and o.bbox[2] <= r[2] + 1
+            and o.bbox[3] <= r[3] + 1
+            for o in blocks
+        ):
+            return True
+    return False
 
 
 def is_footer(

@@ -69,7 +69,7 @@ def assign_roles(
             continue
         if b.running:
             roles[b.id] = "header" if b.bbox[1] < 0.5 * page_height else "footer"
-        elif is_running_head(b, blocks, roles, body_size, page_height):
+        elif is_running_head(b, blocks, roles, body_size, page_height, drawn):
             roles[b.id] = "header"
         elif is_footer(b, blocks, roles, body_size, page_height, drawn):
             roles[b.id] = "footer"
