@@ -12,6 +12,13 @@ A recycling guide made as slides (batch 337) frames three boxes side by side, ea
 in 14 points at the slide's very top: standing apart from the items under them in the
 header band, the heads were taken for running heads and left out of a drag from one box
 into the next. A line drawn round in one frame with the text under it heads that box.
+
+An AI report (batch 342) sets a band of 8-point notes across the page's top, the most text
+on the page, so the columns' 10-point text was not the page's text style; under it the left
+column's head "Overview" stands level with the right column's first lines, the end of a
+sentence carried over. The two made a band with no block in the text style, read as title
+matter before the left column. A band block that opens in lower case, in the style of a
+paragraph under it in its column, is running text.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from dataclasses import replace
 import pymupdf
 import pytest
 from conftest import drag
-from pagedraw import WORDS, one_page, write_lines
+from pagedraw import LEFT, WORDS, one_page, write_lines
 
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.selection import keep_running_text, list_lines
@@ -129,3 +136,28 @@ def test_a_boxs_head_at_the_slides_top_is_no_running_head(tmp_path):
     doc = one_page(tmp_path, _three_boxes, size=(960, 540))
     quote = drag(doc, 0, "ends", "Sports")
     assert quote.startswith("ends here.") and quote.endswith("Sports"), quote
+
+
+def _report_page(page) -> None:
+    """An annual report's page: a band of notes in 8 points across the page (the most text
+    on it), then two columns in 10 under a left head "Overview" in 18 points set level with
+    the right column's first lines, a sentence carried over from the left column."""
+    write_lines(page, LEFT, 80, [18] * 12, WORDS, size=8, lead=10)
+    page.insert_text((LEFT, 262), "Overview", fontsize=18, fontname="helv")
+    page.insert_text(
+        (315, 262), "patents and the papers of each region for", fontsize=10, fontname="tiro"
+    )
+    page.insert_text((315, 275), "the years of the report.", fontsize=10, fontname="tiro")
+    write_lines(page, LEFT, 290, [7] * 5 + [4], WORDS, size=10, lead=13, start=2)
+    page.insert_text(
+        (LEFT, 290 + 13 * 6), "The section also breaks down", fontsize=10, fontname="tiro"
+    )
+    page.insert_text((315, 300), "Total Number of Publications", fontsize=11, fontname="hebo")
+    write_lines(page, 315, 318, [7] * 4, WORDS, size=10, lead=13, start=4)
+    page.insert_text((LEFT, 420), "Number of Publications in the World, 2010-21", fontsize=10)
+
+
+def test_a_columns_text_level_with_a_head_is_no_title_band(tmp_path):
+    doc = one_page(tmp_path, _report_page)
+    quote = drag(doc, 0, "breaks", "years")
+    assert quote == "breaks down patents and the papers of each region for the years", quote

@@ -47,6 +47,7 @@ from basehalf_core.documents.text_blocks import (
     x_overlap,
 )
 from basehalf_core.documents.title_band import (
+    column_text,
     heads_over_columns,
     lone_column_head,
     numbered_heads,
@@ -84,12 +85,12 @@ def xy_cut(
     bottom, then left to right. One exception: a band across the top with no block in the
     running text's style (``body_style``: a title, rows of authors and affiliations) is read
     before the columns under it, even where its rows happen to leave a gutter's gap; not
-    when the band is a column's first line (:func:`.runs_on`) or a row of column heads set
-    on bands (``Block.banner``). Rows of authors set in the
-    running text's own font are such a band when centred (:func:`.title_band`, against the
-    blocks of ``page``). Blocks that neither cut splits are read row by row, unless only
-    the boxes of title matter above the columns (or a line under them) close both cuts
-    (:func:`_bands_off_columns`).
+    when the band is a column's first line (:func:`.runs_on`), holds a column's running
+    text (:func:`.column_text`) or a row of column heads set on bands (``Block.banner``).
+    Rows of authors set in the running text's own font are such a band when centred
+    (:func:`.title_band`, against the blocks of ``page``). Blocks that neither cut splits
+    are read row by row, unless only the boxes of title matter above the columns (or a line
+    under them) close both cuts (:func:`_bands_off_columns`).
     """
     if len(blocks) <= 1:
         return list(blocks)
@@ -111,6 +112,7 @@ def xy_cut(
             and all(b.style != body_style for b in top)
             and not _paragraphs_of_their_own(top, min_col_gap, body_style)
             and not runs_on(top, rest)
+            and not column_text(top, rest)
             and not lone_column_head(top, rest, min_col_gap, page)
             and not opens_a_box(top, rest, body_style)
             and not numbered_heads(top)

@@ -398,3 +398,29 @@ def runs_on(top: list[Block], rest: list[Block]) -> bool:
             ):
                 return True
     return False
+
+
+def column_text(top: list[Block], rest: list[Block]) -> bool:
+    """Does the band hold the top of a column's running text, set as the paragraphs of the
+    column under it?
+
+    An annual report's page sets its left column's head ("Overview", 18 points) level with
+    the right column's first lines, the end of a sentence carried over from the left
+    column: no block of the band was in the page's text style (a band of 8-point notes
+    above holds the most text), so it was read as title matter, right column first. A
+    block of two lines or more that opens in lower case (a sentence going on: an author's
+    affiliation opens with a capital), set in the style of a paragraph (three lines or
+    more) under it in its column and no wider than it by a fifth, is running text: the
+    band is no title's.
+    """
+    return any(
+        b.lines >= 2
+        and b.first_char.islower()
+        and r.lines >= 3
+        and r.style == b.style
+        and x_overlap(b, r)
+        and b.bbox[3] <= r.bbox[1]
+        and b.bbox[2] - b.bbox[0] <= 1.2 * (r.bbox[2] - r.bbox[0])
+        for b in top
+        for r in rest
+    )
