@@ -19,6 +19,12 @@ column's head "Overview" stands level with the right column's first lines, the e
 sentence carried over. The two made a band with no block in the text style, read as title
 matter before the left column. A band block that opens in lower case, in the style of a
 paragraph under it in its column, is running text.
+
+An Elsevier paper (batch 340) sets its article info (history, codes, keywords) in a
+narrow column beside the abstract, smaller: the keywords went on under the abstract's last
+line, past a gap of two points between it and the copyright line, and were read after the
+abstract, inside a drag from the abstract into the introduction. A column of paragraphs set
+alike that goes on under a gap at its own spacing runs through the gap.
 """
 
 from __future__ import annotations
@@ -28,9 +34,10 @@ from dataclasses import replace
 import pymupdf
 import pytest
 from conftest import drag
-from pagedraw import LEFT, WORDS, one_page, write_lines
+from pagedraw import LEFT, WORDS, block, one_page, write_lines
 
 from basehalf_core.documents.pages import Word
+from basehalf_core.documents.reading_order import order_blocks
 from basehalf_core.documents.selection import keep_running_text, list_lines
 
 # The seminar's page as the layout gives it (batch 333): text, size, box, face, one block a
@@ -50,12 +57,12 @@ PROGRAMME = [
 
 def _programme() -> list[Word]:
     words = []
-    for block, (text, size, (x0, y0, x1, y1), face) in enumerate(PROGRAMME):
+    for n, (text, size, (x0, y0, x1, y1), face) in enumerate(PROGRAMME):
         pieces = text.split()
         step = (x1 - x0) / len(pieces)
         for k, piece in enumerate(pieces):
             rect = (x0 + k * step, y0, x0 + (k + 1) * step - 3, y1)
-            words.append(Word(len(words), piece, rect, rect, block, 0, style=f"{face}@{size}"))
+            words.append(Word(len(words), piece, rect, rect, n, 0, style=f"{face}@{size}"))
     # The title's two lines are one block.
     return [replace(w, block=0, line=1) if w.text == "craftspeople" else w for w in words]
 
@@ -161,3 +168,38 @@ def test_a_columns_text_level_with_a_head_is_no_title_band(tmp_path):
     doc = one_page(tmp_path, _report_page)
     quote = drag(doc, 0, "breaks", "years")
     assert quote == "breaks down patents and the papers of each region for the years", quote
+
+
+# The Elsevier page's blocks under its title (batch 340): id, box, style, lines.
+ARTICLE_INFO = [
+    ("info-head", (43, 294, 101, 303), "Gulliver@9.0", 1),
+    ("abstract-head", (208, 294, 279, 303), "Gulliver@9.0", 1),
+    ("history", (43, 315, 168, 356), "Gulliver@6.5", 5),
+    ("codes", (43, 369, 91, 410), "Gulliver@6.5", 5),
+    ("abstract", (208, 314, 563, 418), "Gulliver@7.0", 11),
+    ("keywords", (43, 423, 106, 463), "Gulliver@6.5", 5),
+    ("copyright", (432, 420, 563, 428), "Gulliver@7.0", 1),
+    ("intro-head", (43, 497, 103, 505), "Gulliver@8.0", 1),
+    ("left", (43, 517, 294, 662), "Gulliver@8.0", 14),
+    ("right", (312, 497, 563, 662), "Gulliver@8.0", 16),
+]
+
+
+@pytest.mark.parametrize(
+    ("keywords_top", "read_before_abstract"),
+    [(423, True), (470, False)],
+    ids=["at-the-columns-spacing", "set-apart"],
+)
+def test_article_info_going_on_beside_the_abstract_is_read_before_it(
+    keywords_top, read_before_abstract
+):
+    """The keywords go on under the abstract's last line, 13 points under the codes as
+    the codes stand under the history: the info column is read whole before the abstract.
+    Set further off, the keywords are a band of their own under the abstract."""
+    blocks = []
+    for n, (name, bbox, style, lines) in enumerate(ARTICLE_INFO):
+        if name == "keywords":
+            bbox = (bbox[0], keywords_top, bbox[2], keywords_top + 40)
+        blocks.append(replace(block(n, bbox, style, lines), id=name))
+    order = [b for b, _role in order_blocks(blocks, 794.0)]
+    assert (order.index("keywords") < order.index("abstract")) is read_before_abstract, order

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 
 from basehalf_core.documents.bands import (
     band_beside_gutter,
@@ -86,7 +87,8 @@ def xy_cut(
     running text's style (``body_style``: a title, rows of authors and affiliations) is read
     before the columns under it, even where its rows happen to leave a gutter's gap; not
     when the band is a column's first line (:func:`.runs_on`), holds a column's running
-    text (:func:`.column_text`) or a row of column heads set on bands (``Block.banner``).
+    text (:func:`.column_text`), a column going on under it (:func:`_column_goes_on`) or a
+    row of column heads set on bands (``Block.banner``).
     Rows of authors set in the running text's own font are such a band when centred
     (:func:`.title_band`, against the blocks of ``page``). Blocks that neither cut splits
     are read row by row, unless only the boxes of title matter above the columns (or a line
@@ -113,6 +115,7 @@ def xy_cut(
             and not _paragraphs_of_their_own(top, min_col_gap, body_style)
             and not runs_on(top, rest)
             and not column_text(top, rest)
+            and not _column_goes_on(top, rest, min_col_gap)
             and not lone_column_head(top, rest, min_col_gap, page)
             and not opens_a_box(top, rest, body_style)
             and not numbered_heads(top)
@@ -254,7 +257,11 @@ def _row_cut(blocks: list[Block], rows: list[tuple[float, float]], min_col_gap: 
 
     def runs_through(cut: float) -> bool:
         top, rest = split_at(blocks, cut)
-        columns = _paragraph_columns(top, min_col_gap) or _figure_beside_text(top, min_col_gap)
+        columns = (
+            _paragraph_columns(top, min_col_gap)
+            or _figure_beside_text(top, min_col_gap)
+            or _column_goes_on(top, rest, min_col_gap)
+        )
         # Text goes on under the gap in its column, a figure's caption under the figure; a
         # table or a box under a column's text is no column going on.
         return columns and any(
@@ -307,6 +314,39 @@ def _paragraph_columns(
     lo, hi = gutter
     left = {b.style for b in blocks if b.lines >= lines and b.bbox[2] <= hi}
     return any(b.lines >= lines and b.bbox[0] >= lo and b.style in left for b in blocks)
+
+
+def _column_goes_on(top: list[Block], rest: list[Block], min_col_gap: float) -> bool:
+    """Does a side of the band's widest gutter hold a stack of paragraphs set alike that
+    goes on under the gap at the stack's own spacing?
+
+    Elsevier sets a paper's article info (its history, classification codes and keywords,
+    each a paragraph of several lines) in a narrow column beside the abstract, set smaller:
+    the keywords went on under the abstract's last line, past a gap of two points between
+    the abstract and the copyright line under it, and were read after the abstract. A
+    column of two paragraphs or more (of :data:`PARAGRAPH_LINES` lines or more) in one
+    style, whose next paragraph in that style starts under the gap no further under the
+    last than they stand apart (a point's play), runs through the gap.
+    """
+    gutter = _widest_gutter(top, min_col_gap)
+    if gutter is None:
+        return False
+    lo, hi = gutter
+    for side in ([b for b in top if b.bbox[2] <= hi], [b for b in top if b.bbox[0] >= lo]):
+        stack = sorted((b for b in side if b.lines >= PARAGRAPH_LINES), key=lambda b: b.bbox[1])
+        for a, b in pairwise(stack):
+            if a.style != b.style or not x_overlap(a, b):
+                continue
+            spacing = b.bbox[1] - a.bbox[3]
+            if any(
+                c.style == b.style
+                and c.lines >= PARAGRAPH_LINES
+                and x_overlap(b, c)
+                and 0 <= c.bbox[1] - b.bbox[3] <= spacing + 1
+                for c in rest
+            ):
+                return True
+    return False
 
 
 def _widest_gutter(blocks: list[Block], min_col_gap: float) -> tuple[float, float] | None:
