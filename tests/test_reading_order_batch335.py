@@ -203,3 +203,26 @@ def test_article_info_going_on_beside_the_abstract_is_read_before_it(
         blocks.append(replace(block(n, bbox, style, lines), id=name))
     order = [b for b, _role in order_blocks(blocks, 794.0)]
     assert (order.index("keywords") < order.index("abstract")) is read_before_abstract, order
+
+
+@pytest.mark.parametrize(
+    ("mark", "read"),
+    [("d.", True), ("(b)", True), ("iv)", True), ("12", False)],
+    ids=["letter", "bracketed", "roman", "line-number"],
+)
+def test_a_list_items_mark_in_a_font_of_its_own_is_read(mark, read):
+    """A router's manual (batch 346) sets its steps' letters in bold ("d.") before the
+    step's text: a drag from step c into step d left the letter out. A line's number
+    beside a paragraph carries no point or bracket."""
+    text = "Times@11.0"
+    words = _indexed(
+        [
+            _line(0, 0, 90, 100, "Locate the cable that connects the modem.", text),
+            _line(1, 0, 72, 130, mark, "Times-Bold@11.0"),
+            _line(2, 0, 90, 130, "Disconnect the cable at the computer end", text),
+            _line(2, 1, 90, 144, "only and leave it plugged into the modem", text),
+            _line(2, 2, 90, 158, "while the router starts up again.", text),
+        ]
+    )
+    kept = keep_running_text(words, [w.index for w in words])
+    assert any(words[k].text == mark for k in kept) is read

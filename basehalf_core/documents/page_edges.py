@@ -50,7 +50,7 @@ def is_running_head(
         b.lines <= (1 if repeated and b.size >= FOOTNOTE_SIZE_RATIO * body_size else 2)
         and not _page_title(b, blocks, roles, body_size)
         and _stands_apart(b, blocks, roles, body_size)
-        and not _heads_its_column(b, blocks, roles, body_size)
+        and not _heads_its_column(b, blocks, roles, body_size, drawn)
         and not _follows_text(b, blocks, roles, body_size)
         and not _framed_with_text(b, blocks, roles, drawn)
     )
@@ -308,26 +308,49 @@ def _section_at_foot(b: Block, blocks: list[Block], body_size: float) -> bool:
     return head is not None and _numbered_head(head, body_size) and under(head, b)
 
 
-def _heads_its_column(b: Block, blocks: list[Block], roles: dict, body_size: float) -> bool:
+def _heads_its_column(
+    b: Block, blocks: list[Block], roles: dict, body_size: float, drawn: Sequence[tuple] = ()
+) -> bool:
     """A numbered section heading at the top of a column ("IV. Text Data" under the page's
     number, the left column opening with a figure) is the column's first line, not a head.
 
     It is one line opening with a section's number, inside the column of the paragraph under
-    it, within :data:`COLUMN_TOP_HEADING_GAP` text sizes of it, and nearer to it than to
-    whatever stands above (the page's number or head, or the page's edge): a running head's
-    second line follows its first at a line's spacing and stands well off the text.
+    it, within :data:`COLUMN_TOP_HEADING_GAP` text sizes of it or of a figure (drawn, or a
+    float's block) standing between them ("IV. Grover's Algorithm" over a circuit and its
+    caption), and nearer to that than to whatever stands above (the page's number or head,
+    or the page's edge): a running head's second line follows its first at a line's
+    spacing and stands well off the text.
     """
     if not _numbered_line(b):
         return False
     under = [
         o
         for o in blocks
-        if o is not b and roles[o.id] == "body" and o.bbox[1] >= b.bbox[3] - 1 and x_overlap(o, b)
+        if o is not b
+        and roles[o.id] == "body"
+        and o.region != "float"
+        and o.bbox[1] >= b.bbox[3] - 1
+        and x_overlap(o, b)
     ]
     if not under:
         return False
     first = min(under, key=lambda o: o.bbox[1])
-    below = first.bbox[1] - b.bbox[3]
+    # A figure may stand between the heading and its paragraph: the heading's gap is to it.
+    figures = [
+        r[1]
+        for r in drawn
+        if r[1] >= b.bbox[3] - 1
+        and r[3] <= first.bbox[1] + 1
+        and r[0] < b.bbox[2]
+        and b.bbox[0] < r[2]
+    ] + [
+        o.bbox[1]
+        for o in blocks
+        if (roles[o.id] == "float" or o.region == "float")
+        and b.bbox[3] - 1 <= o.bbox[1] < first.bbox[1]
+        and x_overlap(o, b)
+    ]
+    below = min([first.bbox[1], *figures]) - b.bbox[3]
     inside = first.bbox[0] - 0.5 * body_size <= b.bbox[0] and b.bbox[2] <= first.bbox[2] + 1
     if not (inside and first.lines >= 2 and below <= COLUMN_TOP_HEADING_GAP * body_size):
         return False

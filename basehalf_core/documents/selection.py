@@ -332,6 +332,9 @@ def _labelled(words: list[Word], chosen: list[int], smaller: list[int]) -> list[
     return [k for k in smaller if words[k].block in kept]
 
 
+# A list item's mark: a letter, a roman or an arabic number, closed by a point or a
+# bracket ("d.", "(b)", "iv)"); a line's number has none.
+ITEM_MARK = re.compile(r"\(?(?:[a-zA-Z]|[ivxlc]{1,5}|\d{1,2})[.)]")
 # A run-in heading stands at most this many of the text's sizes from the text it opens.
 RUN_IN_GAP = 1.5
 # A heading's number in a font of its own is set at least this share of its title's size (a
@@ -360,7 +363,9 @@ def run_ins(words: list[Word], chosen: list[int], kept: set[int], size: float) -
     within :data:`RUN_IN_GAP` sizes, is read. So is a heading's number set in a font of its
     own before its title ("2." in 9 points before "METHODOLOGY"): a run of section numbers
     in about the title's size (:data:`NUMBER_RATIO`) opening a line of a block of at most
-    :data:`HEADING_LINES` lines (a line's number stands beside a paragraph, smaller).
+    :data:`HEADING_LINES` lines (a line's number stands beside a paragraph, smaller). So is
+    a list item's mark set in a font of its own before the item's first word
+    (:data:`ITEM_MARK`: "d." in bold).
     """
     out: set[int] = set()
     k = 0
@@ -387,7 +392,9 @@ def run_ins(words: list[Word], chosen: list[int], kept: set[int], size: float) -
             and all(style_size(w.style) >= NUMBER_RATIO * style_size(after.style) for w in run)
             and _heading_line(words, after)
         )
-        if (lettered or numbered) and one_line and (opens or closes):
+        # A list item's mark in a font of its own ("d." in bold before "Disconnect").
+        marked = opens and len(run) == 1 and ITEM_MARK.fullmatch(run[0].text) is not None
+        if (lettered or numbered or marked) and one_line and (opens or closes):
             out.update(chosen[k:j])
         k = j
     return out

@@ -168,7 +168,13 @@ def title_band(
         above = split_at(blocks, cut)[0]
         new = [b for b in above if b not in band]
         if not all(
-            b.style != body_style or centred_title(b, page) or _centred_across(b, blocks)
+            b.style != body_style
+            or (
+                (centred_title(b, page) or _centred_across(b, blocks))
+                # A numbered line is a section's head ("IV. Grover's Algorithm" centred
+                # over its column's figure), not an author's row.
+                and not (b.lines == 1 and SECTION_NUMBER.fullmatch(b.first_word))
+            )
             for b in new
         ):
             break
