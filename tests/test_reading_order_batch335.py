@@ -25,6 +25,10 @@ narrow column beside the abstract, smaller: the keywords went on under the abstr
 line, past a gap of two points between it and the copyright line, and were read after the
 abstract, inside a drag from the abstract into the introduction. A column of paragraphs set
 alike that goes on under a gap at its own spacing runs through the gap.
+
+A router's manual (batch 346) sets its steps' letters in bold before the text; a washing
+machine's guide heads each row of a picture and its text with a bold line at the picture's
+left; an IEEE paper opens its right column with "IV. Grover's Algorithm" over a figure.
 """
 
 from __future__ import annotations
@@ -226,3 +230,30 @@ def test_a_list_items_mark_in_a_font_of_its_own_is_read(mark, read):
     )
     kept = keep_running_text(words, [w.index for w in words])
     assert any(words[k].text == mark for k in kept) is read
+
+
+@pytest.mark.parametrize(
+    ("emphasis", "order"),
+    [
+        (True, ["intro", "head1", "text1", "head2", "text2"]),
+        (False, ["intro", "head1", "head2", "text1", "text2"]),
+    ],
+    ids=["bold-heads", "plain-lines"],
+)
+def test_heads_left_of_pictures_are_read_between_their_rows(emphasis, order):
+    """A washing machine's guide (batch 346) heads each row, a control panel's picture and
+    the text right of it, with a bold line at the picture's left over it ("Enabling Remote
+    mode"): the heads made a column of their own, read before the text. Lines in the text's
+    size and face are a column all the same."""
+    spec = [
+        ("intro", (26, 161, 390, 206), 4, False),
+        ("head1", (26, 217, 159, 227), 1, emphasis),
+        ("text1", (211, 252, 383, 327), 7, False),
+        ("head2", (26, 351, 124, 362), 1, emphasis),
+        ("text2", (211, 385, 390, 463), 7, False),
+    ]
+    blocks = [
+        replace(block(n, bbox, "Gotham@8.0", lines), id=name, emphasis=bold)
+        for n, (name, bbox, lines, bold) in enumerate(spec)
+    ]
+    assert [b for b, _role in order_blocks(blocks, 595.0)] == order

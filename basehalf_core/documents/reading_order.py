@@ -205,25 +205,34 @@ def xy_cut(
 def _lone_head(
     left: list[Block], right: list[Block], body_style: str, page: list[Block]
 ) -> Block | None:
-    """The one block of a side of a column cut when it is a heading between the other
+    """The top block of a side of a column cut made only of headings between the other
     side's rows.
 
     A poster centres its box's "Results" on a band over text in the box's left half, plots
     in its right half: the head, nothing under it, made a column of its own right of the
-    text's, and was read after it. A side that is a single line set larger than the running
-    text, level with no block of the other side and over some of them, and under a
-    paragraph of the page that spans it and the gutter (inside the text's area: a note in
-    the margin stays out), is read between what is above it and what is under it. (A
-    paragraph is left alone: a column's text under a picture starts low.)
+    text's, and was read after it. A side of single lines, each set larger than the running
+    text (or in its size in bold or italic, ending no sentence: a washing machine's guide
+    heads each row of a picture and its text at the picture's left), level with no block of
+    the other side and over some of them, and under a paragraph of the page that spans it
+    and the gutter (inside the text's area: a note in the margin stays out), is read
+    between what is above each head and what is under it. (A paragraph is left alone: a
+    column's text under a picture starts low.)
     """
     size = style_size(body_style)
-    for side, other in ((left, right), (right, left)):
-        if len(side) != 1 or size <= 0:
-            continue
-        head = side[0]
-        if (
+    if size <= 0:
+        return None
+
+    def lone(head: Block, other: list[Block]) -> bool:
+        return (
             head.lines == 1
-            and head.size > size
+            and (
+                head.size > size
+                or (
+                    head.emphasis
+                    and head.size >= TEXT_SIZE_SHARE * size
+                    and not head.last_word.endswith(SENTENCE_END)
+                )
+            )
             and any(o.bbox[1] >= head.bbox[3] for o in other)
             and all(o.bbox[1] >= head.bbox[3] or o.bbox[3] <= head.bbox[1] for o in other)
             and any(
@@ -233,8 +242,11 @@ def _lone_head(
                 and p.bbox[2] >= max(head.bbox[2], *(o.bbox[2] for o in other)) - size
                 for p in page
             )
-        ):
-            return head
+        )
+
+    for side, other in ((left, right), (right, left)):
+        if side and other and all(lone(head, other) for head in side):
+            return min(side, key=lambda b: b.bbox[1])
     return None
 
 
@@ -277,6 +289,8 @@ def _row_cut(blocks: list[Block], rows: list[tuple[float, float]], min_col_gap: 
     return next((cut for cut in lower if not runs_through(cut)), first)
 
 
+# A sentence ends with one of these.
+SENTENCE_END = (".", "!", "?", ":")
 # A paragraph has at least this many lines (a title's rows, a list's numbers and a table's
 # cells have fewer).
 PARAGRAPH_LINES = 3
