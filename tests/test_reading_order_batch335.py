@@ -43,6 +43,8 @@ from pagedraw import LEFT, WORDS, block, one_page, write_lines
 from basehalf_core.documents.pages import Word
 from basehalf_core.documents.reading_order import order_blocks
 from basehalf_core.documents.selection import keep_running_text, list_lines
+from basehalf_core.documents.text_blocks import gaps
+from basehalf_core.documents.title_band import title_band
 
 # The seminar's page as the layout gives it (batch 333): text, size, box, face, one block a
 # line, in reading order; the hours stand left of their rows.
@@ -257,3 +259,39 @@ def test_heads_left_of_pictures_are_read_between_their_rows(emphasis, order):
         for n, (name, bbox, lines, bold) in enumerate(spec)
     ]
     assert [b for b, _role in order_blocks(blocks, 595.0)] == order
+
+
+# A German seminar paper's first page under its title (batch 347): id, box, style, lines,
+# region, first line's box.
+AUTHORS_OVER_FIGURE = [
+    ("name1", (115, 122, 155, 133), "Nimbus@10.0", 1, "", (115, 122, 155, 133)),
+    ("name2", (262, 122, 350, 133), "Nimbus@10.0", 1, "", (262, 122, 350, 133)),
+    ("name3", (437, 122, 516, 133), "Nimbus@10.0", 1, "", (437, 122, 516, 133)),
+    ("aff1", (51, 135, 216, 182), "Nimbus@10.0", 4, "", (68, 135, 199, 145)),
+    ("aff2", (221, 135, 387, 182), "Nimbus@10.0", 4, "", (239, 135, 370, 145)),
+    ("aff3", (392, 135, 558, 195), "Nimbus@10.0", 5, "", (410, 135, 540, 145)),
+    ("mail1", (85, 185, 186, 195), "Nimbus@10.0", 1, "", (85, 185, 186, 195)),
+    ("mail2", (232, 185, 380, 195), "Nimbus@10.0", 1, "", (232, 185, 380, 195)),
+    ("abstract", (49, 231, 300, 320), "Nimbus@9.0", 9, "", (59, 231, 300, 240)),
+    ("client", (363, 240, 382, 248), "Calibri@8.5", 1, "float", (363, 240, 382, 248)),
+    ("server", (493, 240, 515, 248), "Calibri@8.5", 1, "float", (493, 240, 515, 248)),
+    ("label1", (386, 261, 397, 270), "Calibri@4.0", 2, "float", (386, 261, 397, 265)),
+    ("label2", (331, 314, 340, 323), "Calibri@4.0", 2, "float", (331, 314, 340, 318)),
+    ("intro", (49, 331, 300, 645), "Nimbus@10.0", 26, "", (59, 331, 300, 341)),
+    ("right", (312, 462, 563, 719), "Nimbus@10.0", 20, "", (322, 462, 563, 472)),
+]
+
+
+def test_the_authors_band_ends_over_a_bold_abstract():
+    """Three authors side by side over the abstract (nine lines in 9-point bold) and a
+    figure in the right column: rows set otherwise were taken into the authors' band down
+    to the figure's foot, and the gap between the second and third authors, open down
+    through the figure, cut the third author off, read after the figure. A paragraph longer
+    than an author's block ends the band."""
+    blocks = [
+        replace(block(n, bbox, style, lines, region), id=name, first_line=first)
+        for n, (name, bbox, style, lines, region, first) in enumerate(AUTHORS_OVER_FIGURE)
+    ]
+    rows = gaps([(b.bbox[1] + 0.5, b.bbox[3] - 0.5) for b in blocks], 0.0)
+    band = {b.id for b in title_band(blocks, rows, "Nimbus@10.0", blocks)}
+    assert band == {"name1", "name2", "name3", "aff1", "aff2", "aff3", "mail1", "mail2"}, band

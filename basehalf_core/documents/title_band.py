@@ -157,7 +157,8 @@ def title_band(
     """The rows of authors at the top of ``blocks`` set in the running text's own font.
 
     Rows are taken from the top while each block above the row's gap is set otherwise or
-    is centred title matter (:func:`centred_title`, :func:`_centred_across`); empty when no
+    is centred title matter (:func:`centred_title`, :func:`_centred_across`), and none is a
+    paragraph longer than an author's block (:data:`CENTRED_SET_LINES`); empty when no
     block of the band is in the running text's style (:func:`.reading_order.xy_cut` peels
     those itself), when the band is all there is, or when it is a column's first line
     (:func:`runs_on`).
@@ -167,6 +168,10 @@ def title_band(
         cut = sum(gap) / 2
         above = split_at(blocks, cut)[0]
         new = [b for b in above if b not in band]
+        # A paragraph set otherwise (a paper's bold abstract, longer than any author's block)
+        # is the text's start, not title matter: the band ends over it.
+        if any(b.lines > CENTRED_SET_LINES and b.region != "float" for b in new):
+            break
         if not all(
             b.style != body_style
             or (
