@@ -29,6 +29,10 @@ alike that goes on under a gap at its own spacing runs through the gap.
 A router's manual (batch 346) sets its steps' letters in bold before the text; a washing
 machine's guide heads each row of a picture and its text with a bold line at the picture's
 left; an IEEE paper opens its right column with "IV. Grover's Algorithm" over a figure.
+
+A disaster-planning handbook (batch 350) hangs its list's bullets 2.3 of the text's sizes
+left of the items: beyond the two sizes a bullet was looked for in, the bullets made a
+column of their own, read before the items. A bullet opens a line up to three sizes on.
 """
 
 from __future__ import annotations
@@ -295,3 +299,24 @@ def test_the_authors_band_ends_over_a_bold_abstract():
     rows = gaps([(b.bbox[1] + 0.5, b.bbox[3] - 0.5) for b in blocks], 0.0)
     band = {b.id for b in title_band(blocks, rows, "Nimbus@10.0", blocks)}
     assert band == {"name1", "name2", "name3", "aff1", "aff2", "aff3", "mail1", "mail2"}, band
+
+
+def _bullets_hung_wide(page) -> None:
+    """A handbook's list (batch 350): "•" in the text's face hung 2.3 sizes left of its
+    items, one a line, under a lead-in and over a head."""
+    page.insert_text((113, 235), "What is the availability and capacity of:", fontsize=10)
+    items = ["resources and equipment?", "transport options?", "suitable accommodation?"]
+    for n, item in enumerate(items):
+        page.insert_text((113, 259 + 14 * n), "•", fontsize=10)
+        page.insert_text((142, 259 + 14 * n), item, fontsize=10)
+    page.insert_text((113, 320), "Documentation and communication", fontsize=12, fontname="hebo")
+
+
+def test_bullets_hung_two_sizes_and_more_open_their_items(tmp_path):
+    doc = one_page(tmp_path, _bullets_hung_wide)
+    quote = drag(doc, 0, "capacity", "Documentation")
+    mark = next(w.text for w in doc.words(0) if w.rect[0] < 120 and w.rect[1] > 245)
+    assert quote == (
+        f"capacity of: {mark} resources and equipment? {mark} transport options? {mark} "
+        "suitable accommodation? Documentation"
+    ), quote
