@@ -320,3 +320,27 @@ def test_bullets_hung_two_sizes_and_more_open_their_items(tmp_path):
         f"capacity of: {mark} resources and equipment? {mark} transport options? {mark} "
         "suitable accommodation? Documentation"
     ), quote
+
+
+# A seminar's tri-fold inside (batch 353): each panel's head level with the others', each
+# panel's text in a size of its own.
+TRIFOLD = [
+    ("head1", (22, 37, 247, 70), "Arial@23.0", 1),
+    ("text1", (17, 75, 265, 357), "ArialMT@10.0", 25),
+    ("head2", (292, 38, 487, 71), "Arial@23.0", 1),
+    ("text2", (291, 80, 540, 256), "ArialMT@12.5", 10),
+    ("head3", (580, 40, 835, 73), "Arial@23.0", 1),
+    ("text3", (566, 80, 839, 288), "ArialMT@11.5", 13),
+]
+
+
+def test_a_trifolds_panel_heads_are_read_with_their_panels():
+    """The heads stood over paragraphs not in the page's text style (the first panel's
+    10 points; the others set theirs in 12.5 and 11.5) and were read as a row before the
+    panels. A paragraph of six lines or more is text in a size of its own."""
+    blocks = [
+        replace(block(n, bbox, style, lines), id=name)
+        for n, (name, bbox, style, lines) in enumerate(TRIFOLD)
+    ]
+    order = [b for b, _role in order_blocks(blocks, 595.0)]
+    assert order == [name for name, *_ in TRIFOLD], order

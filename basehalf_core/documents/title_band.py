@@ -100,7 +100,9 @@ def heads_over_columns(
     if len(under) == len(rest) and _card_texts(top, under):
         return True
     return any(
-        r.style == body_style
+        # The page's text, or a paragraph long enough to be text in a size of its own (a
+        # tri-fold's panels each set their text in a size of their own).
+        (r.style == body_style or r.lines >= 2 * HEAD_LINES)
         and r.lines >= HEAD_LINES
         # Larger than the paragraph, or a little larger in bold or italic throughout (a
         # one-pager's "THE CONCEPT" and "WHY IT WINS", 9.5-point bold over 8.5).
@@ -218,7 +220,9 @@ def _section_head(band: list[Block], rest: list[Block], body_style: str) -> bool
     own = [b for b in band if b.style == body_style]
     low = max(own, key=lambda b: b.bbox[3])
     return any(
-        r.style == body_style
+        # The page's text, or a paragraph long enough to be text in a size of its own (a
+        # tri-fold's panels each set their text in a size of their own).
+        (r.style == body_style or r.lines >= 2 * HEAD_LINES)
         and r.lines >= HEAD_LINES
         and 0 <= r.bbox[1] - low.bbox[3] <= SECTION_HEAD_GAP * low.size
         and r.bbox[0] <= low.bbox[0] + 1
