@@ -344,3 +344,26 @@ def test_a_trifolds_panel_heads_are_read_with_their_panels():
     ]
     order = [b for b, _role in order_blocks(blocks, 595.0)]
     assert order == [name for name, *_ in TRIFOLD], order
+
+
+def test_an_exercise_boxs_head_is_left_out_with_its_box():
+    """A textbook (batch 358) sets an exercise box across its column between two
+    paragraphs, headed "LET'S WORK THESE OUT" in 14 points over questions in 9.5, then a
+    banner head "MODERN FORMS OF MONEY" over the next paragraph: a drag from one paragraph
+    into the next left the questions out but read the box's head."""
+    text = "Bookman@10.5"
+    lines = [
+        _line(0, 0, 82, 100, "it is called a medium of exchange.", text),
+        _line(1, 0, 97, 130, "LET'S WORK THESE OUT", "Helvetica@14.0"),
+        _line(2, 0, 91, 150, "1. How does the use of money help?", "Helvetica@9.5"),
+        _line(2, 1, 91, 162, "2. Can you think of some examples?", "Helvetica@9.5"),
+        _line(3, 0, 82, 190, "MODERN FORMS OF MONEY", "Display@14.0"),
+        _line(4, 0, 82, 212, "We have seen that money is something", text),
+    ]
+    words = _indexed(lines)
+    words = [replace(w, role="box") if w.block in (1, 2, 3) else w for w in words]
+    kept = keep_running_text(words, [w.index for w in words])
+    assert " ".join(words[k].text for k in kept) == (
+        "it is called a medium of exchange. MODERN FORMS OF MONEY We have seen that money is "
+        "something"
+    )

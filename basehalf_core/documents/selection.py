@@ -218,11 +218,50 @@ def keep_running_text(words: list[Word], chosen: list[int]) -> list[int]:
     kept |= _paragraphs_in_another_face(words, chosen, kept)
     kept |= run_ins(words, chosen, kept, style_size(style))
     kept |= list_lines(words, chosen, kept, style_size(style))
+    kept -= _heads_of_boxes_left_out(words, chosen, kept, heads)
     # A caption set like the text between the ends (a drag from a boxed aside into the text
     # under a table's caption) goes with its float; a drag that starts or ends in it reads it.
     ends = {words[chosen[0]].block, words[chosen[-1]].block}
     captions = caption_blocks(words) - ends
     return [k for k in chosen if k in kept and words[k].block not in captions]
+
+
+def _heads_of_boxes_left_out(
+    words: list[Word], chosen: list[int], kept: set[int], heads: set[int]
+) -> set[int]:
+    """The words of a box's heading read as a heading whose box is left out.
+
+    A textbook sets an exercise box ("LET'S WORK THESE OUT", its questions smaller) across
+    its column between two paragraphs: a drag from one paragraph into the next left the
+    questions out and read the box's head, set larger. A heading in a box goes with what it
+    heads: the first block under it in its column (overlapping it across) that the drag
+    takes; where that is left out, so is the head.
+    """
+    spans: dict[int, tuple[float, float]] = {}
+    for k in chosen:
+        w = words[k]
+        x0, x1 = spans.get(w.block, (w.rect[0], w.rect[2]))
+        spans[w.block] = (min(x0, w.rect[0]), max(x1, w.rect[2]))
+    out: set[int] = set()
+    for head in heads:
+        own = [k for k in chosen if words[k].block == head]
+        if not own or words[own[0]].role != "box":
+            continue
+        x0, x1 = spans[head]
+        after = next(
+            (
+                k
+                for k in chosen
+                if k > own[-1]
+                and words[k].block != head
+                and spans[words[k].block][0] < x1
+                and x0 < spans[words[k].block][1]
+            ),
+            None,
+        )
+        if after is not None and after not in kept:
+            out.update(own)
+    return out
 
 
 # A subheading in capitals stands at most this many of its sizes over the text it heads.
