@@ -407,14 +407,7 @@ def run_ins(words: list[Word], chosen: list[int], kept: set[int], size: float) -
     (:data:`ITEM_MARK`: "d." in bold).
     """
     out: set[int] = set()
-    k = 0
-    while k < len(chosen):
-        if chosen[k] in kept:
-            k += 1
-            continue
-        j = k
-        while j < len(chosen) and chosen[j] not in kept:
-            j += 1
+    for k, j in _runs_left_out(chosen, kept):
         run = [words[i] for i in chosen[k:j]]
         lettered = any(_lettered(w.text) for w in run)
         one_line = all(_same_line(a, b) for a, b in pairwise(run))
@@ -435,7 +428,6 @@ def run_ins(words: list[Word], chosen: list[int], kept: set[int], size: float) -
         marked = opens and len(run) == 1 and ITEM_MARK.fullmatch(run[0].text) is not None
         if (lettered or numbered or marked) and one_line and (opens or closes):
             out.update(chosen[k:j])
-        k = j
     return out
 
 
@@ -486,20 +478,26 @@ def list_lines(words: list[Word], chosen: list[int], kept: set[int], size: float
         starts[w.block, w.line] = min(starts.get((w.block, w.line), w.rect[0]), w.rect[0])
     lefts = list(starts.values())
     out: set[int] = set()
-    n = 0
-    while n < len(chosen):
-        if chosen[n] in kept:
-            n += 1
-            continue
-        m = n
-        while m < len(chosen) and chosen[m] not in kept:
-            m += 1
+    for n, m in _runs_left_out(chosen, kept):
         if n > 0 and m < len(chosen):
             run = chosen[n:m]
             if _stacked(words, run, words[chosen[n - 1]], words[chosen[m]], lefts, size):
                 out.update(run)
-        n = m
     return out
+
+
+def _runs_left_out(chosen: list[int], kept: set[int]):
+    """The stretches ``chosen[k:j]`` of words not kept, between kept ones or the ends."""
+    k = 0
+    while k < len(chosen):
+        if chosen[k] in kept:
+            k += 1
+            continue
+        j = k
+        while j < len(chosen) and chosen[j] not in kept:
+            j += 1
+        yield k, j
+        k = j
 
 
 def _stacked(words: list[Word], run: list[int], over: Word, under: Word, lefts, size) -> bool:
