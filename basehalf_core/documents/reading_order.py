@@ -28,6 +28,7 @@ from basehalf_core.documents.gutters import (
     ruled_gutters,
 )
 from basehalf_core.documents.headings import headings_read_as_text
+from basehalf_core.documents.line_pieces import SENTENCE_END
 from basehalf_core.documents.roles import assign_roles
 from basehalf_core.documents.sections import (
     SIDE_LEVEL,
@@ -230,7 +231,8 @@ def _lone_head(
                 or (
                     head.emphasis
                     and head.size >= TEXT_SIZE_SHARE * size
-                    and not head.last_word.endswith(SENTENCE_END)
+                    # nor a lead-in's colon ("the availability of:")
+                    and not head.last_word.endswith((*SENTENCE_END, ":"))
                 )
             )
             and any(o.bbox[1] >= head.bbox[3] for o in other)
@@ -289,8 +291,6 @@ def _row_cut(blocks: list[Block], rows: list[tuple[float, float]], min_col_gap: 
     return next((cut for cut in lower if not runs_through(cut)), first)
 
 
-# A sentence ends with one of these.
-SENTENCE_END = (".", "!", "?", ":")
 # A paragraph has at least this many lines (a title's rows, a list's numbers and a table's
 # cells have fewer).
 PARAGRAPH_LINES = 3

@@ -237,11 +237,7 @@ def _heads_of_boxes_left_out(
     heads: the first block under it in its column (overlapping it across) that the drag
     takes; where that is left out, so is the head.
     """
-    spans: dict[int, tuple[float, float]] = {}
-    for k in chosen:
-        w = words[k]
-        x0, x1 = spans.get(w.block, (w.rect[0], w.rect[2]))
-        spans[w.block] = (min(x0, w.rect[0]), max(x1, w.rect[2]))
+    spans = _block_spans(words, chosen)
     out: set[int] = set()
     for head in heads:
         own = [k for k in chosen if words[k].block == head]
@@ -262,6 +258,16 @@ def _heads_of_boxes_left_out(
         if after is not None and after not in kept:
             out.update(own)
     return out
+
+
+def _block_spans(words: list[Word], indices) -> dict[int, tuple[float, float]]:
+    """Each block's left and right edge over the words ``indices`` names."""
+    spans: dict[int, tuple[float, float]] = {}
+    for k in indices:
+        w = words[k]
+        x0, x1 = spans.get(w.block, (w.rect[0], w.rect[2]))
+        spans[w.block] = (min(x0, w.rect[0]), max(x1, w.rect[2]))
+    return spans
 
 
 # A subheading in capitals stands at most this many of its sizes over the text it heads.
@@ -311,11 +317,7 @@ def _paragraphs_in_another_face(words: list[Word], chosen: list[int], kept: set[
     if not kept:
         return set()
     size = style_size(words[chosen[0]].style)
-    spans = {}
-    for k in kept:
-        w = words[k]
-        x0, x1 = spans.get(w.block, (w.rect[0], w.rect[2]))
-        spans[w.block] = (min(x0, w.rect[0]), max(x1, w.rect[2]))
+    spans = _block_spans(words, kept)
     blocks: dict[int, list[Word]] = {}
     for k in chosen:
         if k not in kept and words[k].role == "body":

@@ -100,10 +100,7 @@ def heads_over_columns(
     if len(under) == len(rest) and _card_texts(top, under):
         return True
     return any(
-        # The page's text, or a paragraph long enough to be text in a size of its own (a
-        # tri-fold's panels each set their text in a size of their own).
-        (r.style == body_style or r.lines >= 2 * HEAD_LINES)
-        and r.lines >= HEAD_LINES
+        _running_paragraph(r, body_style)
         # Larger than the paragraph, or a little larger in bold or italic throughout (a
         # one-pager's "THE CONCEPT" and "WHY IT WINS", 9.5-point bold over 8.5).
         and (b.size >= HEAD_RATIO * r.size or (b.size > r.size and b.emphasis))
@@ -220,10 +217,7 @@ def _section_head(band: list[Block], rest: list[Block], body_style: str) -> bool
     own = [b for b in band if b.style == body_style]
     low = max(own, key=lambda b: b.bbox[3])
     return any(
-        # The page's text, or a paragraph long enough to be text in a size of its own (a
-        # tri-fold's panels each set their text in a size of their own).
-        (r.style == body_style or r.lines >= 2 * HEAD_LINES)
-        and r.lines >= HEAD_LINES
+        _running_paragraph(r, body_style)
         and 0 <= r.bbox[1] - low.bbox[3] <= SECTION_HEAD_GAP * low.size
         and r.bbox[0] <= low.bbox[0] + 1
         and low.bbox[2] <= r.bbox[2] + 1
@@ -439,3 +433,10 @@ def column_text(top: list[Block], rest: list[Block]) -> bool:
         for b in top
         for r in rest
     )
+
+
+def _running_paragraph(r: Block, body_style: str) -> bool:
+    """Is ``r`` a paragraph of running text a head may stand over: :data:`HEAD_LINES` lines
+    or more in the page's text style, or twice as many in a size of its own (a tri-fold's
+    panels each set their text in a size of their own)?"""
+    return r.lines >= HEAD_LINES and (r.style == body_style or r.lines >= 2 * HEAD_LINES)
